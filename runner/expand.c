@@ -1,0 +1,430 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * expand.c - a scenario's job entries -> the list of jobs to run.
+ *
+ * Per entry: the product of its axes (the first declared axis outermost),
+ * minus the excluded combinations, plus the included ones. Each job gets a
+ * stable id, "<name>/<param>=<value>,...", over the declared parameters in
+ * declaration order, and its baseline and "previous" (PRODUCT.md): the
+ * baseline is the job equal in every other parameter with the baseline's
+ * values for the named ones; "previous" is the job just before it among
+ * those that differ from it only in the baseline's parameters.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kscen.h"
+#include "scenario_load.h"
+
+/* Scratch for one job while the list is built. */
+struct combo {
+	const char **text;	/* per declared key (ids), NULL: not given */
+	struct kscen_value *val; /* per workload param: effective values */
+	char *key;		/* canonical text of val, for lookups */
+};
+
+struct entry_keys {
+	const char **names;	/* declared keys: params, then include-only */
+	unsigned nr;
+};
+
+static void collect_keys(const struct kscen_job_spec *j, struct entry_keys *k)
+{
+	unsigned max = j->params.nr;
+
+	for (unsigned i = 0; i < j->nr_include; i++)
+		max += j->include[i].nr;
+	k->names = kscen_xcalloc(max + 1, sizeof(*k->names));
+	k->nr = 0;
+	for (unsigned i = 0; i < j->params.nr; i++)
+		k->names[k->nr++] = j->params.kv[i].key;
+	for (unsigned i = 0; i < j->nr_include; i++) {
+		for (unsigned v = 0; v < j->include[i].nr; v++) {
+			const char *key = j->include[i].kv[v].key;
+			bool seen = false;
+
+			for (unsigned x = 0; x < k->nr && !seen; x++)
+				seen = strcmp(k->names[x], key) == 0;
+			if (!seen)
+				k->names[k->nr++] = key;
+		}
+	}
+}
+
+static int key_index(const struct entry_keys *k, const char *key)
+{
+	for (unsigned i = 0; i < k->nr; i++)
+		if (strcmp(k->names[i], key) == 0)
+			return i;
+	return -1;
+}
+
+/* Does @c match every key: value of selector @sel? */
+static bool matches(const struct kscen_job_spec *j, const struct combo *c,
+		    const struct kscen_map *sel)
+{
+	char err[256];
+
+	for (unsigned i = 0; i < sel->nr; i++) {
+		const struct kscen_param *p = kscen_param_find(j->workload, sel->kv[i].key);
+		struct kscen_value v;
+		bool eq;
+
+		if (kscen_value_parse(p, sel->kv[i].values[0], &v, err, sizeof(err)))
+			return false;
+		eq = kscen_value_equal(p, &v, &c->val[p - j->workload->params]);
+		kscen_value_fini(&v);
+		if (!eq)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Canonical text of the effective values, skipping params in @skip (may be
+ * NULL): equal text <=> equal values.
+ */
+static char *canon(const struct kscen_workload *w, const struct kscen_value *val,
+		   const struct kscen_map *skip, const struct kscen_map *subst)
+{
+	size_t cap = 64, len = 0;
+	char *s = kscen_xmalloc(cap), err[256];
+
+	s[0] = '\0';
+	for (unsigned i = 0; i < w->nr_params; i++) {
+		const struct kscen_param *p = &w->params[i];
+		struct kscen_value v = val[i], sv = { 0 };
+		char *piece;
+
+		for (unsigned k = 0; skip && k < skip->nr; k++)
+			if (strcmp(skip->kv[k].key, p->name) == 0)
+				goto next;
+		for (unsigned k = 0; subst && k < subst->nr; k++)
+			if (strcmp(subst->kv[k].key, p->name) == 0 &&
+			    !kscen_value_parse(p, subst->kv[k].values[0], &sv, err, sizeof(err)))
+				v = sv;
+		if (p->type == KSCEN_P_STRING)
+			piece = kscen_xasprintf("%zu:%s;", strlen(v.s ? v.s : ""),
+						v.s ? v.s : "");
+		else
+			piece = kscen_xasprintf("%lld;", v.i);
+		kscen_value_fini(&sv);
+		if (len + strlen(piece) + 1 > cap) {
+			cap = 2 * (len + strlen(piece) + 1);
+			s = kscen_xrealloc(s, cap);
+		}
+		strcpy(s + len, piece);
+		len += strlen(piece);
+		free(piece);
+next:;
+	}
+	return s;
+}
+
+/* Fill @c's effective values from its texts (defaults where not given). */
+static int combo_values(const struct kscen_job_spec *j, const struct entry_keys *k,
+			struct combo *c)
+{
+	const struct kscen_workload *w = j->workload;
+	char err[256];
+
+	c->val = kscen_xcalloc(w->nr_params, sizeof(*c->val));
+	for (unsigned i = 0; i < w->nr_params; i++) {
+		const struct kscen_param *p = &w->params[i];
+		int ki = key_index(k, p->name);
+		const char *text = ki >= 0 && c->text[ki] ? c->text[ki] : p->def;
+
+		if (!text)
+			text = "";
+		if (kscen_value_parse(p, text, &c->val[i], err, sizeof(err))) {
+			fprintf(stderr, "kscen: job %s: %s\n", j->name, err);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static void combo_fini(const struct kscen_workload *w, struct combo *c)
+{
+	for (unsigned i = 0; c->val && i < w->nr_params; i++)
+		kscen_value_fini(&c->val[i]);
+	free(c->val);
+	free(c->text);
+	free(c->key);
+}
+
+static char *make_id(const struct kscen_job_spec *j, const struct entry_keys *k,
+		     const struct combo *c)
+{
+	size_t len = strlen(j->name) + 2;
+	char *id;
+
+	for (unsigned i = 0; i < k->nr; i++)
+		if (c->text[i])
+			len += strlen(k->names[i]) + strlen(c->text[i]) + 2;
+	id = kscen_xmalloc(len);
+	strcpy(id, j->name);
+	for (unsigned i = 0, n = 0; i < k->nr; i++) {
+		if (!c->text[i])
+			continue;
+		strcat(id, n++ ? "," : "/");
+		strcat(id, k->names[i]);
+		strcat(id, "=");
+		strcat(id, c->text[i]);
+	}
+	return id;
+}
+
+struct builder {
+	struct kscen_job *job;
+	struct combo *combo;
+	unsigned nr, cap;
+};
+
+static void add_job(struct builder *b, const struct kscen_job_spec *j,
+		    const struct entry_keys *k, struct combo *c)
+{
+	struct kscen_job *job;
+
+	if (b->nr == b->cap) {
+		b->cap = b->cap ? 2 * b->cap : 16;
+		b->job = kscen_xrealloc(b->job, b->cap * sizeof(*b->job));
+		b->combo = kscen_xrealloc(b->combo, b->cap * sizeof(*b->combo));
+	}
+	job = &b->job[b->nr];
+	memset(job, 0, sizeof(*job));
+	job->spec = j;
+	job->workload = j->workload;
+	job->id = make_id(j, k, c);
+	job->baseline = job->previous = -1;
+	for (unsigned i = 0; i < k->nr; i++) {
+		if (!c->text[i])
+			continue;
+		job->keys = kscen_xrealloc(job->keys, (job->nr_kv + 1) * sizeof(char *));
+		job->values = kscen_xrealloc(job->values, (job->nr_kv + 1) * sizeof(char *));
+		job->keys[job->nr_kv] = kscen_xstrdup(k->names[i]);
+		job->values[job->nr_kv++] = kscen_xstrdup(c->text[i]);
+	}
+	c->key = canon(j->workload, c->val, NULL, NULL);
+	b->combo[b->nr++] = *c;
+}
+
+/* The product of one entry's axes, less excludes, plus includes. */
+static int expand_entry(const struct kscen_job_spec *j, struct builder *b)
+{
+	const struct kscen_map *pm = &j->params;
+	struct entry_keys k;
+	unsigned long total = 1, first = b->nr;
+	unsigned *idx = kscen_xcalloc(pm->nr + 1, sizeof(*idx));
+	int ret = 0;
+
+	collect_keys(j, &k);
+	for (unsigned i = 0; i < pm->nr; i++)
+		total *= pm->kv[i].nr_values;	/* bounded by the caller */
+	for (unsigned long n = 0; n < total; n++) {
+		struct combo c = { .text = kscen_xcalloc(k.nr + 1, sizeof(char *)) };
+		bool excluded = false;
+
+		for (unsigned i = 0; i < pm->nr; i++)
+			c.text[i] = pm->kv[i].values[idx[i]];
+		for (int i = pm->nr - 1; i >= 0; i--) {	/* last axis fastest */
+			if (++idx[i] < pm->kv[i].nr_values)
+				break;
+			idx[i] = 0;
+		}
+		ret = combo_values(j, &k, &c);
+		for (unsigned e = 0; !ret && e < j->nr_exclude && !excluded; e++)
+			excluded = matches(j, &c, &j->exclude[e]);
+		if (ret || excluded) {
+			combo_fini(j->workload, &c);
+			if (ret)
+				goto out;
+			continue;
+		}
+		add_job(b, j, &k, &c);
+	}
+	if (b->nr == first && j->nr_include == 0) {
+		kscen_file_error(j->spec_file, j->mark,
+				 "job %s: exclude removes every combination", j->name);
+		ret = -EINVAL;
+		goto out;
+	}
+	for (unsigned i = 0; i < j->nr_include; i++) {
+		const struct kscen_map *inc = &j->include[i];
+		struct combo c = { .text = kscen_xcalloc(k.nr + 1, sizeof(char *)) };
+
+		for (unsigned p = 0; p < pm->nr; p++)
+			c.text[p] = pm->kv[p].values[0];	/* scalars; axes are overridden */
+		for (unsigned v = 0; v < inc->nr; v++)
+			c.text[key_index(&k, inc->kv[v].key)] = inc->kv[v].values[0];
+		ret = combo_values(j, &k, &c);
+		if (!ret)
+			c.key = canon(j->workload, c.val, NULL, NULL);
+		for (unsigned x = first; !ret && x < b->nr; x++) {
+			if (strcmp(b->combo[x].key, c.key) == 0) {
+				kscen_file_error(j->spec_file, inc->mark,
+						 "job %s: include adds %s, which the matrix has already",
+						 j->name, b->job[x].id);
+				ret = -EINVAL;
+			}
+		}
+		free(c.key);
+		c.key = NULL;
+		if (ret) {
+			combo_fini(j->workload, &c);
+			goto out;
+		}
+		add_job(b, j, &k, &c);
+	}
+out:
+	free(idx);
+	free(k.names);
+	return ret;
+}
+
+struct keyidx {
+	const char *key;
+	unsigned idx;
+};
+
+static int keyidx_cmp(const void *a, const void *b)
+{
+	const struct keyidx *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	return c ? c : (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+static int lookup(const struct keyidx *sorted, unsigned nr, const char *key)
+{
+	unsigned lo = 0, hi = nr;
+
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (strcmp(sorted[mid].key, key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < nr && strcmp(sorted[lo].key, key) == 0 ? (int)sorted[lo].idx : -1;
+}
+
+/* Baseline and previous of every job of entry @j, in b->job[from..to). */
+static void resolve(const struct kscen_job_spec *j, struct builder *b,
+		    unsigned from, unsigned to)
+{
+	unsigned n = to - from;
+	struct keyidx *full, *group;
+
+	if (!j->baseline.nr || !n)
+		return;
+	full = kscen_xcalloc(n, sizeof(*full));
+	group = kscen_xcalloc(n, sizeof(*group));
+	for (unsigned i = 0; i < n; i++) {
+		full[i] = (struct keyidx){ b->combo[from + i].key, from + i };
+		group[i].key = canon(j->workload, b->combo[from + i].val, &j->baseline, NULL);
+		group[i].idx = from + i;
+	}
+	qsort(full, n, sizeof(*full), keyidx_cmp);
+	for (unsigned i = 0; i < n; i++) {
+		char *want = canon(j->workload, b->combo[from + i].val, NULL, &j->baseline);
+
+		b->job[from + i].baseline = lookup(full, n, want);
+		free(want);
+	}
+	/* Sorted by (group, list order): "previous" is the neighbour before. */
+	qsort(group, n, sizeof(*group), keyidx_cmp);
+	for (unsigned i = 1; i < n; i++)
+		if (strcmp(group[i].key, group[i - 1].key) == 0)
+			b->job[group[i].idx].previous = group[i - 1].idx;
+	for (unsigned i = 0; i < n; i++)
+		free((char *)group[i].key);
+	free(group);
+	free(full);
+}
+
+static int finish_job(struct kscen_job *job, struct combo *c)
+{
+	const struct kscen_workload *w = job->workload;
+	char err[256];
+
+	job->params = kscen_xcalloc(1, w->params_size ? w->params_size : 1);
+	for (unsigned i = 0; i < w->nr_params; i++)
+		kscen_value_store(&w->params[i], job->params, &c->val[i]);
+	memcpy(job->metrics, w->metrics, w->nr_metrics * sizeof(*w->metrics));
+	job->nr_metrics = w->nr_metrics;
+	if (w->job_metrics)
+		job->nr_metrics = w->job_metrics(job->params, job->metrics);
+	if (w->check && w->check(job->params, err, sizeof(err))) {
+		kscen_file_error(job->spec->spec_file, job->spec->mark,
+				 "job %s: %s", job->id, err);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int kscen_expand(const struct kscen_scenario *s, unsigned long max_jobs,
+		 struct kscen_jobs *out)
+{
+	struct builder b = { 0 };
+	unsigned long total = 0;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	/* Count first: a huge matrix is refused before anything is allocated. */
+	for (unsigned i = 0; i < s->nr_jobs; i++) {
+		const struct kscen_job_spec *j = &s->jobs[i];
+		unsigned long n = 1;
+
+		for (unsigned k = 0; k < j->params.nr; k++)
+			if (__builtin_mul_overflow(n, j->params.kv[k].nr_values, &n))
+				n = ~0UL;
+		if (__builtin_add_overflow(total, n, &total) ||
+		    __builtin_add_overflow(total, j->nr_include, &total) ||
+		    total > max_jobs) {
+			kscen_file_error(s->file, j->mark,
+					 "the matrix has more than %lu jobs (raise --max-jobs)",
+					 max_jobs);
+			return -E2BIG;
+		}
+	}
+	for (unsigned i = 0; i < s->nr_jobs && !ret; i++) {
+		unsigned from = b.nr;
+
+		ret = expand_entry(&s->jobs[i], &b);
+		if (!ret)
+			resolve(&s->jobs[i], &b, from, b.nr);
+	}
+	for (unsigned i = 0; i < b.nr; i++) {
+		if (!ret)
+			ret = finish_job(&b.job[i], &b.combo[i]);
+		combo_fini(b.job[i].workload, &b.combo[i]);
+	}
+	free(b.combo);
+	out->job = b.job;
+	out->nr = b.nr;
+	if (ret)
+		kscen_jobs_free(out);
+	return ret;
+}
+
+void kscen_jobs_free(struct kscen_jobs *jobs)
+{
+	for (unsigned i = 0; i < jobs->nr; i++) {
+		struct kscen_job *job = &jobs->job[i];
+
+		for (unsigned k = 0; k < job->nr_kv; k++) {
+			free(job->keys[k]);
+			free(job->values[k]);
+		}
+		free(job->keys);
+		free(job->values);
+		free(job->id);
+		if (job->params)
+			kscen_params_free(job->workload, job->params);
+	}
+	free(jobs->job);
+	memset(jobs, 0, sizeof(*jobs));
+}

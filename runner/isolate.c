@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * isolate.c - take one sample in a child process of its own.
+ *
+ * The child is a fresh process group running setup -> sample -> teardown and
+ * writing one fixed-size record back through a pipe. Whatever the workload
+ * does (segfaults, aborts, hangs, leaks threads, fds or perf events, forks
+ * helpers) the runner survives it: a crash becomes a failed job with the
+ * signal named, a hang is killed at the sample's timeout, and the whole
+ * group is killed when the sample ends, so nothing a job opens outlives it.
+ */
+#define _GNU_SOURCE	/* pipe2, sigabbrev_np */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kscen.h"
+#include "runner.h"
+
+volatile sig_atomic_t kscen_interrupted;
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void child(const struct kscen_job *job, int fd, pid_t parent)
+{
+	const struct kscen_workload *w = job->workload;
+	struct kscen_sample_out out = { 0 };
+	struct kscen_ctx ctx = { .params = job->params, .verbose = kscen_verbose };
+	ssize_t n;
+
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)	/* the runner died before prctl */
+		_exit(1);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+
+	out.ret = w->setup ? w->setup(&ctx) : 0;
+	if (out.ret == 0) {
+		out.ret = w->sample(&ctx, out.v);
+		out.nr = job->nr_metrics;
+		if (w->teardown)
+			w->teardown(&ctx);
+	}
+	memcpy(out.reason, ctx.reason, sizeof(out.reason));
+	out.reason[sizeof(out.reason) - 1] = '\0';
+	if (out.ret && !out.reason[0])
+		snprintf(out.reason, sizeof(out.reason), "%s", strerror(-out.ret));
+	n = write(fd, &out, sizeof(out));
+	_exit(n == sizeof(out) ? 0 : 1);
+}
+
+static void describe_status(int status, struct kscen_sample_out *out)
+{
+	out->ret = -EIO;
+	if (WIFSIGNALED(status)) {
+		int sig = WTERMSIG(status);
+		const char *abbrev = sigabbrev_np(sig);
+
+		snprintf(out->reason, sizeof(out->reason),
+			 "sample killed by signal SIG%s (%d)%s",
+			 abbrev ? abbrev : "?", sig,
+			 WCOREDUMP(status) ? ", core dumped" : "");
+	} else {
+		snprintf(out->reason, sizeof(out->reason),
+			 "sample exited with status %d without a result",
+			 WEXITSTATUS(status));
+	}
+}
+
+int kscen_sample_isolated(const struct kscen_job *job, long long timeout_ns,
+			  struct kscen_sample_out *out)
+{
+	long long deadline = now_ns() + timeout_ns;
+	size_t got = 0;
+	int pfd[2], status = 0;
+	pid_t pid, parent = getpid();
+
+	memset(out, 0, sizeof(*out));
+	if (pipe2(pfd, O_CLOEXEC))
+		return -errno;
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		int err = -errno;
+
+		close(pfd[0]);
+		close(pfd[1]);
+		return err;
+	}
+	if (pid == 0) {
+		close(pfd[0]);
+		child(job, pfd[1], parent);
+	}
+	setpgid(pid, pid);	/* also here: no window where kill(-pid) misses */
+	close(pfd[1]);
+
+	while (got < sizeof(*out)) {
+		struct pollfd p = { .fd = pfd[0], .events = POLLIN };
+		long long left = deadline - now_ns();
+		ssize_t n;
+		int r;
+
+		if (kscen_interrupted) {
+			snprintf(out->reason, sizeof(out->reason), "interrupted");
+			out->ret = -EINTR;
+			break;
+		}
+		if (left <= 0) {
+			snprintf(out->reason, sizeof(out->reason),
+				 "sample timed out after %.3g s", timeout_ns / 1e9);
+			out->ret = -ETIMEDOUT;
+			break;
+		}
+		r = poll(&p, 1, left / 1000000 + 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			continue;
+		n = read(pfd[0], (char *)out + got, sizeof(*out) - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += n;
+	}
+	close(pfd[0]);
+	if (got < sizeof(*out) && !out->ret)
+		kill(-pid, SIGKILL);	/* EOF: may still be alive without its pipe */
+	if (out->ret == -ETIMEDOUT || out->ret == -EINTR)
+		kill(-pid, SIGKILL);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	kill(-pid, SIGKILL);	/* whatever the sample left behind */
+	if (out->ret == -ETIMEDOUT || out->ret == -EINTR)
+		return 0;
+	if (got < sizeof(*out))
+		describe_status(status, out);
+	else if (out->nr > KSCEN_MAX_METRICS)
+		out->nr = KSCEN_MAX_METRICS;
+	out->reason[sizeof(out->reason) - 1] = '\0';
+	return 0;
+}

@@ -1,0 +1,610 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * main.c - the command line: one table of subcommands, each with its
+ * function and one-line summary, from which `kscen --help` is generated.
+ *
+ * Exit codes (PRODUCT.md): 0 success, skips included; 1 a regression gate
+ * tripped; 2 invalid usage or input, nothing run; 3 some job failed.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "kscen.h"
+#include "runner.h"
+
+#define EXIT_USAGE 2
+#define EXIT_FAILED_JOBS 3
+#define DEFAULT_MAX_JOBS 100000UL
+
+
+struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *args;
+	const char *summary;
+	const char *options;	/* the help text of its options */
+};
+
+static const struct cmd *find_cmd(const char *name);
+
+static int usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static int usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "kscen %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'kscen %s --help'.\n", cmd);
+	return EXIT_USAGE;
+}
+
+static void cmd_help(const struct cmd *c, FILE *out)
+{
+	fprintf(out, "usage: kscen %s %s\n\n%s\n", c->name, c->args, c->summary);
+	if (c->options && *c->options)
+		fprintf(out, "\noptions:\n%s", c->options);
+}
+
+/* Strict non-negative integer for an option. */
+static int opt_uint(const char *cmd, const char *opt, const char *arg,
+		    unsigned long max, unsigned long *out)
+{
+	char *end;
+
+	errno = 0;
+	if (!*arg || *arg == '-' || *arg == '+')
+		goto bad;
+	*out = strtoul(arg, &end, 10);
+	if (errno || *end || *out > max)
+		goto bad;
+	return 0;
+bad:
+	usage_error(cmd, "%s: '%s' is not a whole number up to %lu", opt, arg, max);
+	return -EINVAL;
+}
+
+static int parse_format(const char *cmd, const char *arg, enum kscen_format *f)
+{
+	static const char *const names[] = { "text", "markdown", "json", "csv" };
+
+	for (unsigned i = 0; i < 4; i++)
+		if (strcmp(arg, names[i]) == 0) {
+			*f = (enum kscen_format)i;
+			return 0;
+		}
+	usage_error(cmd, "--format: '%s' is not text, markdown, json or csv", arg);
+	return -EINVAL;
+}
+
+/* ---- validate, plan ---------------------------------------------------- */
+
+static int load_and_expand(const char *path, unsigned long max_jobs,
+			   struct kscen_scenario **s, struct kscen_jobs *jobs)
+{
+	if (kscen_scenario_load(path, s))
+		return -EINVAL;
+	if (kscen_expand(*s, max_jobs, jobs)) {
+		kscen_scenario_free(*s);
+		*s = NULL;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+#define HELP_OPT { "help", no_argument, NULL, 'h' }
+
+static int cmd_validate(int argc, char **argv)
+{
+	static const struct option opts[] = { HELP_OPT, { 0 } };
+	int c, bad = 0;
+
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		if (c == 'h')
+			return cmd_help(find_cmd("validate"), stdout), 0;
+		return usage_error("validate", "unknown option");
+	}
+	if (optind == argc)
+		return usage_error("validate", "needs at least one scenario file");
+	for (int i = optind; i < argc; i++) {
+		struct kscen_scenario *s;
+		struct kscen_jobs jobs;
+
+		if (load_and_expand(argv[i], DEFAULT_MAX_JOBS, &s, &jobs)) {
+			bad++;
+			continue;
+		}
+		printf("%s: ok, %u jobs\n", argv[i], jobs.nr);
+		kscen_jobs_free(&jobs);
+		kscen_scenario_free(s);
+	}
+	return bad ? EXIT_USAGE : 0;
+}
+
+static int cmd_plan(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		HELP_OPT,
+		{ "max-jobs", required_argument, NULL, 'M' },
+		{ "filter", required_argument, NULL, 'f' },
+		{ 0 },
+	};
+	unsigned long max_jobs = DEFAULT_MAX_JOBS;
+	const char *filter = NULL;
+	struct kscen_scenario *s;
+	struct kscen_jobs jobs;
+	unsigned shown = 0;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			return cmd_help(find_cmd("plan"), stdout), 0;
+		case 'M':
+			if (opt_uint("plan", "--max-jobs", optarg, ULONG_MAX / 2, &max_jobs))
+				return EXIT_USAGE;
+			break;
+		case 'f':
+			filter = optarg;
+			break;
+		default:
+			return usage_error("plan", "unknown option");
+		}
+	}
+	if (argc - optind != 1)
+		return usage_error("plan", "needs one scenario file");
+	if (load_and_expand(argv[optind], max_jobs, &s, &jobs))
+		return EXIT_USAGE;
+	for (unsigned i = 0; i < jobs.nr; i++) {
+		if (filter && fnmatch(filter, jobs.job[i].id, 0))
+			continue;
+		printf("%s\n", jobs.job[i].id);
+		shown++;
+	}
+	printf("%u jobs\n", shown);
+	kscen_jobs_free(&jobs);
+	kscen_scenario_free(s);
+	return 0;
+}
+
+/* ---- run --------------------------------------------------------------- */
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	kscen_interrupted = 1;
+}
+
+static char *utc_now(void)
+{
+	char buf[32];
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return kscen_xstrdup(buf);
+}
+
+/* The command line as one string, quoted where a shell would need it. */
+static char *join_argv(int argc, char **argv)
+{
+	size_t len = 1;
+	char *s, *p;
+
+	for (int i = 0; i < argc; i++)
+		len += 4 * strlen(argv[i]) + 3;
+	s = p = kscen_xmalloc(len);
+	for (int i = 0; i < argc; i++) {
+		bool plain = *argv[i] && strspn(argv[i],
+			"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+			"_-./=:,+@%") == strlen(argv[i]);
+
+		if (i)
+			*p++ = ' ';
+		if (plain) {
+			p = stpcpy(p, argv[i]);
+			continue;
+		}
+		*p++ = '\'';
+		for (const char *a = argv[i]; *a; a++)
+			p = *a == '\'' ? stpcpy(p, "'\\''") : (*p = *a, p + 1);
+		*p++ = '\'';
+	}
+	*p = '\0';
+	return s;
+}
+
+/* --compare REF: "last" (default), "none", or a result file or directory. */
+static struct kscen_run *load_reference(const char *ref, const char *results,
+					const struct kscen_run *run)
+{
+	struct kscen_run *last = NULL;
+	char *path = NULL, *dir;
+
+	if (strcmp(ref, "none") == 0)
+		return NULL;
+	if (strcmp(ref, "last") == 0) {
+		dir = kscen_xasprintf("%s/%s", results, run->scenario);
+		kscen_result_latest(dir, run->system.hostname, &path);
+		free(dir);
+	} else {
+		struct stat st;
+
+		if (stat(ref, &st) == 0 && S_ISDIR(st.st_mode))
+			kscen_result_latest(ref, NULL, &path);
+		else
+			path = kscen_xstrdup(ref);
+	}
+	if (path && kscen_result_load(path, &last))
+		fprintf(stderr, "kscen: not comparing against %s: it does not load\n", path);
+	free(path);
+	return last;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		HELP_OPT,
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "warmup", required_argument, NULL, 'w' },
+		{ "results", required_argument, NULL, 'o' },
+		{ "filter", required_argument, NULL, 'f' },
+		{ "compare", required_argument, NULL, 'c' },
+		{ "no-save", no_argument, NULL, 'n' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "max-jobs", required_argument, NULL, 'M' },
+		{ "format", required_argument, NULL, 'F' },
+		{ 0 },
+	};
+	const char *results = "results", *compare = "last";
+	unsigned long repeat = 0, warmup = ULONG_MAX, max_jobs = DEFAULT_MAX_JOBS;
+	enum kscen_format fmt = KSCEN_FMT_TEXT;
+	struct kscen_run_opts ro = { 0 };
+	struct kscen_run *run, *last;
+	struct kscen_scenario *s;
+	struct kscen_jobs jobs;
+	bool save = true;
+	int c, ret, code = 0;
+
+	while ((c = getopt_long(argc, argv, "+hr:w:o:qv", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			return cmd_help(find_cmd("run"), stdout), 0;
+		case 'r':
+			if (opt_uint("run", "--repeat", optarg, 1000000, &repeat) || !repeat)
+				return repeat ? EXIT_USAGE :
+				       usage_error("run", "--repeat: must be at least 1");
+			break;
+		case 'w':
+			if (opt_uint("run", "--warmup", optarg, 1000000, &warmup))
+				return EXIT_USAGE;
+			break;
+		case 'o':
+			results = optarg;
+			break;
+		case 'f':
+			ro.filter = optarg;
+			break;
+		case 'c':
+			compare = optarg;
+			break;
+		case 'n':
+			save = false;
+			break;
+		case 'q':
+			ro.quiet = true;
+			break;
+		case 'v':
+			kscen_verbose++;
+			break;
+		case 'M':
+			if (opt_uint("run", "--max-jobs", optarg, ULONG_MAX / 2, &max_jobs))
+				return EXIT_USAGE;
+			break;
+		case 'F':
+			if (parse_format("run", optarg, &fmt))
+				return EXIT_USAGE;
+			break;
+		default:
+			return usage_error("run", "unknown option");
+		}
+	}
+	if (argc - optind != 1)
+		return usage_error("run", "needs one scenario file");
+	if (load_and_expand(argv[optind], max_jobs, &s, &jobs))
+		return EXIT_USAGE;
+	ro.repeat = repeat ? repeat : s->repeat;
+	ro.warmup = warmup != ULONG_MAX ? warmup : s->warmup;
+
+	run = kscen_xcalloc(1, sizeof(*run));
+	run->version = kscen_xstrdup(KSCEN_VERSION);
+	run->scenario = kscen_xstrdup(s->name);
+	run->scenario_file = kscen_xstrdup(s->file);
+	run->scenario_sha256 = kscen_xstrdup(s->sha256);
+	run->command = join_argv(argc + 1, argv - 1);
+	run->repeat = ro.repeat;
+	run->warmup = ro.warmup;
+	kscen_system_read(&run->system);
+	last = load_reference(compare, results, run);
+
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	run->started = utc_now();
+	ret = kscen_run_jobs(s, &jobs, &ro, run);
+	run->finished = utc_now();
+	if (ret && ret != -EINTR)
+		fprintf(stderr, "kscen: run cut short: %s\n", strerror(-ret));
+
+	if (save && kscen_result_save(run, results))
+		fprintf(stderr, "kscen: could not save the results under %s\n", results);
+	kscen_report(stdout, run, last, fmt);
+	if (save && run->path)
+		printf("\nresults: %s\n", run->path);
+
+	for (unsigned i = 0; i < run->nr_jobs; i++)
+		if (run->jobs[i].status == KSCEN_FAILED)
+			code = EXIT_FAILED_JOBS;
+	if (ret == -EINTR)
+		code = 128 + SIGINT;
+	else if (ret)
+		code = EXIT_FAILED_JOBS;
+	kscen_run_free(run);
+	if (last)
+		kscen_run_free(last);
+	kscen_jobs_free(&jobs);
+	kscen_scenario_free(s);
+	return code;
+}
+
+/* ---- list, report, compare --------------------------------------------- */
+
+static void param_range(const struct kscen_param *p, char *buf, size_t len)
+{
+	switch (p->type) {
+	case KSCEN_P_INT:
+	case KSCEN_P_SIZE:
+	case KSCEN_P_TIME:
+		snprintf(buf, len, "%lld..%lld%s", p->min, p->max,
+			 p->type == KSCEN_P_SIZE ? " B" :
+			 p->type == KSCEN_P_TIME ? " ns" : "");
+		break;
+	case KSCEN_P_ENUM:
+		snprintf(buf, len, "%s", p->choices);
+		break;
+	case KSCEN_P_BOOL:
+		snprintf(buf, len, "true|false");
+		break;
+	default:
+		snprintf(buf, len, "-");
+	}
+}
+
+static void list_one(const struct kscen_workload *w)
+{
+	printf("%s (version %u): %s\n\nmetrics:\n", w->name, w->version, w->summary);
+	for (unsigned i = 0; i < w->nr_metrics; i++)
+		printf("  %-16s %-14s %s is better%s\n", w->metrics[i].name,
+		       w->metrics[i].unit,
+		       w->metrics[i].better == KSCEN_LOWER ? "lower" : "higher",
+		       i == 0 ? " (primary)" : "");
+	printf("\nparameters:\n  %-14s %-7s %-10s %-22s %s\n",
+	       "name", "type", "default", "range", "help");
+	for (unsigned i = 0; i < w->nr_params; i++) {
+		const struct kscen_param *p = &w->params[i];
+		char range[96];
+
+		param_range(p, range, sizeof(range));
+		printf("  %-14s %-7s %-10s %-22s %s\n", p->name,
+		       kscen_ptype_name(p->type), p->def ? (*p->def ? p->def : "\"\"")
+							 : "(required)",
+		       range, p->help);
+	}
+}
+
+static int cmd_list(int argc, char **argv)
+{
+	static const struct option opts[] = { HELP_OPT, { 0 } };
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		if (c == 'h')
+			return cmd_help(find_cmd("list"), stdout), 0;
+		return usage_error("list", "unknown option");
+	}
+	if (argc - optind > 1)
+		return usage_error("list", "takes at most one workload name");
+	if (argc - optind == 1) {
+		const struct kscen_workload *w = kscen_workload_find(argv[optind]);
+
+		if (!w) {
+			const char *names[64];
+			unsigned nr = 0;
+
+			for (; nr < kscen_nr_workloads && nr < 64; nr++)
+				names[nr] = kscen_workloads[nr]->name;
+			const char *hint = kscen_closest(argv[optind], names, nr);
+
+			fprintf(stderr, "kscen list: unknown workload '%s'%s%s%s\n",
+				argv[optind], hint ? "; did you mean '" : "",
+				hint ? hint : "", hint ? "'?" : "");
+			return EXIT_USAGE;
+		}
+		list_one(w);
+		return 0;
+	}
+	for (unsigned i = 0; i < kscen_nr_workloads; i++)
+		printf("%-20s %s\n", kscen_workloads[i]->name, kscen_workloads[i]->summary);
+	return 0;
+}
+
+/* A result file, or the newest run in a directory of them. */
+static int load_result_arg(const char *arg, struct kscen_run **out)
+{
+	struct stat st;
+	char *path = NULL;
+	int ret;
+
+	if (stat(arg, &st)) {
+		fprintf(stderr, "%s: %s\n", arg, strerror(errno));
+		return -EINVAL;
+	}
+	if (!S_ISDIR(st.st_mode))
+		return kscen_result_load(arg, out);
+	kscen_result_latest(arg, NULL, &path);
+	if (!path) {
+		fprintf(stderr, "%s: no stored runs there\n", arg);
+		return -EINVAL;
+	}
+	ret = kscen_result_load(path, out);
+	free(path);
+	return ret;
+}
+
+static int cmd_report(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		HELP_OPT, { "format", required_argument, NULL, 'F' }, { 0 },
+	};
+	enum kscen_format fmt = KSCEN_FMT_TEXT;
+	struct kscen_run *run;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		if (c == 'h')
+			return cmd_help(find_cmd("report"), stdout), 0;
+		if (c != 'F' || parse_format("report", optarg, &fmt))
+			return c == 'F' ? EXIT_USAGE : usage_error("report", "unknown option");
+	}
+	if (argc - optind != 1)
+		return usage_error("report", "needs one result file or directory");
+	if (load_result_arg(argv[optind], &run))
+		return EXIT_USAGE;
+	kscen_report(stdout, run, NULL, fmt);
+	kscen_run_free(run);
+	return 0;
+}
+
+static int cmd_compare(int argc, char **argv)
+{
+	static const struct option opts[] = { HELP_OPT, { 0 } };
+	struct kscen_run *old = NULL, *new_ = NULL;
+	int c, code = 0;
+
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		if (c == 'h')
+			return cmd_help(find_cmd("compare"), stdout), 0;
+		return usage_error("compare", "unknown option");
+	}
+	if (argc - optind != 2)
+		return usage_error("compare", "needs OLD and NEW");
+	if (load_result_arg(argv[optind], &old) ||
+	    load_result_arg(argv[optind + 1], &new_))
+		code = EXIT_USAGE;
+	else
+		kscen_compare_print(stdout, old, new_);
+	if (old)
+		kscen_run_free(old);
+	if (new_)
+		kscen_run_free(new_);
+	return code;
+}
+
+/* ---- the table ---------------------------------------------------------- */
+
+static const struct cmd cmds[] = {
+	{ "run", cmd_run, "SCENARIO.yaml [options]",
+	  "Expand the scenario, run every job, save the samples, print the report.",
+	  "  -r, --repeat N      recorded samples per job (default: the scenario's)\n"
+	  "  -w, --warmup N      discarded samples per job (default: the scenario's)\n"
+	  "  -o, --results DIR   where runs are stored (default: results/)\n"
+	  "      --filter GLOB   run only the jobs whose id matches GLOB\n"
+	  "      --compare REF   last (default), none, or a result file or directory\n"
+	  "      --no-save       do not store the run\n"
+	  "      --format F      text (default), markdown, json or csv\n"
+	  "      --max-jobs N    refuse a larger matrix (default 100000)\n"
+	  "  -q, --quiet         no progress on stderr\n"
+	  "  -v, --verbose       every sample on stderr\n" },
+	{ "plan", cmd_plan, "SCENARIO.yaml [--filter GLOB] [--max-jobs N]",
+	  "Print the expanded job ids, one a line, and their count; run nothing.",
+	  "      --filter GLOB   only the jobs whose id matches GLOB\n"
+	  "      --max-jobs N    refuse a larger matrix (default 100000)\n" },
+	{ "validate", cmd_validate, "SCENARIO.yaml...",
+	  "Check scenario files; exit 0 if all are valid, 2 otherwise.", "" },
+	{ "list", cmd_list, "[WORKLOAD]",
+	  "List the workloads, or one workload's metrics and parameters.", "" },
+	{ "compare", cmd_compare, "OLD NEW",
+	  "Delta table between two stored runs (files, or directories: the newest run in each).",
+	  "" },
+	{ "report", cmd_report, "RESULT [--format F]",
+	  "Re-render a stored run (a file, or the newest in a directory).",
+	  "      --format F      text (default), markdown, json or csv\n" },
+};
+
+static const struct cmd *find_cmd(const char *name)
+{
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (strcmp(cmds[i].name, name) == 0)
+			return &cmds[i];
+	return NULL;
+}
+
+static void main_help(FILE *out)
+{
+	fprintf(out, "usage: kscen [--version] [--help] COMMAND [ARGS]\n\n"
+		"kscen runs kernel benchmark scenarios described in YAML.\n\n"
+		"commands:\n");
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		fprintf(out, "  %-10s %s\n", cmds[i].name, cmds[i].summary);
+	fprintf(out, "\n'kscen COMMAND --help' shows a command's options.\n"
+		"exit codes: 0 ok, 1 regression gate, 2 invalid input, 3 a job failed\n");
+}
+
+int main(int argc, char **argv)
+{
+	const struct cmd *c;
+
+	if (argc < 2) {
+		main_help(stderr);
+		return EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		if (argc > 2 && (c = find_cmd(argv[2])))
+			cmd_help(c, stdout);
+		else
+			main_help(stdout);
+		return 0;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("kscen %s\n", KSCEN_VERSION);
+		return 0;
+	}
+	c = find_cmd(argv[1]);
+	if (!c) {
+		const char *names[8];
+		unsigned nr = 0;
+
+		for (; nr < sizeof(cmds) / sizeof(cmds[0]); nr++)
+			names[nr] = cmds[nr].name;
+		const char *hint = kscen_closest(argv[1], names, nr);
+
+		fprintf(stderr, "kscen: '%s' is not a command%s%s%s. See 'kscen --help'.\n",
+			argv[1], hint ? "; did you mean '" : "", hint ? hint : "",
+			hint ? "'?" : "");
+		return EXIT_USAGE;
+	}
+	optind = 1;
+	return c->fn(argc - 1, argv + 1);
+}

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * run.c - jobs -> samples -> the run's job results.
+ *
+ * Samples are taken in interleaved rounds: round r takes sample r of every
+ * job, warmup rounds first. On these VMs the order in which samples are
+ * taken alone moves perf bench's numbers by 25%, so jobs that are compared
+ * are sampled alternately, never one after the other in blocks.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kscen.h"
+#include "runner.h"
+
+static void result_init(struct kscen_job_result *r, const struct kscen_job *job,
+			unsigned repeat)
+{
+	const struct kscen_workload *w = job->workload;
+	char buf[256];
+
+	memset(r, 0, sizeof(*r));
+	r->id = kscen_xstrdup(job->id);
+	r->name = kscen_xstrdup(job->spec->name);
+	r->workload = kscen_xstrdup(w->name);
+	r->nr_kv = job->nr_kv;
+	r->keys = kscen_xcalloc(job->nr_kv + 1, sizeof(char *));
+	r->values = kscen_xcalloc(job->nr_kv + 1, sizeof(char *));
+	for (unsigned i = 0; i < job->nr_kv; i++) {
+		r->keys[i] = kscen_xstrdup(job->keys[i]);
+		r->values[i] = kscen_xstrdup(job->values[i]);
+	}
+	if (w->describe) {
+		buf[0] = '\0';
+		w->describe(job->params, buf, sizeof(buf));
+		r->describe = buf[0] ? kscen_xstrdup(buf) : NULL;
+	}
+	r->nr_metrics = job->nr_metrics;
+	r->metrics = kscen_xcalloc(job->nr_metrics + 1, sizeof(*r->metrics));
+	for (unsigned m = 0; m < job->nr_metrics; m++) {
+		r->metrics[m].name = kscen_xstrdup(job->metrics[m].name);
+		r->metrics[m].unit = kscen_xstrdup(job->metrics[m].unit);
+		r->metrics[m].better = job->metrics[m].better;
+		r->metrics[m].samples = kscen_xcalloc(repeat + 1, sizeof(double));
+	}
+}
+
+static void job_stop(struct kscen_job_result *r, enum kscen_status st,
+		     const char *reason)
+{
+	r->status = st;
+	free(r->reason);
+	r->reason = kscen_xstrdup(reason && *reason ? reason : "unknown");
+}
+
+/* Is the job still supported here? Checked once, before any sample. */
+static void check_supported(const struct kscen_job *job, struct kscen_job_result *r)
+{
+	struct kscen_ctx ctx = { .params = job->params, .verbose = kscen_verbose };
+
+	if (job->workload->supported && job->workload->supported(&ctx))
+		job_stop(r, KSCEN_SKIPPED, ctx.reason);
+}
+
+static void progress(const struct kscen_run_opts *o, unsigned round,
+		     unsigned warmup, unsigned total, const struct kscen_job *job,
+		     const struct kscen_sample_out *out)
+{
+	if (o->quiet)
+		return;
+	if (kscen_verbose) {
+		fprintf(stderr, "kscen: %s %u/%u %s: ", round < warmup ? "warmup" : "round",
+			round + 1, total, job->id);
+		if (out->ret == 0)
+			fprintf(stderr, "%g %s\n", out->v[0], job->metrics[0].unit);
+		else
+			fprintf(stderr, "%s: %s\n", out->ret == KSCEN_SKIP ?
+				"skipped" : "failed", out->reason);
+	} else if (out->ret) {
+		fprintf(stderr, "kscen: %s: %s: %s\n", job->id,
+			out->ret == KSCEN_SKIP ? "skipped" : "failed", out->reason);
+	}
+}
+
+int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs,
+		   const struct kscen_run_opts *o, struct kscen_run *run)
+{
+	unsigned total = o->warmup + o->repeat, nr = 0;
+	int *map = kscen_xcalloc(jobs->nr + 1, sizeof(int));
+	unsigned *index = kscen_xcalloc(jobs->nr + 1, sizeof(unsigned));
+	int ret = 0;
+
+	/* map[job] = its index among the results, -1 when filtered out. */
+	for (unsigned i = 0; i < jobs->nr; i++) {
+		map[i] = -1;
+		if (o->filter && fnmatch(o->filter, jobs->job[i].id, 0))
+			continue;
+		index[nr] = i;
+		map[i] = nr++;
+	}
+	run->jobs = kscen_xcalloc(nr + 1, sizeof(*run->jobs));
+	run->nr_jobs = nr;
+	for (unsigned k = 0; k < nr; k++) {
+		const struct kscen_job *job = &jobs->job[index[k]];
+		struct kscen_job_result *r = &run->jobs[k];
+
+		result_init(r, job, o->repeat);
+		if (job->baseline >= 0 && map[job->baseline] >= 0)
+			r->baseline = kscen_xstrdup(jobs->job[job->baseline].id);
+		if (job->previous >= 0 && map[job->previous] >= 0)
+			r->previous = kscen_xstrdup(jobs->job[job->previous].id);
+		check_supported(job, r);
+	}
+
+	for (unsigned round = 0; round < total && !ret; round++) {
+		if (!o->quiet && !kscen_verbose)
+			fprintf(stderr, "kscen: %s %u/%u\n",
+				round < o->warmup ? "warmup round" : "round",
+				round < o->warmup ? round + 1 : round - o->warmup + 1,
+				round < o->warmup ? o->warmup : o->repeat);
+		for (unsigned k = 0; k < nr && !ret; k++) {
+			const struct kscen_job *job = &jobs->job[index[k]];
+			struct kscen_job_result *r = &run->jobs[k];
+			long long timeout = job->spec->timeout_ns ? job->spec->timeout_ns
+								  : s->timeout_ns;
+			struct kscen_sample_out out;
+
+			if (r->status != KSCEN_OK)
+				continue;
+			ret = kscen_sample_isolated(job, timeout, &out);
+			if (ret) {
+				job_stop(r, KSCEN_FAILED, strerror(-ret));
+				break;
+			}
+			if (out.ret == -EINTR) {
+				ret = -EINTR;
+				break;
+			}
+			progress(o, round, o->warmup, total, job, &out);
+			if (out.ret) {
+				job_stop(r, out.ret == KSCEN_SKIP ? KSCEN_SKIPPED
+								  : KSCEN_FAILED, out.reason);
+				continue;
+			}
+			if (round < o->warmup)
+				continue;
+			for (unsigned m = 0; m < r->nr_metrics && m < out.nr; m++)
+				r->metrics[m].samples[r->metrics[m].nr_samples++] = out.v[m];
+		}
+	}
+	if (ret)
+		run->partial = true;
+	for (unsigned k = 0; k < nr; k++)
+		for (unsigned m = 0; m < run->jobs[k].nr_metrics; m++) {
+			struct kscen_metric *mt = &run->jobs[k].metrics[m];
+
+			kscen_summarize(mt->samples, mt->nr_samples, &mt->sum);
+		}
+	free(map);
+	free(index);
+	return ret;
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* runner.h - taking samples: isolate.c (one sample) and run.c (rounds). */
+#ifndef KSCEN_RUNNER_H
+#define KSCEN_RUNNER_H
+
+#include <signal.h>
+
+#include "kscen.h"
+
+/* One sample's outcome, as the isolated child reports it. */
+struct kscen_sample_out {
+	int ret;		/* 0, KSCEN_SKIP or -errno */
+	unsigned nr;		/* values filled */
+	double v[KSCEN_MAX_METRICS];
+	char reason[KSCEN_REASON_MAX];
+};
+
+/* Set by SIGINT/SIGTERM: stop after the current sample, keep what ran. */
+extern volatile sig_atomic_t kscen_interrupted;
+
+/*
+ * Run setup/sample/teardown of @job in a child process; kill it after
+ * @timeout_ns. Returns 0 with @out filled (out->ret says how the sample
+ * went), or -errno when no child could be started.
+ */
+int kscen_sample_isolated(const struct kscen_job *job, long long timeout_ns,
+			  struct kscen_sample_out *out);
+
+struct kscen_run_opts {
+	unsigned repeat, warmup;	/* from the scenario or the command line */
+	const char *filter;		/* glob on job ids, NULL: all */
+	bool quiet;
+};
+
+/*
+ * Run the jobs in interleaved rounds (round r takes sample r of every job)
+ * and fill @run's jobs. @run's metadata is the caller's. Returns 0, or
+ * -errno when the runner itself could not go on (results so far are kept
+ * and run->partial is set).
+ */
+int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs,
+		   const struct kscen_run_opts *o, struct kscen_run *run);
+
+#endif

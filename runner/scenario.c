@@ -1,0 +1,723 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * scenario.c - load a scenario file and check everything that can be checked
+ * before a job runs, each problem reported as "file:line:column: message".
+ *
+ * Three passes over one small in-memory buffer:
+ *  1. libyaml events: syntax errors, and the cheap refusals of hostile input
+ *     (aliases, nesting depth, node count); the file size is capped before.
+ *  2. libyaml's document tree, walked by hand: keys ("did you mean"), the open
+ *     mappings libcyaml cannot load (params, include, exclude, baseline),
+ *     strict values, with the position of every node.
+ *  3. libcyaml with the schema in schemas/ for the fixed shape, which is
+ *     where the scalar fields are taken from.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <yaml.h>
+
+#include "kscen.h"
+#include "scenario_load.h"
+#include "../schemas/scenario.h"
+
+#define MAX_FILE_SIZE (1 << 20)
+#define MAX_DEPTH 16
+#define MAX_EVENTS 200000
+
+struct loader {
+	const char *file;
+	yaml_document_t doc;
+	unsigned errors;
+};
+
+void kscen_file_error(const char *file, struct kscen_mark m,
+		      const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s:%u:%u: ", file, m.line, m.col);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static struct kscen_mark mark_of(yaml_mark_t m)
+{
+	return (struct kscen_mark){ m.line + 1, m.column + 1 };
+}
+
+static void lerr(struct loader *ld, yaml_node_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void lerr(struct loader *ld, yaml_node_t *n, const char *fmt, ...)
+{
+	struct kscen_mark m = mark_of(n->start_mark);
+	va_list ap;
+
+	fprintf(stderr, "%s:%u:%u: ", ld->file, m.line, m.col);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	ld->errors++;
+}
+
+/* Read the whole file, refusing what cannot be a scenario. */
+static int read_file(const char *path, char **out, size_t *len)
+{
+	struct stat st;
+	char *buf;
+	ssize_t n;
+	size_t got = 0;
+	int fd, ret = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "%s:1:1: cannot open: %s\n", path,
+			strerror(errno));
+		return -EINVAL;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "%s:1:1: not a regular file%s\n", path,
+			S_ISDIR(st.st_mode) ? " (a directory)" : "");
+		ret = -EINVAL;
+		goto out;
+	}
+	if (st.st_size > MAX_FILE_SIZE) {
+		fprintf(stderr, "%s:1:1: too large: %lld bytes, the limit is %d\n",
+			path, (long long)st.st_size, MAX_FILE_SIZE);
+		ret = -EINVAL;
+		goto out;
+	}
+	buf = kscen_xmalloc(MAX_FILE_SIZE + 1);
+	while ((n = read(fd, buf + got, MAX_FILE_SIZE + 1 - got)) > 0)
+		got += n;
+	if (n < 0 || got > MAX_FILE_SIZE) {
+		fprintf(stderr, "%s:1:1: %s\n", path,
+			n < 0 ? strerror(errno) : "too large");
+		free(buf);
+		ret = -EINVAL;
+		goto out;
+	}
+	buf[got] = '\0';
+	if (memchr(buf, '\0', got)) {
+		fprintf(stderr, "%s:1:1: a binary file, not YAML\n", path);
+		free(buf);
+		ret = -EINVAL;
+		goto out;
+	}
+	*out = buf;
+	*len = got;
+out:
+	close(fd);
+	return ret;
+}
+
+static void parser_error(const char *file, yaml_parser_t *p)
+{
+	struct kscen_mark m = mark_of(p->problem_mark);
+
+	kscen_file_error(file, m, "%s%s%s", p->problem ? p->problem : "bad YAML",
+			 p->context ? " " : "", p->context ? p->context : "");
+}
+
+/* Pass 1: syntax, aliases, depth and size, before any tree is built. */
+static int prescan(const char *file, const char *buf, size_t len)
+{
+	yaml_parser_t p;
+	yaml_event_t ev;
+	unsigned depth = 0, events = 0, docs = 0;
+	int ret = 0;
+
+	yaml_parser_initialize(&p);
+	yaml_parser_set_input_string(&p, (const unsigned char *)buf, len);
+	for (;;) {
+		if (!yaml_parser_parse(&p, &ev)) {
+			parser_error(file, &p);
+			ret = -EINVAL;
+			break;
+		}
+		struct kscen_mark m = mark_of(ev.start_mark);
+		yaml_event_type_t t = ev.type;
+
+		yaml_event_delete(&ev);
+		if (t == YAML_STREAM_END_EVENT)
+			break;
+		if (++events > MAX_EVENTS) {
+			kscen_file_error(file, m, "too many YAML nodes (limit %d)",
+					 MAX_EVENTS);
+			ret = -EINVAL;
+			break;
+		}
+		if (t == YAML_ALIAS_EVENT) {
+			kscen_file_error(file, m, "YAML aliases are not allowed in a scenario");
+			ret = -EINVAL;
+			break;
+		}
+		if (t == YAML_DOCUMENT_START_EVENT && ++docs > 1) {
+			kscen_file_error(file, m, "only one YAML document is allowed");
+			ret = -EINVAL;
+			break;
+		}
+		if (t == YAML_MAPPING_START_EVENT || t == YAML_SEQUENCE_START_EVENT) {
+			if (++depth > MAX_DEPTH) {
+				kscen_file_error(file, m, "nested too deeply (limit %d)",
+						 MAX_DEPTH);
+				ret = -EINVAL;
+				break;
+			}
+		} else if (t == YAML_MAPPING_END_EVENT || t == YAML_SEQUENCE_END_EVENT) {
+			depth--;
+		}
+	}
+	yaml_parser_delete(&p);
+	return ret;
+}
+
+static yaml_node_t *node(struct loader *ld, int id)
+{
+	return yaml_document_get_node(&ld->doc, id);
+}
+
+static const char *scalar(yaml_node_t *n)
+{
+	return (const char *)n->data.scalar.value;
+}
+
+/*
+ * Check the keys of mapping @map against @known; report unknown ones with
+ * the closest known key, and duplicates. Returns the number of errors.
+ */
+static unsigned check_keys(struct loader *ld, yaml_node_t *map,
+			   const char *const *known, unsigned nr_known,
+			   const char *where)
+{
+	unsigned before = ld->errors;
+
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
+	     p < map->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = node(ld, p->key);
+		const char *hint;
+		bool found = false;
+
+		if (k->type != YAML_SCALAR_NODE) {
+			lerr(ld, k, "%s: keys must be plain names", where);
+			continue;
+		}
+		for (yaml_node_pair_t *q = map->data.mapping.pairs.start; q < p; q++) {
+			yaml_node_t *qk = node(ld, q->key);
+
+			if (qk->type == YAML_SCALAR_NODE &&
+			    strcmp(scalar(qk), scalar(k)) == 0) {
+				lerr(ld, k, "%s: duplicate key '%s'", where, scalar(k));
+				break;
+			}
+		}
+		if (!known)
+			continue;
+		for (unsigned i = 0; i < nr_known; i++)
+			found |= strcmp(known[i], scalar(k)) == 0;
+		if (found)
+			continue;
+		hint = kscen_closest(scalar(k), known, nr_known);
+		if (hint)
+			lerr(ld, k, "%s: unknown key '%s'; did you mean '%s'?",
+			     where, scalar(k), hint);
+		else
+			lerr(ld, k, "%s: unknown key '%s'", where, scalar(k));
+	}
+	return ld->errors - before;
+}
+
+static yaml_node_t *get(struct loader *ld, yaml_node_t *map, const char *key)
+{
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
+	     p < map->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = node(ld, p->key);
+
+		if (k->type == YAML_SCALAR_NODE && strcmp(scalar(k), key) == 0)
+			return node(ld, p->value);
+	}
+	return NULL;
+}
+
+bool kscen_name_ok(const char *s)
+{
+	if (!*s || strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
+		return false;
+	return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		      "0123456789_.-") == strlen(s);
+}
+
+/* A scalar field, checked as a value of @p's type. */
+static int check_scalar(struct loader *ld, yaml_node_t *n,
+			const struct kscen_param *p, struct kscen_value *v)
+{
+	char err[256];
+
+	if (n->type != YAML_SCALAR_NODE) {
+		lerr(ld, n, "%s: must be a single value", p->name);
+		return -EINVAL;
+	}
+	if (kscen_value_parse(p, scalar(n), v, err, sizeof(err))) {
+		lerr(ld, n, "%s", err);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void kv_add_value(struct kscen_kv *kv, yaml_node_t *n)
+{
+	kv->values = kscen_xrealloc(kv->values, (kv->nr_values + 1) * sizeof(char *));
+	kv->marks = kscen_xrealloc(kv->marks, (kv->nr_values + 1) * sizeof(*kv->marks));
+	kv->values[kv->nr_values] = kscen_xstrdup(scalar(n));
+	kv->marks[kv->nr_values++] = mark_of(n->start_mark);
+}
+
+/*
+ * Read a params-like mapping of @w's parameters. Lists (axes) are allowed
+ * only when @axes; each value is checked against its parameter's type, and
+ * an axis must not repeat a value.
+ */
+static void read_map(struct loader *ld, yaml_node_t *n,
+		     const struct kscen_workload *w, bool axes,
+		     const char *where, struct kscen_map *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->mark = mark_of(n->start_mark);
+	if (n->type != YAML_MAPPING_NODE) {
+		lerr(ld, n, "%s: must be a mapping of parameter: value", where);
+		return;
+	}
+	if (check_keys(ld, n, NULL, 0, where))
+		return;
+	for (yaml_node_pair_t *pr = n->data.mapping.pairs.start;
+	     pr < n->data.mapping.pairs.top; pr++) {
+		yaml_node_t *k = node(ld, pr->key), *v = node(ld, pr->value);
+		const struct kscen_param *p = kscen_param_find(w, scalar(k));
+		struct kscen_kv *kv;
+
+		if (!p) {
+			const char *names[64];
+			unsigned nr = 0;
+
+			for (; nr < w->nr_params && nr < 64; nr++)
+				names[nr] = w->params[nr].name;
+			const char *hint = kscen_closest(scalar(k), names, nr);
+
+			lerr(ld, k, "%s: workload %s has no parameter '%s'%s%s%s",
+			     where, w->name, scalar(k), hint ? "; did you mean '" : "",
+			     hint ? hint : "", hint ? "'?" : "");
+			continue;
+		}
+		out->kv = kscen_xrealloc(out->kv, (out->nr + 1) * sizeof(*out->kv));
+		kv = &out->kv[out->nr++];
+		memset(kv, 0, sizeof(*kv));
+		kv->key = kscen_xstrdup(p->name);
+		kv->key_mark = mark_of(k->start_mark);
+		if (v->type == YAML_SCALAR_NODE) {
+			struct kscen_value val;
+
+			if (check_scalar(ld, v, p, &val) == 0)
+				kscen_value_fini(&val);
+			kv_add_value(kv, v);
+			continue;
+		}
+		if (v->type != YAML_SEQUENCE_NODE || !axes) {
+			lerr(ld, v, "%s: %s must be a single value%s", where,
+			     p->name, axes ? " or a list of values" : "");
+			continue;
+		}
+		kv->is_list = true;
+		if (v->data.sequence.items.top == v->data.sequence.items.start)
+			lerr(ld, v, "%s: %s: an axis needs at least one value",
+			     where, p->name);
+		struct kscen_value *vals = kscen_xcalloc(
+			v->data.sequence.items.top - v->data.sequence.items.start + 1,
+			sizeof(*vals));
+		unsigned nv = 0;
+
+		for (yaml_node_item_t *it = v->data.sequence.items.start;
+		     it < v->data.sequence.items.top; it++) {
+			yaml_node_t *e = node(ld, *it);
+
+			if (check_scalar(ld, e, p, &vals[nv]))
+				continue;
+			for (unsigned j = 0; j < nv; j++)
+				if (kscen_value_equal(p, &vals[j], &vals[nv])) {
+					lerr(ld, e, "%s: %s: duplicate value '%s' on the axis",
+					     where, p->name, scalar(e));
+					break;
+				}
+			kv_add_value(kv, e);
+			nv++;
+		}
+		for (unsigned j = 0; j < nv; j++)
+			kscen_value_fini(&vals[j]);
+		free(vals);
+	}
+}
+
+static const struct kscen_kv *map_find(const struct kscen_map *m, const char *key)
+{
+	for (unsigned i = 0; i < m->nr; i++)
+		if (strcmp(m->kv[i].key, key) == 0)
+			return &m->kv[i];
+	return NULL;
+}
+
+/*
+ * Each key of @sel (an exclude or the baseline) must be a declared parameter
+ * and its value one of that parameter's values.
+ */
+static void check_selector(struct loader *ld, const struct kscen_job_spec *j,
+			   const struct kscen_map *sel, const char *where)
+{
+	char err[256];
+
+	for (unsigned i = 0; i < sel->nr; i++) {
+		const struct kscen_kv *kv = &sel->kv[i];
+		const struct kscen_kv *decl = map_find(&j->params, kv->key);
+		const struct kscen_param *p = kscen_param_find(j->workload, kv->key);
+		struct kscen_value a, b;
+		bool on_axis = false;
+
+		if (!decl) {
+			kscen_file_error(ld->file, kv->key_mark,
+					 "%s: '%s' is not a parameter of job %s's matrix",
+					 where, kv->key, j->name);
+			ld->errors++;
+			continue;
+		}
+		if (kscen_value_parse(p, kv->values[0], &a, err, sizeof(err)))
+			continue;	/* already reported */
+		for (unsigned v = 0; v < decl->nr_values && !on_axis; v++) {
+			if (kscen_value_parse(p, decl->values[v], &b, err, sizeof(err)))
+				continue;
+			on_axis = kscen_value_equal(p, &a, &b);
+			kscen_value_fini(&b);
+		}
+		kscen_value_fini(&a);
+		if (!on_axis) {
+			kscen_file_error(ld->file, kv->marks[0],
+					 "%s: %s=%s is not one of the values of %s",
+					 where, kv->key, kv->values[0], kv->key);
+			ld->errors++;
+		}
+	}
+}
+
+static void read_selectors(struct loader *ld, struct kscen_job_spec *j,
+			   yaml_node_t *n, const char *what,
+			   struct kscen_map **out, unsigned *nr)
+{
+	if (!n)
+		return;
+	if (n->type != YAML_SEQUENCE_NODE) {
+		lerr(ld, n, "job %s: %s must be a list of mappings", j->name, what);
+		return;
+	}
+	for (yaml_node_item_t *it = n->data.sequence.items.start;
+	     it < n->data.sequence.items.top; it++) {
+		char where[128];
+
+		snprintf(where, sizeof(where), "job %s: %s", j->name, what);
+		*out = kscen_xrealloc(*out, (*nr + 1) * sizeof(**out));
+		read_map(ld, node(ld, *it), j->workload, false, where, &(*out)[(*nr)++]);
+	}
+}
+
+static const char *const job_keys[] = {
+	"name", "workload", "params", "include", "exclude", "baseline", "timeout",
+};
+
+static void read_job(struct loader *ld, yaml_node_t *n, struct kscen_job_spec *j)
+{
+	yaml_node_t *name, *wl, *v;
+	char where[128];
+
+	j->mark = mark_of(n->start_mark);
+	if (n->type != YAML_MAPPING_NODE) {
+		lerr(ld, n, "a job must be a mapping (name:, workload:, params:)");
+		return;
+	}
+	check_keys(ld, n, job_keys, sizeof(job_keys) / sizeof(job_keys[0]), "job");
+	name = get(ld, n, "name");
+	wl = get(ld, n, "workload");
+	if (!name || name->type != YAML_SCALAR_NODE || !kscen_name_ok(scalar(name))) {
+		lerr(ld, name ? name : n, "job: needs a name of letters, digits, '_', '.' or '-'");
+		return;
+	}
+	j->name = kscen_xstrdup(scalar(name));
+	if (!wl || wl->type != YAML_SCALAR_NODE) {
+		lerr(ld, wl ? wl : n, "job %s: needs a workload (see kscen list)", j->name);
+		return;
+	}
+	j->workload = kscen_workload_find(scalar(wl));
+	if (!j->workload) {
+		const char *names[64];
+		unsigned nr = 0;
+
+		for (; nr < kscen_nr_workloads && nr < 64; nr++)
+			names[nr] = kscen_workloads[nr]->name;
+		const char *hint = kscen_closest(scalar(wl), names, nr);
+
+		lerr(ld, wl, "job %s: unknown workload '%s'%s%s%s", j->name,
+		     scalar(wl), hint ? "; did you mean '" : " (see kscen list)",
+		     hint ? hint : "", hint ? "'?" : "");
+		return;
+	}
+	snprintf(where, sizeof(where), "job %s: params", j->name);
+	v = get(ld, n, "params");
+	if (v)
+		read_map(ld, v, j->workload, true, where, &j->params);
+	for (unsigned i = 0; i < j->workload->nr_params; i++) {
+		const struct kscen_param *p = &j->workload->params[i];
+
+		if (!p->def && !map_find(&j->params, p->name))
+			lerr(ld, v ? v : n, "job %s: parameter '%s' is required",
+			     j->name, p->name);
+	}
+	read_selectors(ld, j, get(ld, n, "include"), "include", &j->include, &j->nr_include);
+	read_selectors(ld, j, get(ld, n, "exclude"), "exclude", &j->exclude, &j->nr_exclude);
+	for (unsigned i = 0; i < j->nr_exclude; i++)
+		check_selector(ld, j, &j->exclude[i], "exclude");
+	v = get(ld, n, "baseline");
+	if (v) {
+		snprintf(where, sizeof(where), "job %s: baseline", j->name);
+		read_map(ld, v, j->workload, false, where, &j->baseline);
+		check_selector(ld, j, &j->baseline, "baseline");
+	}
+	for (unsigned i = 0; i < j->nr_include; i++) {
+		for (unsigned k = 0; k < j->params.nr; k++) {
+			if (j->params.kv[k].is_list &&
+			    !map_find(&j->include[i], j->params.kv[k].key)) {
+				kscen_file_error(ld->file, j->include[i].mark,
+						 "job %s: include: must give a value for the axis '%s'",
+						 j->name, j->params.kv[k].key);
+				ld->errors++;
+			}
+		}
+	}
+}
+
+static const char *const top_keys[] = {
+	"scenario", "description", "repeat", "warmup", "timeout", "jobs",
+};
+
+static const struct kscen_param repeat_p = {
+	.name = "repeat", .type = KSCEN_P_INT, .min = 1, .max = 1000000,
+};
+static const struct kscen_param warmup_p = {
+	.name = "warmup", .type = KSCEN_P_INT, .min = 0, .max = 1000000,
+};
+const struct kscen_param kscen_timeout_param = {
+	.name = "timeout", .type = KSCEN_P_TIME, .min = 1000000,
+	.max = 7 * 24 * 3600 * 1000000000LL,
+};
+
+/* Pass 2: the tree, with positions. */
+static int walk(struct loader *ld, struct kscen_scenario *s)
+{
+	yaml_node_t *root = yaml_document_get_root_node(&ld->doc), *n, *jobs;
+	struct kscen_value v;
+
+	if (!root || (root->type == YAML_SCALAR_NODE && !*scalar(root))) {
+		fprintf(stderr, "%s:1:1: empty scenario file: it needs scenario: and jobs:\n",
+			ld->file);
+		return -EINVAL;
+	}
+	if (root->type != YAML_MAPPING_NODE) {
+		lerr(ld, root, "a scenario is a mapping with scenario: and jobs:");
+		return -EINVAL;
+	}
+	check_keys(ld, root, top_keys, sizeof(top_keys) / sizeof(top_keys[0]), "scenario");
+	n = get(ld, root, "scenario");
+	if (!n)
+		lerr(ld, root, "missing 'scenario:' (the scenario's name)");
+	else if (n->type != YAML_SCALAR_NODE || !kscen_name_ok(scalar(n)))
+		lerr(ld, n, "scenario: the name must be letters, digits, '_', '.' or '-'");
+	if ((n = get(ld, root, "description")) && n->type != YAML_SCALAR_NODE)
+		lerr(ld, n, "description: must be text");
+	s->repeat = 5;
+	if ((n = get(ld, root, "repeat")) && !check_scalar(ld, n, &repeat_p, &v))
+		s->repeat = v.i;
+	s->warmup = 1;
+	if ((n = get(ld, root, "warmup")) && !check_scalar(ld, n, &warmup_p, &v))
+		s->warmup = v.i;
+	s->timeout_ns = 60 * 1000000000LL;
+	if ((n = get(ld, root, "timeout")) &&
+	    !check_scalar(ld, n, &kscen_timeout_param, &v))
+		s->timeout_ns = v.i;
+
+	jobs = get(ld, root, "jobs");
+	if (!jobs || jobs->type != YAML_SEQUENCE_NODE ||
+	    jobs->data.sequence.items.top == jobs->data.sequence.items.start) {
+		lerr(ld, jobs ? jobs : root, "jobs: needs a list of at least one job");
+		return -EINVAL;
+	}
+	s->nr_jobs = jobs->data.sequence.items.top - jobs->data.sequence.items.start;
+	if (s->nr_jobs > KSCEN_DOC_MAX_JOBS) {
+		lerr(ld, jobs, "jobs: more than %d entries", KSCEN_DOC_MAX_JOBS);
+		return -EINVAL;
+	}
+	s->jobs = kscen_xcalloc(s->nr_jobs, sizeof(*s->jobs));
+	for (unsigned i = 0; i < s->nr_jobs; i++) {
+		struct kscen_job_spec *j = &s->jobs[i];
+
+		j->spec_file = s->file;
+		read_job(ld, node(ld, jobs->data.sequence.items.start[i]), j);
+		n = get(ld, node(ld, jobs->data.sequence.items.start[i]), "timeout");
+		if (n && !check_scalar(ld, n, &kscen_timeout_param, &v))
+			j->timeout_ns = v.i;
+		for (unsigned k = 0; k < i && j->name; k++)
+			if (s->jobs[k].name && strcmp(s->jobs[k].name, j->name) == 0)
+				kscen_file_error(ld->file, j->mark,
+						 "duplicate job name '%s' (first at line %u)",
+						 j->name, s->jobs[k].mark.line), ld->errors++;
+	}
+	return ld->errors ? -EINVAL : 0;
+}
+
+struct cyaml_log {
+	char first[256];	/* the first error message */
+	struct kscen_mark mark;	/* the innermost position of its backtrace */
+};
+
+/* libcyaml gives positions only in its backtrace lines: collect them here. */
+static void cyaml_log_cb(cyaml_log_t level, void *ctx, const char *fmt, va_list ap)
+{
+	struct cyaml_log *log = ctx;
+	char line[256];
+	const char *at;
+
+	if (level < CYAML_LOG_ERROR)
+		return;
+	vsnprintf(line, sizeof(line), fmt, ap);
+	line[strcspn(line, "\n")] = '\0';
+	if (!log->first[0] && strncmp(line, "Load: ", 6) == 0 &&
+	    !strstr(line, "Backtrace")) {
+		snprintf(log->first, sizeof(log->first), "%s", line + 6);
+		return;
+	}
+	at = strstr(line, "(line: ");
+	if (at && !log->mark.line)
+		sscanf(at, "(line: %u, column: %u)", &log->mark.line, &log->mark.col);
+}
+
+/* Pass 3: the fixed shape through libcyaml; fills the scalar fields of @s. */
+static int load_fixed(const char *file, const char *buf, size_t len,
+		      struct kscen_scenario *s)
+{
+	struct cyaml_log log = { .mark = { 0, 0 } };
+	cyaml_config_t cfg = {
+		.log_fn = cyaml_log_cb,
+		.log_ctx = &log,
+		.mem_fn = cyaml_mem,
+		.log_level = CYAML_LOG_ERROR,
+		.flags = CYAML_CFG_NO_ALIAS,
+	};
+	struct kscen_doc *doc = NULL;
+	cyaml_err_t err;
+
+	log.first[0] = '\0';
+	err = cyaml_load_data((const uint8_t *)buf, len, &cfg, &kscen_doc_schema,
+			      (cyaml_data_t **)&doc, NULL);
+	if (err != CYAML_OK || !doc) {
+		struct kscen_mark m = log.mark.line ? log.mark : (struct kscen_mark){ 1, 1 };
+
+		kscen_file_error(file, m, "%s", log.first[0] ? log.first :
+				 cyaml_strerror(err));
+		return -EINVAL;
+	}
+	s->name = kscen_xstrdup(doc->scenario);
+	s->description = kscen_xstrdup(doc->description ? doc->description : "");
+	cyaml_free(&cfg, &kscen_doc_schema, doc, 0);
+	return 0;
+}
+
+int kscen_scenario_load(const char *path, struct kscen_scenario **out)
+{
+	struct kscen_scenario *s = kscen_xcalloc(1, sizeof(*s));
+	struct loader ld = { .file = path };
+	yaml_parser_t parser;
+	char *buf = NULL;
+	size_t len = 0;
+	int ret;
+
+	*out = NULL;
+	s->file = kscen_xstrdup(path);
+	ret = read_file(path, &buf, &len);
+	if (ret)
+		goto out;
+	ret = prescan(path, buf, len);
+	if (ret)
+		goto out;
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
+	if (!yaml_parser_load(&parser, &ld.doc)) {
+		parser_error(path, &parser);
+		yaml_parser_delete(&parser);
+		ret = -EINVAL;
+		goto out;
+	}
+	yaml_parser_delete(&parser);
+	ret = walk(&ld, s);
+	yaml_document_delete(&ld.doc);
+	if (ret)
+		goto out;
+	ret = load_fixed(path, buf, len, s);
+	if (ret)
+		goto out;
+	s->sha256 = kscen_sha256_hex(buf, len);
+out:
+	free(buf);
+	if (ret) {
+		kscen_scenario_free(s);
+		return ret;
+	}
+	*out = s;
+	return 0;
+}
+
+static void map_fini(struct kscen_map *m)
+{
+	for (unsigned i = 0; i < m->nr; i++) {
+		for (unsigned v = 0; v < m->kv[i].nr_values; v++)
+			free(m->kv[i].values[v]);
+		free(m->kv[i].values);
+		free(m->kv[i].marks);
+		free(m->kv[i].key);
+	}
+	free(m->kv);
+}
+
+void kscen_scenario_free(struct kscen_scenario *s)
+{
+	if (!s)
+		return;
+	for (unsigned i = 0; i < s->nr_jobs; i++) {
+		struct kscen_job_spec *j = &s->jobs[i];
+
+		free(j->name);
+		map_fini(&j->params);
+		map_fini(&j->baseline);
+		for (unsigned k = 0; k < j->nr_include; k++)
+			map_fini(&j->include[k]);
+		for (unsigned k = 0; k < j->nr_exclude; k++)
+			map_fini(&j->exclude[k]);
+		free(j->include);
+		free(j->exclude);
+	}
+	free(s->jobs);
+	free(s->file);
+	free(s->sha256);
+	free(s->name);
+	free(s->description);
+	free(s);
+}

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* scenario_load.h - helpers the loader shares with the expander and main. */
+#ifndef KSCEN_SCENARIO_LOAD_H
+#define KSCEN_SCENARIO_LOAD_H
+
+#include "kscen.h"
+
+/* Print "file:line:column: message" to stderr. */
+void kscen_file_error(const char *file, struct kscen_mark m, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* [A-Za-z0-9_.-]+, and not "." or "..": safe as a directory name. */
+bool kscen_name_ok(const char *s);
+/* The malloc'ed lowercase hex SHA-256 of @len bytes at @buf (sha256.c). */
+char *kscen_sha256_hex(const void *buf, size_t len);
+/* The time parameter that "timeout:" is parsed as. */
+extern const struct kscen_param kscen_timeout_param;
+
+#endif

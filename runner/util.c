@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * util.c - the small helpers every stage uses: allocation that aborts on
+ * OOM (a benchmark runner has nothing sensible to do without memory, and
+ * checking every strdup hides the real logic), "did you mean" suggestions,
+ * the reason buffer of workload hooks, and two text predicates shared by the
+ * writers of result files and reports.
+ */
+#define _GNU_SOURCE	/* vasprintf */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kscen.h"
+
+int kscen_verbose;
+
+static void __attribute__((noreturn)) oom(void)
+{
+	fputs("kscen: out of memory\n", stderr);
+	abort();
+}
+
+void *kscen_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		oom();
+	return p;
+}
+
+void *kscen_xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p)
+		oom();
+	return p;
+}
+
+void *kscen_xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+char *kscen_xstrdup(const char *s)
+{
+	char *p = strdup(s);
+
+	if (!p)
+		oom();
+	return p;
+}
+
+char *kscen_xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (ret < 0)
+		oom();
+	return s;
+}
+
+int kscen_reason(struct kscen_ctx *ctx, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!ctx)
+		return ret;
+	va_start(ap, fmt);
+	vsnprintf(ctx->reason, sizeof(ctx->reason), fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+/*
+ * Edit distance counting a swap of two neighbours as one edit (optimal
+ * string alignment), since "rnu" for "run" is the commonest typo. Three rows;
+ * names are short, so O(n*m) is fine.
+ */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j, d;
+	size_t *row[3];
+
+	for (i = 0; i < 3; i++)
+		row[i] = kscen_xcalloc(lb + 1, sizeof(size_t));
+	for (j = 0; j <= lb; j++)
+		row[1][j] = j;
+	for (i = 1; i <= la; i++) {
+		size_t *pp = row[0], *prev = row[1], *cur = row[2];
+
+		cur[0] = i;
+		for (j = 1; j <= lb; j++) {
+			d = prev[j - 1] + (a[i - 1] != b[j - 1]);
+			if (prev[j] + 1 < d)
+				d = prev[j] + 1;
+			if (cur[j - 1] + 1 < d)
+				d = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && pp[j - 2] + 1 < d)
+				d = pp[j - 2] + 1;
+			cur[j] = d;
+		}
+		row[0] = prev;
+		row[1] = cur;
+		row[2] = pp;
+	}
+	d = row[1][lb];
+	for (i = 0; i < 3; i++)
+		free(row[i]);
+	return d;
+}
+
+/*
+ * A suggestion is only worth printing when it is close: at most a third of
+ * the name wrong (at least one edit allowed), and never a full rewrite, which
+ * would suggest "ab" for "xy".
+ */
+const char *kscen_closest(const char *s, const char *const *cands, unsigned n)
+{
+	size_t len = strlen(s), limit = len / 3, best_d = (size_t)-1, d;
+	const char *best = NULL;
+	unsigned i;
+
+	if (limit < 1)
+		limit = 1;
+	for (i = 0; i < n; i++) {
+		if (!cands[i])
+			continue;
+		d = edit_distance(s, cands[i]);
+		if (d < best_d) {
+			best_d = d;
+			best = cands[i];
+		}
+	}
+	if (best && best_d <= limit && best_d < len)
+		return best;
+	return NULL;
+}
+
+/*
+ * Does @s read as a number in JSON's grammar (which is also a number to every
+ * YAML resolver)? "4k", "010", "+1", ".5" and "inf" do not.
+ */
+bool kscen_is_number(const char *s)
+{
+	if (*s == '-')
+		s++;
+	if (*s == '0')
+		s++;
+	else if (*s >= '1' && *s <= '9')
+		while (*s >= '0' && *s <= '9')
+			s++;
+	else
+		return false;
+	if (*s == '.') {
+		s++;
+		if (*s < '0' || *s > '9')
+			return false;
+		while (*s >= '0' && *s <= '9')
+			s++;
+	}
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s == '+' || *s == '-')
+			s++;
+		if (*s < '0' || *s > '9')
+			return false;
+		while (*s >= '0' && *s <= '9')
+			s++;
+	}
+	return *s == '\0';
+}
+
+/*
+ * The length of the well-formed UTF-8 sequence at @s (1 to 4), or 0 when the
+ * bytes there are not one: stray continuation bytes, overlong forms,
+ * surrogates, code points past U+10FFFF, truncated sequences. Kernel command
+ * lines and hostnames are bytes, not text; YAML and JSON writers need text.
+ */
+unsigned kscen_utf8_len(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	unsigned n, i, cp;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2, cp = p[0] & 0x1f;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3, cp = p[0] & 0x0f;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4, cp = p[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;	/* also stops at the NUL */
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
+}

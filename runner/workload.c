@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * workload.c - the one list of workload modules. Adding a workload is a new
+ * file under runner/workloads/ and one line in KSCEN_WORKLOADS below; the
+ * Makefile builds every file in that directory, and `kscen list`, scenario
+ * validation and the parameter-table tests all read this list.
+ */
+#include <string.h>
+
+#include "kscen.h"
+
+#define KSCEN_WORKLOADS(X)		\
+	X(kscen_wl_breakpoint_thread)	\
+	X(kscen_wl_breakpoint_enable)	\
+	X(kscen_wl_exec)
+
+#define DECLARE(sym) extern const struct kscen_workload sym;
+KSCEN_WORKLOADS(DECLARE)
+#undef DECLARE
+
+#define ENTRY(sym) &sym,
+const struct kscen_workload *const kscen_workloads[] = {
+	KSCEN_WORKLOADS(ENTRY)
+};
+#undef ENTRY
+
+const unsigned kscen_nr_workloads =
+	sizeof(kscen_workloads) / sizeof(kscen_workloads[0]);
+
+const struct kscen_workload *kscen_workload_find(const char *name)
+{
+	for (unsigned i = 0; i < kscen_nr_workloads; i++)
+		if (strcmp(kscen_workloads[i]->name, name) == 0)
+			return kscen_workloads[i];
+	return NULL;
+}

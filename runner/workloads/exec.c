@@ -1,0 +1,747 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * exec.c - the "exec" workload: run a shell command once per sample.
+ *
+ * The command runs under /bin/sh -c with kscen's environment. By default a
+ * sample is the command's wall time. With metric_regex set, the number that
+ * the regex captures from the command's stdout becomes the primary metric
+ * (for tools that print their own result, such as "perf bench -f simple"),
+ * and the wall time becomes the second metric. The command's stdout and
+ * stderr are read into capped buffers, so a chatty command never blocks on a
+ * full pipe. The last line of stderr explains a failure.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <regex.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/pidfd.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+
+#include "kscen.h"
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
+#define EXEC_OUTPUT_MAX		(1 << 20)	/* bytes kept of stdout and of stderr */
+#define EXEC_READ_CHUNK		65536
+#define EXEC_LINE_MAX		120	/* of stderr, in a failure reason */
+#define EXEC_EXCERPT_MAX	80	/* of stdout, when metric_regex fails */
+#define EXEC_DESCRIBE_MAX	60	/* of the command, in describe() */
+
+struct exec_params {
+	char *command;
+	char *metric_regex;	/* "": the wall time is the primary metric */
+	char *metric_name;
+	char *metric_unit;
+	int metric_better;	/* index into "lower|higher" */
+};
+
+#define P(field) offsetof(struct exec_params, field)
+
+static const struct kscen_param exec_param_table[] = {
+	{ .name = "command", .type = KSCEN_P_STRING, .offset = P(command),
+	  .def = NULL,
+	  .help = "shell command, run by /bin/sh -c once per sample" },
+	{ .name = "metric_regex", .type = KSCEN_P_STRING,
+	  .offset = P(metric_regex), .def = "",
+	  .help = "POSIX ERE with one group; its first match in stdout is the metric (^ and $ match at lines)" },
+	{ .name = "metric_name", .type = KSCEN_P_STRING,
+	  .offset = P(metric_name), .def = "value",
+	  .help = "name of the metric that metric_regex captures" },
+	{ .name = "metric_unit", .type = KSCEN_P_STRING,
+	  .offset = P(metric_unit), .def = "",
+	  .help = "unit of the metric that metric_regex captures" },
+	{ .name = "metric_better", .type = KSCEN_P_ENUM,
+	  .offset = P(metric_better), .def = "lower", .choices = "lower|higher",
+	  .help = "whether a lower or a higher captured value is better" },
+};
+
+static const struct kscen_metric_desc exec_metrics[] = {
+	{ .name = "wall_time", .unit = "s", .better = KSCEN_LOWER },
+};
+
+/* A captured stream; data holds EXEC_OUTPUT_MAX + 1 bytes, NUL-terminated. */
+struct exec_output {
+	char *data;
+	size_t len;
+	bool truncated;
+	bool keep_tail;	/* stderr: its last line is what explains a failure */
+};
+
+struct exec_state {
+	regex_t re;
+	bool have_re;
+	struct exec_output out, err;
+	char discard[EXEC_READ_CHUNK];
+};
+
+/* One run of the command, from fork to waitpid. */
+struct exec_child {
+	pid_t pid;		/* -1 once reaped */
+	int pidfd;		/* -1: no pidfd_open(), wait for EOF instead */
+	int out, err;		/* read ends of the child's stdout, stderr */
+	int status;
+	struct timespec start, end;
+};
+
+static bool blank(const char *s)
+{
+	if (!s)
+		return true;
+	while (isspace((unsigned char)*s))
+		s++;
+	return !*s;
+}
+
+static bool has_regex(const struct exec_params *p)
+{
+	return p->metric_regex && *p->metric_regex;
+}
+
+static size_t min_size(size_t a, size_t b)
+{
+	return a < b ? a : b;
+}
+
+/* Length of the valid UTF-8 sequence at @s (at most @n bytes), or 0. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	unsigned int c;
+	size_t len, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;
+	len = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
+	if (len > n)
+		return 0;
+	c = s[0] & (0x7f >> len);
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	if ((len == 3 && c < 0x800) || (len == 4 && c < 0x10000) ||
+	    c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	return len;
+}
+
+/*
+ * Copy @n bytes of command output into @buf for a reason. Reasons end up in
+ * YAML results, which must be valid UTF-8, and must stay on one line: a
+ * newline becomes "\n", other control characters and invalid bytes '?'.
+ * What does not fit is cut at a character boundary and marked "...".
+ */
+static void clean_copy(char *buf, size_t len, const char *src, size_t n)
+{
+	size_t i = 0, o = 0, cut = 0, w, step;
+	const char *rep;
+
+	if (len < 4) {
+		if (len)
+			buf[0] = '\0';
+		return;
+	}
+	while (i < n) {
+		unsigned char ch = src[i];
+
+		step = w = 1;
+		rep = src + i;
+		if (ch == '\n') {
+			rep = "\\n";
+			w = 2;
+		} else if (ch == '\t') {
+			rep = " ";
+		} else if (ch < 0x20 || ch == 0x7f) {
+			rep = "?";
+		} else if (ch >= 0x80) {
+			step = w = utf8_len((const unsigned char *)src + i, n - i);
+			if (!w) {
+				rep = "?";
+				step = w = 1;
+			}
+		}
+		if (o + w + 1 > len) {
+			memcpy(buf + cut, "...", 4);
+			return;
+		}
+		memcpy(buf + o, rep, w);
+		o += w;
+		i += step;
+		if (o + 4 <= len)
+			cut = o;
+	}
+	buf[o] = '\0';
+}
+
+/* ---- Params -------------------------------------------------------------- */
+
+static int exec_compile(regex_t *re, const char *pattern, char *err, size_t len)
+{
+	char msg[128];
+	size_t nsub;
+	int ret;
+
+	/* REG_NEWLINE: let ^ and $ anchor at lines, as grep users expect. */
+	ret = regcomp(re, pattern, REG_EXTENDED | REG_NEWLINE);
+	if (ret) {
+		regerror(ret, re, msg, sizeof(msg));
+		snprintf(err, len, "metric_regex: %s", msg);
+		return -EINVAL;
+	}
+	nsub = re->re_nsub;
+	if (nsub != 1) {
+		regfree(re);
+		snprintf(err, len,
+			 "metric_regex: needs exactly one capture group, has %zu",
+			 nsub);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int exec_check(const void *params, char *err, size_t len)
+{
+	const struct exec_params *p = params;
+	regex_t re;
+	int ret;
+
+	if (blank(p->command)) {
+		snprintf(err, len, "command: must not be empty");
+		return -EINVAL;
+	}
+	if (!has_regex(p))
+		return 0;
+	if (blank(p->metric_name)) {
+		snprintf(err, len, "metric_name: must not be empty");
+		return -EINVAL;
+	}
+	if (!strcmp(p->metric_name, exec_metrics[0].name)) {
+		snprintf(err, len,
+			 "metric_name: \"%s\" names the second metric, the command's wall time",
+			 exec_metrics[0].name);
+		return -EINVAL;
+	}
+	ret = exec_compile(&re, p->metric_regex, err, len);
+	if (!ret)
+		regfree(&re);
+	return ret;
+}
+
+/* With a regex, its capture comes first and the wall time second. */
+static unsigned exec_job_metrics(const void *params,
+				 struct kscen_metric_desc *m)
+{
+	const struct exec_params *p = params;
+
+	if (!has_regex(p))
+		return 1;
+	m[1] = exec_metrics[0];
+	m[0].name = p->metric_name;
+	m[0].unit = p->metric_unit ? p->metric_unit : "";
+	m[0].better = p->metric_better == 1 ? KSCEN_HIGHER : KSCEN_LOWER;
+	return 2;
+}
+
+static void exec_describe(const void *params, char *buf, size_t len)
+{
+	const struct exec_params *p = params;
+	const char *cmd = p->command ? p->command : "";
+	char shown[EXEC_DESCRIBE_MAX + 1];
+
+	clean_copy(shown, sizeof(shown), cmd, strlen(cmd));
+	snprintf(buf, len, "exec: %s", shown);
+}
+
+/* ---- Setup and teardown ---------------------------------------------------- */
+
+static void exec_state_free(struct exec_state *st)
+{
+	if (!st)
+		return;
+	if (st->have_re)
+		regfree(&st->re);
+	free(st->out.data);
+	free(st->err.data);
+	free(st);
+}
+
+static int exec_setup(struct kscen_ctx *ctx)
+{
+	const struct exec_params *p = ctx->params;
+	char err[KSCEN_REASON_MAX];
+	struct exec_state *st;
+
+	st = calloc(1, sizeof(*st));
+	if (st) {
+		st->out.data = malloc(EXEC_OUTPUT_MAX + 1);
+		st->err.data = malloc(EXEC_OUTPUT_MAX + 1);
+	}
+	if (!st || !st->out.data || !st->err.data) {
+		exec_state_free(st);
+		return kscen_reason(ctx, -ENOMEM, "exec: out of memory");
+	}
+	st->err.keep_tail = true;
+	if (has_regex(p)) {
+		if (exec_compile(&st->re, p->metric_regex, err, sizeof(err))) {
+			exec_state_free(st);
+			return kscen_reason(ctx, -EINVAL, "%s", err);
+		}
+		st->have_re = true;
+	}
+	ctx->priv = st;
+	return 0;
+}
+
+static void exec_teardown(struct kscen_ctx *ctx)
+{
+	exec_state_free(ctx->priv);
+	ctx->priv = NULL;
+}
+
+/* ---- Running the command ---------------------------------------------------- */
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/*
+ * Keep our fds off 0-2: dup2() onto a standard fd must always make a new,
+ * inheritable fd in the child, which dup2(fd, fd) would not.
+ */
+static int fd_above_stdio(int fd)
+{
+	int nfd, err;
+
+	if (fd < 0 || fd > 2)
+		return fd;
+	nfd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	err = errno;
+	close(fd);
+	errno = err;
+	return nfd;
+}
+
+static int make_pipe(int fds[2])
+{
+	if (pipe2(fds, O_CLOEXEC))
+		return -1;
+	fds[0] = fd_above_stdio(fds[0]);
+	fds[1] = fd_above_stdio(fds[1]);
+	return fds[0] < 0 || fds[1] < 0 ? -1 : 0;
+}
+
+/*
+ * In the child, between fork() and exec: only async-signal-safe calls. The
+ * shell stays in our process group, so the runner's kill of the group on a
+ * timeout takes it and everything it started along.
+ */
+static void __attribute__((noreturn))
+child_exec(const char *command, int in, int out, int err, pid_t parent,
+	   long max_fd)
+{
+	static const char msg[] = "kscen: cannot exec /bin/sh\n";
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	sigset_t none;
+	int sig, fd;
+
+	/* And die with the sample process if only it is killed. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		_exit(127);
+	if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
+		_exit(127);
+	if (close_range(3, ~0U, 0))
+		for (fd = 3; fd < max_fd; fd++)
+			close(fd);
+	/*
+	 * Ignored signals stay ignored across exec: give the command the
+	 * defaults a shell would have (SIGPIPE above all), and unblock what
+	 * exec_spawn() blocked.
+	 */
+	for (sig = 1; sig < NSIG; sig++)
+		sigaction(sig, &dfl, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	execl("/bin/sh", "sh", "-c", command, (char *)NULL);
+	if (write(2, msg, sizeof(msg) - 1) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+/* Without this a runner that ignores SIGCHLD would leave nothing to reap. */
+static void exec_allow_reaping(void)
+{
+	struct sigaction sa;
+
+	if (sigaction(SIGCHLD, NULL, &sa))
+		return;
+	if (sa.sa_handler == SIG_IGN || (sa.sa_flags & SA_NOCLDWAIT)) {
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = SIG_DFL;
+		sigaction(SIGCHLD, &sa, NULL);
+	}
+}
+
+static int exec_spawn(struct kscen_ctx *ctx, const char *command,
+		      struct exec_child *c)
+{
+	int out[2] = { -1, -1 }, err[2] = { -1, -1 }, in = -1, ret = 0;
+	long max_fd = sysconf(_SC_OPEN_MAX);
+	pid_t parent = getpid();
+	sigset_t all, old;
+
+	if (max_fd < 0)
+		max_fd = 1024;
+	exec_allow_reaping();
+	if (make_pipe(out) || make_pipe(err)) {
+		ret = -errno;
+		kscen_reason(ctx, ret, "exec: pipe: %s", strerror(-ret));
+		goto out;
+	}
+	/* The runner's stdin is not the command's to read. */
+	in = fd_above_stdio(open("/dev/null", O_RDONLY | O_CLOEXEC));
+	if (in < 0) {
+		ret = -errno;
+		kscen_reason(ctx, ret, "exec: /dev/null: %s", strerror(-ret));
+		goto out;
+	}
+
+	/* Our signal handlers must not run in the child before its exec. */
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &old);
+	clock_gettime(CLOCK_MONOTONIC, &c->start);
+	c->pid = fork();
+	if (c->pid == 0)
+		child_exec(command, in, out[1], err[1], parent, max_fd);
+	ret = c->pid < 0 ? -errno : 0;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (ret) {
+		kscen_reason(ctx, ret, "exec: fork: %s", strerror(-ret));
+		goto out;
+	}
+
+	c->out = out[0];
+	c->err = err[0];
+	out[0] = err[0] = -1;
+	/* Not fatal: kernels before 5.3 wait for EOF on the pipes instead. */
+	c->pidfd = pidfd_open(c->pid, 0);
+out:
+	close_fd(&out[0]);
+	close_fd(&out[1]);
+	close_fd(&err[0]);
+	close_fd(&err[1]);
+	close_fd(&in);
+	return ret;
+}
+
+/*
+ * Read once from @fd into @o. Past the cap the bytes are still read, so
+ * that the child never blocks on a full pipe: stdout drops them, stderr drops
+ * its older half instead. Returns the bytes read, 0 at EOF, or -errno.
+ */
+static ssize_t output_read(int fd, struct exec_output *o, char *discard)
+{
+	const size_t half = EXEC_OUTPUT_MAX / 2;
+	ssize_t n;
+
+	if (o->len < EXEC_OUTPUT_MAX) {
+		n = read(fd, o->data + o->len, EXEC_OUTPUT_MAX - o->len);
+		if (n < 0)
+			return -errno;
+		o->len += n;
+		o->data[o->len] = '\0';
+		return n;
+	}
+	n = read(fd, discard, EXEC_READ_CHUNK);
+	if (n <= 0)
+		return n < 0 ? -errno : 0;
+	o->truncated = true;
+	if (o->keep_tail) {
+		memmove(o->data, o->data + half, EXEC_OUTPUT_MAX - half);
+		o->len = EXEC_OUTPUT_MAX - half;
+		memcpy(o->data + o->len, discard, n);
+		o->len += n;
+		o->data[o->len] = '\0';
+	}
+	return n;
+}
+
+static int exec_reap(struct kscen_ctx *ctx, struct exec_child *c)
+{
+	int ret;
+
+	while (waitpid(c->pid, &c->status, 0) < 0) {
+		if (errno != EINTR) {
+			ret = -errno;
+			return kscen_reason(ctx, ret, "exec: waitpid: %s",
+					    strerror(-ret));
+		}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &c->end);
+	c->pid = -1;
+	return 0;
+}
+
+/*
+ * Once the shell is reaped, everything it wrote is in the pipe. A background
+ * job may still hold the pipe open, and must not hold up the sample: read
+ * what the pipe holds now and stop.
+ */
+static int exec_drain(struct kscen_ctx *ctx, int fd, struct exec_output *o,
+		      char *discard)
+{
+	ssize_t n;
+	int avail;
+
+	if (ioctl(fd, FIONREAD, &avail) < 0) {
+		n = -errno;
+		return kscen_reason(ctx, n, "exec: FIONREAD: %s", strerror(-n));
+	}
+	while (avail > 0) {
+		n = output_read(fd, o, discard);
+		if (n == -EINTR)
+			continue;
+		if (n <= 0)
+			return n ? kscen_reason(ctx, n, "exec: read: %s",
+						strerror(-n)) : 0;
+		avail -= n;
+	}
+	return 0;
+}
+
+/*
+ * Collect the command's output until it has exited: with a pidfd, until the
+ * shell is reaped (then drain); without one, until EOF on both pipes.
+ */
+static int exec_wait(struct kscen_ctx *ctx, struct exec_state *st,
+		     struct exec_child *c)
+{
+	struct exec_output *outs[2] = { &st->out, &st->err };
+	struct pollfd pfd[3] = {
+		{ .fd = c->out, .events = POLLIN },
+		{ .fd = c->err, .events = POLLIN },
+		{ .fd = c->pidfd, .events = POLLIN },
+	};
+	ssize_t n;
+	int i, ret;
+
+	while (pfd[0].fd >= 0 || pfd[1].fd >= 0 || pfd[2].fd >= 0) {
+		if (poll(pfd, ARRAY_SIZE(pfd), -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			ret = -errno;
+			return kscen_reason(ctx, ret, "exec: poll: %s",
+					    strerror(-ret));
+		}
+		for (i = 0; i < 2; i++) {
+			if (pfd[i].fd < 0 || !pfd[i].revents)
+				continue;
+			n = output_read(pfd[i].fd, outs[i], st->discard);
+			if (n == -EINTR || n == -EAGAIN)
+				continue;
+			if (n < 0)
+				return kscen_reason(ctx, n, "exec: read: %s",
+						    strerror(-n));
+			if (!n)
+				pfd[i].fd = -1;
+		}
+		if (pfd[2].fd < 0 || !pfd[2].revents)
+			continue;
+		ret = exec_reap(ctx, c);
+		for (i = 0; i < 2 && !ret; i++)
+			if (pfd[i].fd >= 0)
+				ret = exec_drain(ctx, pfd[i].fd, outs[i],
+						 st->discard);
+		return ret;
+	}
+	return exec_reap(ctx, c);
+}
+
+/* On an error before the reap: the shell must not outlive the sample. */
+static void exec_child_fini(struct exec_child *c)
+{
+	if (c->pid > 0) {
+		kill(c->pid, SIGKILL);
+		while (waitpid(c->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		c->pid = -1;
+	}
+	close_fd(&c->out);
+	close_fd(&c->err);
+	close_fd(&c->pidfd);
+}
+
+/* ---- Results ----------------------------------------------------------------- */
+
+/* The last non-blank line of @o, trimmed and cleaned; false if none. */
+static bool last_line(const struct exec_output *o, char *buf, size_t len)
+{
+	const char *s = o->data, *end = s + o->len, *start;
+
+	while (end > s && isspace((unsigned char)end[-1]))
+		end--;
+	start = end;
+	while (start > s && start[-1] != '\n' && start[-1] != '\r')
+		start--;
+	while (start < end && isspace((unsigned char)*start))
+		start++;
+	if (start == end)
+		return false;
+	clean_copy(buf, len, start, end - start);
+	return true;
+}
+
+static int exec_failed(struct kscen_ctx *ctx, const struct exec_state *st,
+		       int status)
+{
+	char line[EXEC_LINE_MAX + 1];
+	const char *abbrev;
+	int sig;
+
+	if (WIFEXITED(status)) {
+		if (last_line(&st->err, line, sizeof(line)))
+			return kscen_reason(ctx, -EIO,
+					    "command exited with status %d: %s",
+					    WEXITSTATUS(status), line);
+		return kscen_reason(ctx, -EIO, "command exited with status %d",
+				    WEXITSTATUS(status));
+	}
+	sig = WTERMSIG(status);
+	abbrev = sigabbrev_np(sig);
+	if (abbrev)
+		return kscen_reason(ctx, -EIO,
+				    "command killed by signal SIG%s (%d)%s",
+				    abbrev, sig,
+				    WCOREDUMP(status) ? ", core dumped" : "");
+	return kscen_reason(ctx, -EIO, "command killed by signal %d (%s)", sig,
+			    strsignal(sig));
+}
+
+/* The capture must be a number and nothing else: not "12ms", not "1,234". */
+static int parse_capture(struct kscen_ctx *ctx, const char *s, size_t len,
+			 double *value)
+{
+	char num[64], shown[64], *end;
+	double v;
+
+	if (len && len < sizeof(num) && !isspace((unsigned char)*s)) {
+		memcpy(num, s, len);
+		num[len] = '\0';
+		v = strtod(num, &end);
+		if (end == num + len && isfinite(v)) {
+			*value = v;
+			return 0;
+		}
+	}
+	clean_copy(shown, sizeof(shown), s, len);
+	return kscen_reason(ctx, -EBADMSG,
+			    "metric_regex captured \"%s\", which is not a number",
+			    shown);
+}
+
+static int exec_match(struct kscen_ctx *ctx, const struct exec_state *st,
+		      double *value)
+{
+	const struct exec_output *o = &st->out;
+	char excerpt[EXEC_LINE_MAX + 1];
+	regmatch_t m[2];
+
+	/* REG_STARTEND: a NUL in the output must not end the search. */
+	m[0].rm_so = 0;
+	m[0].rm_eo = o->len;
+	if (regexec(&st->re, o->data, ARRAY_SIZE(m), m, REG_STARTEND)) {
+		if (!o->len)
+			return kscen_reason(ctx, -ENOMSG,
+					    "metric_regex did not match the command's output: stdout was empty");
+		clean_copy(excerpt, sizeof(excerpt), o->data,
+			   min_size(o->len, EXEC_EXCERPT_MAX));
+		return kscen_reason(ctx, -ENOMSG,
+				    "metric_regex did not match the command's output: \"%s%s\"%s",
+				    excerpt,
+				    o->len > EXEC_EXCERPT_MAX ? "..." : "",
+				    o->truncated ? " (only its first MiB is searched)" : "");
+	}
+	if (m[1].rm_so < 0)
+		return kscen_reason(ctx, -EBADMSG,
+				    "metric_regex matched, but its group captured nothing");
+	return parse_capture(ctx, o->data + m[1].rm_so,
+			     m[1].rm_eo - m[1].rm_so, value);
+}
+
+static double elapsed(const struct timespec *a, const struct timespec *b)
+{
+	return (b->tv_sec - a->tv_sec) + (b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+static void output_reset(struct exec_output *o)
+{
+	o->len = 0;
+	o->truncated = false;
+	o->data[0] = '\0';
+}
+
+static int exec_sample(struct kscen_ctx *ctx, double *values)
+{
+	const struct exec_params *p = ctx->params;
+	struct exec_state *st = ctx->priv;
+	struct exec_child c = { .pid = -1, .pidfd = -1, .out = -1, .err = -1 };
+	double wall;
+	int ret;
+
+	if (!st)
+		return kscen_reason(ctx, -EINVAL, "exec: sample() without setup()");
+	output_reset(&st->out);
+	output_reset(&st->err);
+
+	ret = exec_spawn(ctx, p->command, &c);
+	if (!ret)
+		ret = exec_wait(ctx, st, &c);
+	exec_child_fini(&c);
+	if (ret)
+		return ret;
+
+	if (!WIFEXITED(c.status) || WEXITSTATUS(c.status))
+		return exec_failed(ctx, st, c.status);
+	wall = elapsed(&c.start, &c.end);
+	if (!st->have_re) {
+		values[0] = wall;
+		return 0;
+	}
+	values[1] = wall;
+	return exec_match(ctx, st, &values[0]);
+}
+
+const struct kscen_workload kscen_wl_exec = {
+	.name = "exec",
+	.summary = "run a shell command: its wall time, or a number it prints",
+	.version = 1,
+	.params = exec_param_table,
+	.nr_params = ARRAY_SIZE(exec_param_table),
+	.params_size = sizeof(struct exec_params),
+	.metrics = exec_metrics,
+	.nr_metrics = ARRAY_SIZE(exec_metrics),
+	.job_metrics = exec_job_metrics,
+	.check = exec_check,
+	.setup = exec_setup,
+	.sample = exec_sample,
+	.teardown = exec_teardown,
+	.describe = exec_describe,
+};

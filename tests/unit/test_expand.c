@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_expand.c - the loader and the expander on the fixtures in
+ * tests/fixtures/good: counts, ids, include/exclude, baseline and previous.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "kscen.h"
+#include "tests.h"
+
+static int load(const char *path, struct kscen_scenario **s, struct kscen_jobs *jobs,
+		unsigned long max)
+{
+	int ret = kscen_scenario_load(path, s);
+
+	if (ret)
+		return ret;
+	ret = kscen_expand(*s, max, jobs);
+	if (ret)
+		kscen_scenario_free(*s);
+	return ret;
+}
+
+static int find(const struct kscen_jobs *jobs, const char *id)
+{
+	for (unsigned i = 0; i < jobs->nr; i++)
+		if (strcmp(jobs->job[i].id, id) == 0)
+			return i;
+	return -1;
+}
+
+static const char *id_of(const struct kscen_jobs *jobs, int i)
+{
+	return i < 0 ? "(none)" : jobs->job[i].id;
+}
+
+/* Expected jobs of matrix.yaml, in order, with baseline and previous. */
+static const struct {
+	const char *id, *baseline, *previous;
+} matrix_jobs[] = {
+#define T "thread/threads=20,loops=56,"
+	{ T "breakpoints=0,parallelism=1", T "breakpoints=0,parallelism=1", NULL },
+	{ T "breakpoints=0,parallelism=2", T "breakpoints=0,parallelism=2", NULL },
+	{ T "breakpoints=1,parallelism=1", T "breakpoints=0,parallelism=1",
+	  T "breakpoints=0,parallelism=1" },
+	/* breakpoints=1,parallelism=2 is excluded */
+	{ T "breakpoints=4,parallelism=1", T "breakpoints=0,parallelism=1",
+	  T "breakpoints=1,parallelism=1" },
+	{ T "breakpoints=4,parallelism=2", T "breakpoints=0,parallelism=2",
+	  T "breakpoints=0,parallelism=2" },
+#undef T
+	/* The include's threads=64 has no breakpoints=0 partner. */
+	{ "thread/threads=64,loops=56,breakpoints=4,parallelism=2", NULL, NULL },
+#define E "enable/loops=20000,"
+	{ E "passive=0,active=0", E "passive=0,active=0", NULL },
+	{ E "passive=0,active=2", E "passive=0,active=0", E "passive=0,active=0" },
+	{ E "passive=16,active=0", E "passive=0,active=0", E "passive=0,active=2" },
+	{ E "passive=16,active=2", E "passive=0,active=0", E "passive=16,active=0" },
+#undef E
+};
+
+void test_expand_product_exclude_include(void)
+{
+	struct kscen_scenario *s;
+	struct kscen_jobs jobs;
+	const unsigned n = sizeof(matrix_jobs) / sizeof(matrix_jobs[0]);
+
+	T_CHECK(load("tests/fixtures/good/matrix.yaml", &s, &jobs, 100000) == 0);
+	if (t_failures)
+		return;
+	T_CHECK(s->repeat == 3 && s->warmup == 1);
+	T_CHECK(jobs.nr == n);
+	for (unsigned i = 0; i < n && i < jobs.nr; i++) {
+		const struct kscen_job *j = &jobs.job[i];
+		int b = matrix_jobs[i].baseline ? find(&jobs, matrix_jobs[i].baseline) : -1;
+		int p = matrix_jobs[i].previous ? find(&jobs, matrix_jobs[i].previous) : -1;
+
+		if (strcmp(j->id, matrix_jobs[i].id) || j->baseline != b || j->previous != p) {
+			fprintf(stderr, "    job %u: %s\n      baseline %s\n      previous %s\n",
+				i, j->id, id_of(&jobs, j->baseline), id_of(&jobs, j->previous));
+			T_CHECK(!"job, baseline and previous as expected");
+		}
+	}
+	kscen_jobs_free(&jobs);
+	kscen_scenario_free(s);
+}
+
+void test_expand_fills_params_and_metrics(void)
+{
+	struct kscen_scenario *s;
+	struct kscen_jobs jobs;
+
+	T_CHECK(load("tests/fixtures/good/matrix.yaml", &s, &jobs, 100000) == 0);
+	if (t_failures)
+		return;
+	/* breakpoint.thread stores its params as long long, in table order. */
+	const struct kscen_workload *w = jobs.job[5].workload;
+	const struct kscen_param *p = kscen_param_find(w, "threads");
+
+	T_CHECK(p && *(long long *)((char *)jobs.job[5].params + p->offset) == 64);
+	p = kscen_param_find(jobs.job[6].workload, "loops");
+	T_CHECK(p && *(long long *)((char *)jobs.job[6].params + p->offset) == 20000);
+	T_CHECK(jobs.job[0].nr_metrics == 2);
+	T_CHECK(strcmp(jobs.job[0].metrics[0].name, "usecs/op") == 0);
+	kscen_jobs_free(&jobs);
+	kscen_scenario_free(s);
+}
+
+void test_expand_ids_are_stable(void)
+{
+	struct kscen_scenario *s1, *s2;
+	struct kscen_jobs a, b;
+
+	T_CHECK(load("tests/fixtures/good/matrix.yaml", &s1, &a, 100000) == 0);
+	T_CHECK(load("tests/fixtures/good/matrix.yaml", &s2, &b, 100000) == 0);
+	if (t_failures)
+		return;
+	T_CHECK(a.nr == b.nr);
+	for (unsigned i = 0; i < a.nr && i < b.nr; i++)
+		T_CHECK(strcmp(a.job[i].id, b.job[i].id) == 0);
+	T_CHECK(strcmp(s1->sha256, s2->sha256) == 0 && strlen(s1->sha256) == 64);
+	kscen_jobs_free(&a);
+	kscen_jobs_free(&b);
+	kscen_scenario_free(s1);
+	kscen_scenario_free(s2);
+}
+
+void test_expand_refuses_matrix_over_limit(void)
+{
+	struct kscen_scenario *s;
+	struct kscen_jobs jobs;
+
+	/*
+	 * The limit applies before excludes, so that nothing is allocated for
+	 * a huge product: 6 + 1 include + 4 = 11 (10 after the exclude).
+	 */
+	T_CHECK(load("tests/fixtures/good/matrix.yaml", &s, &jobs, 10) != 0);
+	T_CHECK(load("tests/fixtures/good/matrix.yaml", &s, &jobs, 11) == 0);
+	if (t_failures)
+		return;
+	kscen_jobs_free(&jobs);
+	kscen_scenario_free(s);
+}
+
+void test_load_units_and_strings(void)
+{
+	struct kscen_scenario *s;
+	struct kscen_jobs jobs;
+
+	T_CHECK(load("tests/fixtures/good/units.yaml", &s, &jobs, 100) == 0);
+	if (t_failures)
+		return;
+	T_CHECK(strcmp(s->name, "units-1.0") == 0);
+	T_CHECK(s->timeout_ns == 1500000000LL);
+	T_CHECK(s->jobs[0].timeout_ns == 250000000LL);
+	T_CHECK(s->repeat == 5);	/* the default */
+	T_CHECK(jobs.nr == 2);
+	T_CHECK(jobs.nr == 2 && strcmp(jobs.job[1].id, "sh/command=sleep 0.01,metric_better=higher") == 0);
+	T_CHECK(jobs.nr == 2 && jobs.job[0].metrics[0].better == KSCEN_LOWER);	/* wall time */
+	kscen_jobs_free(&jobs);
+	kscen_scenario_free(s);
+}
+
+/* SHA-256 against the FIPS 180-4 examples. */
+void test_sha256_known_answers(void)
+{
+	char *h = kscen_sha256_hex("abc", 3);
+
+	T_CHECK(strcmp(h, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad") == 0);
+	free(h);
+	h = kscen_sha256_hex("", 0);
+	T_CHECK(strcmp(h, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855") == 0);
+	free(h);
+	h = kscen_sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 56);
+	T_CHECK(strcmp(h, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1") == 0);
+	free(h);
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* tests.h - the list of unit tests; main.c runs them in this order. */
+#ifndef KSCEN_TESTS_H
+#define KSCEN_TESTS_H
+
+#define KSCEN_UNIT_TESTS(X)				\
+	X(test_value_parse_is_strict)			\
+	X(test_value_error_names_param_and_range)	\
+	X(test_every_workload_table_is_sane)		\
+	X(test_expand_product_exclude_include)		\
+	X(test_expand_fills_params_and_metrics)		\
+	X(test_expand_ids_are_stable)			\
+	X(test_expand_refuses_matrix_over_limit)	\
+	X(test_load_units_and_strings)			\
+	X(test_sha256_known_answers)
+
+#define DECLARE(fn) void fn(void);
+KSCEN_UNIT_TESTS(DECLARE)
+#undef DECLARE
+
+char *kscen_sha256_hex(const void *buf, size_t len);
+
+#endif
