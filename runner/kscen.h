@@ -293,6 +293,8 @@ struct kscen_job_result {
 	char *baseline, *previous;	/* job ids or NULL */
 };
 
+#define KSCEN_PARANOID_UNKNOWN (-100)	/* perf_event_paranoid unreadable */
+
 struct kscen_system {
 	char *hostname, *kernel, *kernel_build, *arch, *cpu_model, *cmdline;
 	long nr_cpus;
@@ -310,7 +312,11 @@ struct kscen_run {
 	char *path;		/* where it was loaded from or saved to */
 };
 
+/* Frees @run itself too; NULL is fine. */
 void kscen_run_free(struct kscen_run *run);
+/* "ok", "skipped", "failed" and "lower", "higher", as stored. */
+extern const char *const kscen_status_names[];
+extern const char *const kscen_better_names[];
 const struct kscen_job_result *kscen_run_find(const struct kscen_run *run,
 					       const char *id);
 
@@ -357,6 +363,10 @@ char *kscen_xstrdup(const char *s);
 char *kscen_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The closest of @cands to @s within a small edit distance, or NULL. */
 const char *kscen_closest(const char *s, const char *const *cands, unsigned n);
+/* Does @s read as a JSON number (and so as a number to any YAML reader)? */
+bool kscen_is_number(const char *s);
+/* Length of the valid UTF-8 sequence at @s, 0 if it is not one. */
+unsigned kscen_utf8_len(const char *s);
 extern int kscen_verbose;
 
 #endif

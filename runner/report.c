@@ -17,14 +17,6 @@
 
 #include "kscen.h"
 
-/* util.c; to move into kscen.h. */
-bool kscen_is_number(const char *s);
-unsigned kscen_utf8_len(const char *s);
-
-#ifndef KSCEN_PARANOID_UNKNOWN
-#define KSCEN_PARANOID_UNKNOWN (-100)
-#endif
-
 /* Stored runs may lack any optional field; print them as empty. */
 static const char *str(const char *s)
 {

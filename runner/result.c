@@ -6,9 +6,7 @@
  * Files are written with libyaml's emitter, so quoting is never hand-rolled,
  * and atomically: a temp file in the same directory is fsynced, then link()ed
  * to its final name, which (unlike rename) refuses to replace an earlier run.
- * They are read back with libyaml's document API against field tables, so a
- * hand-edited or truncated file gives a file:line:column error, not a crash.
- * Keys this version does not know are ignored: newer files stay readable.
+ * Reading them back is result_load.c.
  */
 #define _GNU_SOURCE	/* mkostemp, renameat2, strptime, timegm */
 #include <dirent.h>
@@ -27,21 +25,13 @@
 
 #include "kscen.h"
 
-/* util.c; to move into kscen.h. */
-bool kscen_is_number(const char *s);
-unsigned kscen_utf8_len(const char *s);
-
-#ifndef KSCEN_PARANOID_UNKNOWN
-#define KSCEN_PARANOID_UNKNOWN (-100)
-#endif
-
 #define MAX_FILE	(64 << 20)
 #define MAX_TRIES	100	/* names tried, one second apart */
 #define STAMP_LEN	16	/* 20261202T101503Z */
 #define HOST_LEN	64
 
-static const char *const status_names[] = { "ok", "skipped", "failed" };
-static const char *const better_names[] = { "lower", "higher" };
+const char *const kscen_status_names[] = { "ok", "skipped", "failed" };
+const char *const kscen_better_names[] = { "lower", "higher" };
 
 /* ---- Writing ------------------------------------------------------------ */
 
@@ -82,7 +72,8 @@ static void seq_start(struct writer *w, bool flow)
 	yaml_event_t ev;
 
 	emit(w, &ev, yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1,
-			flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE));
+			flow ? YAML_FLOW_SEQUENCE_STYLE :
+			       YAML_BLOCK_SEQUENCE_STYLE));
 }
 
 static void seq_end(struct writer *w)
@@ -261,7 +252,7 @@ static void write_metric(struct writer *w, const struct kscen_metric *m)
 	map_start(w);
 	kv_str(w, "name", m->name);
 	kv_str(w, "unit", m->unit);
-	kv_str(w, "better", better_names[m->better == KSCEN_HIGHER]);
+	kv_str(w, "better", kscen_better_names[m->better == KSCEN_HIGHER]);
 	put_str(w, "samples");
 	seq_start(w, true);
 	for (i = 0; i < m->nr_samples; i++)
@@ -290,7 +281,7 @@ static void write_job(struct writer *w, const struct kscen_job_result *j)
 		put_param(w, j->values[i]);
 	}
 	map_end(w);
-	kv_str(w, "status", status_names[st]);
+	kv_str(w, "status", kscen_status_names[st]);
 	kv_str(w, "reason", j->reason);
 	if (j->describe)
 		kv_str(w, "describe", j->describe);
@@ -317,7 +308,8 @@ static int write_run(FILE *f, const struct kscen_run *run)
 	yaml_emitter_set_unicode(&w.e, 1);
 	yaml_emitter_set_width(&w.e, -1);	/* keep cmdline on one line */
 
-	emit(&w, &ev, yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING));
+	emit(&w, &ev, yaml_stream_start_event_initialize(&ev,
+							  YAML_UTF8_ENCODING));
 	emit(&w, &ev, yaml_document_start_event_initialize(&ev, NULL, NULL,
 							    NULL, 1));
 	map_start(&w);
@@ -564,544 +556,6 @@ int kscen_result_latest(const char *dir, const char *hostname, char **out)
 		*out = join(dir, best);
 	free(best);
 	return 0;
-}
-
-/* ---- Reading ------------------------------------------------------------ */
-
-struct loader {
-	const char *path;
-	yaml_document_t doc;
-	size_t budget;		/* values left to read; see spend() */
-};
-
-static int __attribute__((format(printf, 3, 4)))
-bad(struct loader *l, const yaml_node_t *n, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s:%zu:%zu: ", l->path, n->start_mark.line + 1,
-		n->start_mark.column + 1);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return -EINVAL;
-}
-
-/*
- * Aliases let a small file name one node many times ("samples: *big" in a
- * million jobs). Without them every node is read at most once, so reading
- * more values than the document has nodes means an alias bomb.
- */
-static int spend(struct loader *l, const yaml_node_t *n)
-{
-	if (!l->budget)
-		return bad(l, n, "too many aliases");
-	l->budget--;
-	return 0;
-}
-
-static yaml_node_t *node(struct loader *l, int i)
-{
-	return yaml_document_get_node(&l->doc, i);
-}
-
-static bool is_null(const yaml_node_t *n)
-{
-	const char *s = (const char *)n->data.scalar.value;
-
-	return n->type == YAML_SCALAR_NODE &&
-	       n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
-	       (!*s || !strcmp(s, "~") || !strcmp(s, "null") ||
-		!strcmp(s, "Null") || !strcmp(s, "NULL"));
-}
-
-/* The text of scalar @n, or an error naming @what. */
-static int text(struct loader *l, const yaml_node_t *n, const char *what,
-		const char **s)
-{
-	if (n->type != YAML_SCALAR_NODE)
-		return bad(l, n, "%s: expected a scalar", what);
-	*s = (const char *)n->data.scalar.value;
-	if (strlen(*s) != n->data.scalar.length)
-		return bad(l, n, "%s: contains a NUL byte", what);
-	return 0;
-}
-
-static int parse_ll(const char *s, long long min, long long max, long long *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtoll(s, &end, 10);
-	if (errno || end == s || *end || *s == ' ' || *v < min || *v > max)
-		return -EINVAL;
-	return 0;
-}
-
-static int parse_double(const char *s, double *v)
-{
-	char *end;
-	const char *p = s + (*s == '-' || *s == '+');
-
-	if (!strcmp(p, ".nan") || !strcmp(p, ".NaN") || !strcmp(p, ".NAN")) {
-		*v = NAN;
-		return 0;
-	}
-	if (!strcmp(p, ".inf") || !strcmp(p, ".Inf") || !strcmp(p, ".INF")) {
-		*v = *s == '-' ? -INFINITY : INFINITY;
-		return 0;
-	}
-	errno = 0;
-	*v = strtod(s, &end);
-	if (end == s || *end || *s == ' ' || (errno && !isfinite(*v)))
-		return -EINVAL;
-	return 0;
-}
-
-static int lookup(const char *s, const char *const *names, unsigned n)
-{
-	unsigned i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(s, names[i]))
-			return i;
-	return -1;
-}
-
-enum ftype {
-	F_STR, F_BOOL, F_UINT, F_LONG, F_PARANOID, F_DOUBLE, F_STATUS,
-	F_BETTER, F_FUNC,
-};
-
-struct field {
-	const char *key;
-	enum ftype type;
-	size_t off;
-	bool required;
-	int (*load)(struct loader *l, yaml_node_t *n, void *base);
-};
-
-static int load_scalar(struct loader *l, const struct field *f,
-		       yaml_node_t *n, void *p)
-{
-	const char *s;
-	long long v;
-	double d;
-	int i;
-
-	if (text(l, n, f->key, &s))
-		return -EINVAL;
-	if (is_null(n) && !f->required) {
-		switch (f->type) {
-		case F_STR:
-			return 0;
-		case F_PARANOID:
-			*(int *)p = KSCEN_PARANOID_UNKNOWN;
-			return 0;
-		case F_DOUBLE:
-			*(double *)p = NAN;	/* the summary of no samples */
-			return 0;
-		default:
-			break;
-		}
-	}
-	switch (f->type) {
-	case F_STR:
-		if (is_null(n))
-			break;
-		*(char **)p = kscen_xstrdup(s);
-		return 0;
-	case F_BOOL:
-		if ((i = lookup(s, (const char *[]){ "false", "true" }, 2)) < 0)
-			return bad(l, n, "%s: expected true or false", f->key);
-		*(bool *)p = i;
-		return 0;
-	case F_UINT:
-		if (parse_ll(s, 0, UINT_MAX, &v))
-			return bad(l, n, "%s: expected a count", f->key);
-		*(unsigned *)p = v;
-		return 0;
-	case F_LONG:
-	case F_PARANOID:
-		if (parse_ll(s, f->type == F_LONG ? LONG_MIN : INT_MIN,
-			     f->type == F_LONG ? LONG_MAX : INT_MAX, &v))
-			return bad(l, n, "%s: expected an integer", f->key);
-		if (f->type == F_LONG)
-			*(long *)p = v;
-		else
-			*(int *)p = v;
-		return 0;
-	case F_DOUBLE:
-		if (parse_double(s, &d))
-			return bad(l, n, "%s: expected a number", f->key);
-		*(double *)p = d;
-		return 0;
-	case F_STATUS:
-		if ((i = lookup(s, status_names, 3)) < 0)
-			return bad(l, n, "status: expected ok, skipped or failed");
-		*(enum kscen_status *)p = i;
-		return 0;
-	case F_BETTER:
-		if ((i = lookup(s, better_names, 2)) < 0)
-			return bad(l, n, "better: expected lower or higher");
-		*(enum kscen_better *)p = i;
-		return 0;
-	case F_FUNC:
-		break;
-	}
-	return bad(l, n, "%s: must not be null", f->key);
-}
-
-/* Fill @base from mapping @n by @fields; *@seen gets a bit per field read. */
-static int load_map(struct loader *l, yaml_node_t *n, const char *what,
-		    const struct field *fields, unsigned nr, void *base,
-		    uint32_t *seen)
-{
-	yaml_node_pair_t *pair;
-	const char *key;
-	uint32_t got = 0;
-	unsigned i;
-	int ret;
-
-	if (n->type != YAML_MAPPING_NODE)
-		return bad(l, n, "%s: expected a mapping", what);
-	for (pair = n->data.mapping.pairs.start;
-	     pair < n->data.mapping.pairs.top; pair++) {
-		yaml_node_t *k = node(l, pair->key), *v = node(l, pair->value);
-
-		if (k->type != YAML_SCALAR_NODE)
-			return bad(l, k, "%s: a key must be a scalar", what);
-		if (text(l, k, what, &key))
-			return -EINVAL;
-		for (i = 0; i < nr && strcmp(key, fields[i].key); i++)
-			;
-		if (i == nr)
-			continue;
-		if (got & 1u << i)
-			return bad(l, k, "%s: duplicate key '%s'", what, key);
-		got |= 1u << i;
-		ret = spend(l, v);
-		if (!ret && fields[i].type == F_FUNC)
-			ret = fields[i].load(l, v, base);
-		else if (!ret)
-			ret = load_scalar(l, &fields[i], v,
-					  (char *)base + fields[i].off);
-		if (ret)
-			return ret;
-	}
-	for (i = 0; i < nr; i++)
-		if (fields[i].required && !(got & 1u << i))
-			return bad(l, n, "%s: missing '%s'", what,
-				   fields[i].key);
-	if (seen)
-		*seen = got;
-	return 0;
-}
-
-/* Check that @n is a sequence; its length goes to *@nr. */
-static int sequence(struct loader *l, yaml_node_t *n, const char *what,
-		    unsigned *nr)
-{
-	if (n->type != YAML_SEQUENCE_NODE)
-		return bad(l, n, "%s: expected a list", what);
-	*nr = n->data.sequence.items.top - n->data.sequence.items.start;
-	return 0;
-}
-
-static int load_samples(struct loader *l, yaml_node_t *n, void *base)
-{
-	struct kscen_metric *m = base;
-	unsigned i, nr = 0;
-	const char *s;
-	yaml_node_t *v;
-
-	if (sequence(l, n, "samples", &nr))
-		return -EINVAL;
-	m->samples = kscen_xcalloc(nr, sizeof(*m->samples));
-	for (i = 0; i < nr; i++) {
-		v = node(l, n->data.sequence.items.start[i]);
-		if (spend(l, v) || text(l, v, "samples", &s))
-			return -EINVAL;
-		if (parse_double(s, &m->samples[i]))
-			return bad(l, v, "samples: expected a number");
-		m->nr_samples++;
-	}
-	return 0;
-}
-
-#define M(f) offsetof(struct kscen_metric, f)
-static const struct field metric_fields[] = {
-	{ "name", F_STR, M(name), true, NULL },
-	{ "unit", F_STR, M(unit), false, NULL },
-	{ "better", F_BETTER, M(better), false, NULL },
-	{ "samples", F_FUNC, 0, false, load_samples },
-	{ "median", F_DOUBLE, M(sum.median), false, NULL },
-	{ "mean", F_DOUBLE, M(sum.mean), false, NULL },
-	{ "stddev", F_DOUBLE, M(sum.stddev), false, NULL },
-	{ "min", F_DOUBLE, M(sum.min), false, NULL },
-	{ "max", F_DOUBLE, M(sum.max), false, NULL },
-};
-#undef M
-#define NR(a) (sizeof(a) / sizeof((a)[0]))
-
-static int load_metrics(struct loader *l, yaml_node_t *n, void *base)
-{
-	struct kscen_job_result *j = base;
-	uint32_t seen, sum_bits = 0;
-	unsigned i, nr = 0;
-	yaml_node_t *v;
-
-	for (i = 0; i < NR(metric_fields); i++)
-		if (metric_fields[i].type == F_DOUBLE)
-			sum_bits |= 1u << i;
-	if (sequence(l, n, "metrics", &nr))
-		return -EINVAL;
-	j->metrics = kscen_xcalloc(nr, sizeof(*j->metrics));
-	for (i = 0; i < nr; i++, j->nr_metrics++) {
-		struct kscen_metric *m = &j->metrics[i];
-
-		v = node(l, n->data.sequence.items.start[i]);
-		if (spend(l, v) || load_map(l, v, "metric", metric_fields,
-					    NR(metric_fields), m, &seen)) {
-			j->nr_metrics++;	/* free what was read */
-			return -EINVAL;
-		}
-		/* A hand-trimmed file may keep only samples: they rule. */
-		if ((seen & sum_bits) != sum_bits)
-			kscen_summarize(m->samples, m->nr_samples, &m->sum);
-	}
-	return 0;
-}
-
-static int load_params(struct loader *l, yaml_node_t *n, void *base)
-{
-	struct kscen_job_result *j = base;
-	yaml_node_pair_t *pair;
-	const char *k, *v;
-	unsigned nr;
-
-	if (n->type != YAML_MAPPING_NODE)
-		return bad(l, n, "params: expected a mapping");
-	nr = n->data.mapping.pairs.top - n->data.mapping.pairs.start;
-	j->keys = kscen_xcalloc(nr, sizeof(*j->keys));
-	j->values = kscen_xcalloc(nr, sizeof(*j->values));
-	j->nr_kv = nr;
-	for (pair = n->data.mapping.pairs.start, nr = 0;
-	     pair < n->data.mapping.pairs.top; pair++, nr++) {
-		yaml_node_t *kn = node(l, pair->key), *vn = node(l, pair->value);
-
-		if (spend(l, vn) || text(l, kn, "params", &k) ||
-		    text(l, vn, k, &v))
-			return -EINVAL;
-		j->keys[nr] = kscen_xstrdup(k);
-		j->values[nr] = kscen_xstrdup(v);
-	}
-	return 0;
-}
-
-#define J(f) offsetof(struct kscen_job_result, f)
-static const struct field job_fields[] = {
-	{ "id", F_STR, J(id), true, NULL },
-	{ "name", F_STR, J(name), false, NULL },
-	{ "workload", F_STR, J(workload), false, NULL },
-	{ "params", F_FUNC, 0, false, load_params },
-	{ "status", F_STATUS, J(status), true, NULL },
-	{ "reason", F_STR, J(reason), false, NULL },
-	{ "describe", F_STR, J(describe), false, NULL },
-	{ "metrics", F_FUNC, 0, false, load_metrics },
-	{ "baseline", F_STR, J(baseline), false, NULL },
-	{ "previous", F_STR, J(previous), false, NULL },
-};
-#undef J
-
-static int load_jobs(struct loader *l, yaml_node_t *n, void *base)
-{
-	struct kscen_run *run = base;
-	unsigned i, nr = 0;
-	yaml_node_t *v;
-
-	if (sequence(l, n, "jobs", &nr))
-		return -EINVAL;
-	/* Counted in before they are read, so kscen_run_free() sees all. */
-	run->jobs = kscen_xcalloc(nr, sizeof(*run->jobs));
-	run->nr_jobs = nr;
-	for (i = 0; i < nr; i++) {
-		v = node(l, n->data.sequence.items.start[i]);
-		if (spend(l, v) || load_map(l, v, "job", job_fields,
-					    NR(job_fields), &run->jobs[i], NULL))
-			return -EINVAL;
-	}
-	return 0;
-}
-
-#define S(f) offsetof(struct kscen_system, f)
-static const struct field system_fields[] = {
-	{ "hostname", F_STR, S(hostname), false, NULL },
-	{ "kernel", F_STR, S(kernel), false, NULL },
-	{ "kernel_build", F_STR, S(kernel_build), false, NULL },
-	{ "arch", F_STR, S(arch), false, NULL },
-	{ "cpu_model", F_STR, S(cpu_model), false, NULL },
-	{ "nr_cpus", F_LONG, S(nr_cpus), false, NULL },
-	{ "cmdline", F_STR, S(cmdline), false, NULL },
-	{ "perf_event_paranoid", F_PARANOID, S(perf_event_paranoid), false,
-	  NULL },
-};
-#undef S
-
-static int load_system(struct loader *l, yaml_node_t *n, void *base)
-{
-	struct kscen_run *run = base;
-
-	return load_map(l, n, "system", system_fields, NR(system_fields),
-			&run->system, NULL);
-}
-
-#define R(f) offsetof(struct kscen_run, f)
-static const struct field run_fields[] = {
-	{ "kscen", F_STR, R(version), false, NULL },
-	{ "scenario", F_STR, R(scenario), true, NULL },
-	{ "scenario_file", F_STR, R(scenario_file), false, NULL },
-	{ "scenario_sha256", F_STR, R(scenario_sha256), false, NULL },
-	{ "command", F_STR, R(command), false, NULL },
-	{ "started", F_STR, R(started), false, NULL },
-	{ "finished", F_STR, R(finished), false, NULL },
-	{ "partial", F_BOOL, R(partial), false, NULL },
-	{ "repeat", F_UINT, R(repeat), false, NULL },
-	{ "warmup", F_UINT, R(warmup), false, NULL },
-	{ "system", F_FUNC, 0, false, load_system },
-	{ "jobs", F_FUNC, 0, true, load_jobs },
-};
-#undef R
-
-/* The whole file, NUL-terminated, refusing anything over MAX_FILE. */
-static int read_all(const char *path, char **buf, size_t *len)
-{
-	size_t n = 0, cap = 0;
-	struct stat st;
-	char *b = NULL;
-	int ret = 0;
-	FILE *f;
-
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	if (fstat(fileno(f), &st) < 0) {
-		ret = -errno;
-		goto out;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		ret = -EISDIR;
-		goto out;
-	}
-	/* Pipes have no size: the read loop enforces the limit too. */
-	if (S_ISREG(st.st_mode) && st.st_size > MAX_FILE) {
-		ret = -EFBIG;
-		goto out;
-	}
-	while (!feof(f)) {
-		if (cap - n < 4096) {
-			cap = cap ? 2 * cap : 65536;
-			b = kscen_xrealloc(b, cap + 1);
-		}
-		n += fread(b + n, 1, cap - n, f);
-		if (ferror(f)) {
-			ret = errno ? -errno : -EIO;
-			goto out;
-		}
-		if (n > MAX_FILE) {
-			ret = -EFBIG;
-			goto out;
-		}
-	}
-	b[n] = '\0';
-	*buf = b;
-	*len = n;
-	b = NULL;
-out:
-	free(b);
-	fclose(f);
-	return ret;
-}
-
-static void parser_error(const char *path, const yaml_parser_t *p,
-			 const char *buf)
-{
-	size_t line = p->problem_mark.line + 1, col = p->problem_mark.column + 1;
-	size_t i;
-
-	/* Reader errors (bad UTF-8) only know the byte offset. */
-	if (p->error == YAML_READER_ERROR) {
-		for (i = 0, line = col = 1; i < p->problem_offset && buf[i]; i++)
-			if (buf[i] == '\n')
-				line++, col = 1;
-			else
-				col++;
-	}
-	fprintf(stderr, "%s:%zu:%zu: %s", path, line, col,
-		p->problem ? p->problem : "invalid YAML");
-	if (p->context)
-		fprintf(stderr, " (%s at line %zu)", p->context,
-			p->context_mark.line + 1);
-	fputc('\n', stderr);
-}
-
-int kscen_result_load(const char *path, struct kscen_run **out)
-{
-	struct loader l = { .path = path };
-	struct kscen_run *run = NULL;
-	yaml_parser_t parser;
-	yaml_node_t *root;
-	bool have_doc = false;
-	char *buf = NULL;
-	size_t len = 0;
-	int ret;
-
-	*out = NULL;
-	ret = read_all(path, &buf, &len);
-	if (ret == -EFBIG)
-		fprintf(stderr, "%s: larger than %d MiB, not a kscen result\n",
-			path, MAX_FILE >> 20);
-	else if (ret)
-		fprintf(stderr, "%s: %s\n", path, strerror(-ret));
-	if (ret)
-		return ret;
-
-	if (!yaml_parser_initialize(&parser)) {
-		free(buf);
-		return -ENOMEM;
-	}
-	yaml_parser_set_input_string(&parser, (unsigned char *)buf, len);
-	if (!yaml_parser_load(&parser, &l.doc)) {
-		parser_error(path, &parser, buf);
-		ret = parser.error == YAML_MEMORY_ERROR ? -ENOMEM : -EINVAL;
-		goto out;
-	}
-	have_doc = true;
-	root = yaml_document_get_root_node(&l.doc);
-	if (!root) {
-		fprintf(stderr, "%s:1:1: empty file, not a kscen result\n", path);
-		ret = -EINVAL;
-		goto out;
-	}
-	l.budget = l.doc.nodes.top - l.doc.nodes.start;
-
-	run = kscen_xcalloc(1, sizeof(*run));
-	run->system.perf_event_paranoid = KSCEN_PARANOID_UNKNOWN;
-	ret = load_map(&l, root, "result", run_fields, NR(run_fields), run,
-		       NULL);
-	if (ret)
-		goto out;
-	run->path = kscen_xstrdup(path);
-	*out = run;
-	run = NULL;
-out:
-	kscen_run_free(run);
-	if (have_doc)
-		yaml_document_delete(&l.doc);
-	yaml_parser_delete(&parser);
-	free(buf);
-	return ret;
 }
 
 /* ---- Lifetime ----------------------------------------------------------- */

@@ -18,10 +18,6 @@
 
 #include "kscen.h"
 
-#ifndef KSCEN_PARANOID_UNKNOWN
-#define KSCEN_PARANOID_UNKNOWN (-100)
-#endif
-
 static void trim(char *s)
 {
 	size_t n = strlen(s);

@@ -12,7 +12,15 @@
 	X(test_expand_ids_are_stable)			\
 	X(test_expand_refuses_matrix_over_limit)	\
 	X(test_load_units_and_strings)			\
-	X(test_sha256_known_answers)
+	X(test_sha256_known_answers)			\
+	X(test_summary_median_mean_stddev)		\
+	X(test_closest_suggests_only_near_names)	\
+	X(test_result_roundtrip_is_bit_exact)		\
+	X(test_result_save_never_overwrites)		\
+	X(test_result_latest_matches_host_exactly)	\
+	X(test_result_load_rejects_bad_files)		\
+	X(test_result_load_recomputes_missing_summary)	\
+	X(test_report_formats_deltas_and_escaping)
 
 #define DECLARE(fn) void fn(void);
 KSCEN_UNIT_TESTS(DECLARE)

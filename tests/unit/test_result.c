@@ -1,0 +1,492 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_result.c - stored runs and what is printed from them: a saved run
+ * loads back field for field with bit-exact samples, names never collide,
+ * the last run is found by exact host, broken files are refused with
+ * file:line:column, and the reports keep their promises (deltas, escaping).
+ * Also the small pure helpers: summaries and "did you mean".
+ */
+#define _GNU_SOURCE	/* open_memstream, mkdtemp */
+#include <errno.h>
+#include <fcntl.h>
+#include <float.h>
+#include <ftw.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "kscen.h"
+#include "tests.h"
+
+static bool streq(const char *a, const char *b)
+{
+	return a && b ? !strcmp(a, b) : a == b;
+}
+
+/* Bit for bit, but any NaN is a NaN: text keeps no NaN payload. */
+static bool same(double a, double b)
+{
+	return isnan(a) ? isnan(b) : !memcmp(&a, &b, sizeof(a));
+}
+
+static char *dup0(const char *s)
+{
+	return s ? kscen_xstrdup(s) : NULL;
+}
+
+static int rm_one(const char *p, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	return remove(p);
+}
+
+static char *tmpdir(void)
+{
+	char *d = kscen_xstrdup("/tmp/kscen-test-XXXXXX");
+
+	if (!mkdtemp(d)) {
+		free(d);
+		return NULL;
+	}
+	return d;
+}
+
+static void rmtree(char *d)
+{
+	if (d)
+		nftw(d, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	free(d);
+}
+
+static void add_job(struct kscen_run *r, const char *id, enum kscen_status st,
+		    const char *reason, const double *x, unsigned n,
+		    const char *baseline, const char *previous)
+{
+	struct kscen_job_result *j;
+
+	r->jobs = kscen_xrealloc(r->jobs, (r->nr_jobs + 1) * sizeof(*j));
+	j = &r->jobs[r->nr_jobs++];
+	memset(j, 0, sizeof(*j));
+	j->id = dup0(id);
+	j->name = kscen_xasprintf("%.*s", (int)strcspn(id, "/"), id);
+	j->workload = dup0("exec");
+	j->status = st;
+	j->reason = dup0(reason);
+	j->baseline = dup0(baseline);
+	j->previous = dup0(previous);
+	if (!x)
+		return;
+	j->metrics = kscen_xcalloc(1, sizeof(*j->metrics));
+	j->nr_metrics = 1;
+	j->metrics->name = dup0("usecs/op");
+	j->metrics->unit = dup0("usecs");
+	j->metrics->samples = kscen_xmalloc(n * sizeof(double));
+	memcpy(j->metrics->samples, x, n * sizeof(double));
+	j->metrics->nr_samples = n;
+	kscen_summarize(x, n, &j->metrics->sum);
+}
+
+/* A run whose strings are all quoting hazards for YAML, JSON and CSV. */
+static struct kscen_run *new_run(const char *started)
+{
+	struct kscen_run *r = kscen_xcalloc(1, sizeof(*r));
+	static const double a[] = { 10, 11, 9 }, b[] = { 11, 12, 10 };
+
+	r->version = dup0("1.0");
+	r->scenario = dup0("s");
+	r->scenario_file = dup0("yes");
+	r->scenario_sha256 = dup0("0123abcd");
+	r->command = dup0("kscen run --filter 'a: b' \"#x\"");
+	r->started = dup0(started);
+	r->finished = dup0("2026-12-01T10:03:00Z");
+	r->repeat = 3;
+	r->system.hostname = dup0("my-host");
+	r->system.kernel = dup0("6.1.0-18-amd64");
+	r->system.kernel_build = dup0("#1 SMP PREEMPT_DYNAMIC");
+	r->system.arch = dup0("null");
+	r->system.cpu_model = dup0("");
+	r->system.nr_cpus = 2;
+	r->system.cmdline = dup0("ro quiet\tx=\"a,b\" \x01 caf\xc3\xa9");
+	r->system.perf_event_paranoid = -1;
+	add_job(r, "b/x=0", KSCEN_OK, NULL, a, 3, "b/x=0", NULL);
+	add_job(r, "b/x=1", KSCEN_OK, NULL, b, 3, "b/x=0", "b/x=0");
+	add_job(r, "b/x=2", KSCEN_SKIPPED, "why", NULL, 0, "b/x=0", "b/x=1");
+	add_job(r, "c/y=\"a,b\"", KSCEN_FAILED, "boom: \"quoted\"\n2nd line",
+		NULL, 0, NULL, NULL);
+	r->jobs[1].keys = kscen_xcalloc(3, sizeof(char *));
+	r->jobs[1].values = kscen_xcalloc(3, sizeof(char *));
+	r->jobs[1].nr_kv = 3;
+	r->jobs[1].keys[0] = dup0("x");
+	r->jobs[1].values[0] = dup0("1");
+	r->jobs[1].keys[1] = dup0("size");
+	r->jobs[1].values[1] = dup0("4k");
+	r->jobs[1].keys[2] = dup0("mode");
+	r->jobs[1].values[2] = dup0("off");
+	r->jobs[1].describe = dup0("Created/joined 1,120 threads");
+	return r;
+}
+
+static void check_same_run(const struct kscen_run *a, const struct kscen_run *b)
+{
+	unsigned i, k, s;
+
+	T_CHECK(streq(a->version, b->version));
+	T_CHECK(streq(a->scenario, b->scenario));
+	T_CHECK(streq(a->scenario_file, b->scenario_file));
+	T_CHECK(streq(a->command, b->command));
+	T_CHECK(streq(a->started, b->started));
+	T_CHECK(a->partial == b->partial && a->repeat == b->repeat);
+	T_CHECK(streq(a->system.hostname, b->system.hostname));
+	T_CHECK(streq(a->system.kernel, b->system.kernel));
+	T_CHECK(streq(a->system.kernel_build, b->system.kernel_build));
+	T_CHECK(streq(a->system.arch, b->system.arch));
+	T_CHECK(streq(a->system.cpu_model, b->system.cpu_model));
+	T_CHECK(streq(a->system.cmdline, b->system.cmdline));
+	T_CHECK(a->system.nr_cpus == b->system.nr_cpus);
+	T_CHECK(a->system.perf_event_paranoid == b->system.perf_event_paranoid);
+	T_CHECK(a->nr_jobs == b->nr_jobs);
+	for (i = 0; i < a->nr_jobs && i < b->nr_jobs; i++) {
+		const struct kscen_job_result *x = &a->jobs[i], *y = &b->jobs[i];
+
+		T_CHECK(streq(x->id, y->id) && streq(x->name, y->name));
+		T_CHECK(x->status == y->status && streq(x->reason, y->reason));
+		T_CHECK(streq(x->describe, y->describe));
+		T_CHECK(streq(x->baseline, y->baseline));
+		T_CHECK(streq(x->previous, y->previous));
+		T_CHECK(x->nr_kv == y->nr_kv);
+		for (k = 0; k < x->nr_kv && k < y->nr_kv; k++)
+			T_CHECK(streq(x->keys[k], y->keys[k]) &&
+				streq(x->values[k], y->values[k]));
+		T_CHECK(x->nr_metrics == y->nr_metrics);
+		for (k = 0; k < x->nr_metrics && k < y->nr_metrics; k++) {
+			const struct kscen_metric *m = &x->metrics[k];
+			const struct kscen_metric *n = &y->metrics[k];
+
+			T_CHECK(streq(m->name, n->name) && m->better == n->better);
+			T_CHECK(m->nr_samples == n->nr_samples);
+			for (s = 0; s < m->nr_samples && s < n->nr_samples; s++)
+				T_CHECK(same(m->samples[s], n->samples[s]));
+			T_CHECK(same(m->sum.median, n->sum.median));
+			T_CHECK(same(m->sum.stddev, n->sum.stddev));
+		}
+	}
+}
+
+void test_summary_median_mean_stddev(void)
+{
+	double x[] = { 5, 1, 3, 2, 4 }, y[] = { 4, 1, 3, 2 };
+	double big[] = { DBL_MAX, DBL_MAX };
+	struct kscen_summary s;
+
+	kscen_summarize(x, 5, &s);
+	T_CHECK(s.median == 3 && s.mean == 3 && s.min == 1 && s.max == 5);
+	T_CHECK(fabs(s.stddev - sqrt(2.5)) < 1e-15);	/* n - 1 */
+	T_CHECK(x[0] == 5 && x[1] == 1 && x[4] == 4);	/* input untouched */
+	T_CHECK(kscen_median(y, 4) == 2.5 && y[0] == 4);
+	T_CHECK(kscen_median(big, 2) == DBL_MAX);	/* no overflow */
+	kscen_summarize(y, 1, &s);
+	T_CHECK(s.median == 4 && s.stddev == 0);
+	kscen_summarize(y, 0, &s);
+	T_CHECK(isnan(s.median) && isnan(s.mean) && isnan(s.stddev) &&
+		isnan(s.min) && isnan(s.max));
+	T_CHECK(isnan(kscen_median(y, 0)));
+}
+
+void test_closest_suggests_only_near_names(void)
+{
+	const char *c[] = { "threads", "loops", "breakpoints", "parallelism" };
+
+	T_CHECK(streq(kscen_closest("thraeds", c, 4), "threads"));
+	T_CHECK(streq(kscen_closest("loop", c, 4), "loops"));
+	T_CHECK(streq(kscen_closest("parallelsim", c, 4), "parallelism"));
+	T_CHECK(!kscen_closest("xyz", c, 4));
+	T_CHECK(!kscen_closest("", c, 4));
+	T_CHECK(!kscen_closest("a", (const char *[]){ "b" }, 1));
+	T_CHECK(streq(kscen_closest("ab", (const char *[]){ "abc", "abd" }, 2),
+		      "abc"));	/* ties: the first */
+}
+
+void test_result_roundtrip_is_bit_exact(void)
+{
+	static const double edge[] = {
+		0.1, 1.0 / 3, 5e-324, DBL_MAX, -DBL_MAX, -0.0, 1e20, 1e-300,
+		2.2250738585072014e-308, 123456789.123456789, INFINITY,
+	};
+	struct kscen_run *r = new_run("2026-12-01T10:02:33Z"), *l = NULL;
+	struct kscen_metric *m = r->jobs[0].metrics;
+	char *dir = tmpdir();
+	uint64_t seed = 88172645463325252ull, bits;
+	unsigned i, n = 2000;
+
+	T_CHECK(dir);
+	if (!dir)
+		goto out;
+	/* Random bit patterns cover every exponent; NaN has no exact text. */
+	m->samples = kscen_xrealloc(m->samples, n * sizeof(double));
+	for (i = 0; i < n; i++) {
+		seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+		bits = seed;
+		memcpy(&m->samples[i], &bits, sizeof(bits));
+		if (isnan(m->samples[i]))
+			m->samples[i] = 42;
+		if (i < sizeof(edge) / sizeof(edge[0]))
+			m->samples[i] = edge[i];
+	}
+	m->nr_samples = n;
+	kscen_summarize(m->samples, n, &m->sum);
+
+	T_CHECK(kscen_result_save(r, dir) == 0);
+	T_CHECK(r->path && strstr(r->path, "/s/20261201T100233Z-my-host.yaml"));
+	T_CHECK(r->path && kscen_result_load(r->path, &l) == 0);
+	if (l) {
+		check_same_run(r, l);
+		T_CHECK(streq(l->path, r->path));
+	}
+out:
+	kscen_run_free(l);
+	kscen_run_free(r);
+	rmtree(dir);
+}
+
+void test_result_save_never_overwrites(void)
+{
+	struct kscen_run *a = new_run("2026-12-01T10:02:33Z");
+	struct kscen_run *b = new_run("2026-12-01T10:02:33Z");
+	char *dir = tmpdir(), *latest = NULL, *sub;
+
+	T_CHECK(dir && kscen_result_save(a, dir) == 0);
+	T_CHECK(dir && kscen_result_save(b, dir) == 0);
+	T_CHECK(a->path && strstr(a->path, "20261201T100233Z-my-host.yaml"));
+	T_CHECK(b->path && strstr(b->path, "20261201T100234Z-my-host.yaml"));
+	T_CHECK(access(a->path ? a->path : "", F_OK) == 0);
+	if (dir) {
+		sub = kscen_xasprintf("%s/s", dir);
+		T_CHECK(kscen_result_latest(sub, "my-host", &latest) == 0);
+		T_CHECK(streq(latest, b->path));	/* newest wins */
+		free(latest);
+		free(sub);
+	}
+	kscen_run_free(a);
+	kscen_run_free(b);
+	rmtree(dir);
+}
+
+static void touch(const char *dir, const char *name)
+{
+	char *p = kscen_xasprintf("%s/%s", dir, name);
+	int fd = open(p, O_CREAT | O_WRONLY, 0644);
+
+	if (fd >= 0)
+		close(fd);
+	free(p);
+}
+
+void test_result_latest_matches_host_exactly(void)
+{
+	char *dir = tmpdir(), *p = NULL, *want;
+
+	T_CHECK(dir);
+	if (!dir)
+		return;
+	touch(dir, "20261201T100000Z-host.yaml");
+	touch(dir, "20261202T100000Z-my-host.yaml");	/* not "host" */
+	touch(dir, "baseline.yaml");			/* not ours */
+	touch(dir, "zzzz.yaml");
+	touch(dir, ".kscen-abcdef");			/* a temp file */
+	T_CHECK(kscen_result_latest(dir, "host", &p) == 0);
+	want = kscen_xasprintf("%s/20261201T100000Z-host.yaml", dir);
+	T_CHECK(streq(p, want));
+	free(p);
+	free(want);
+	T_CHECK(kscen_result_latest(dir, NULL, &p) == 0);
+	want = kscen_xasprintf("%s/20261202T100000Z-my-host.yaml", dir);
+	T_CHECK(streq(p, want));
+	free(p);
+	free(want);
+	T_CHECK(kscen_result_latest(dir, "other", &p) == 0 && !p);
+	T_CHECK(kscen_result_latest("/nonexistent/kscen", "h", &p) == 0 && !p);
+	rmtree(dir);
+}
+
+/* Load @text from a file, with stderr captured into @err. */
+static int load_text(const char *dir, const char *text, char *err,
+		     size_t len, struct kscen_run **out)
+{
+	char *path = kscen_xasprintf("%s/r.yaml", dir);
+	char *errp = kscen_xasprintf("%s/err", dir);
+	int fd, saved, ret;
+	FILE *f;
+	ssize_t n;
+
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+	fflush(stderr);
+	saved = dup(2);
+	fd = open(errp, O_CREAT | O_TRUNC | O_RDWR, 0644);
+	dup2(fd, 2);
+	ret = kscen_result_load(path, out);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	n = pread(fd, err, len - 1, 0);
+	err[n > 0 ? n : 0] = '\0';
+	close(fd);
+	free(path);
+	free(errp);
+	return ret;
+}
+
+void test_result_load_rejects_bad_files(void)
+{
+	static const struct {
+		const char *text, *msg;
+	} cases[] = {
+		{ "", "empty file" },
+		{ "kscen: 1\njobs: [\n", "" },			/* torn */
+		{ "- a\n", "expected a mapping" },
+		{ "jobs: []\n", "missing 'scenario'" },
+		{ "scenario: x\njobs: 5\n", "expected a list" },
+		{ "scenario: x\nscenario: y\njobs: []\n", "duplicate key" },
+		{ "scenario: [x]\njobs: []\n", "expected a scalar" },
+		{ "scenario: x\njobs: []\nrepeat: -1\n", "expected a count" },
+		{ "scenario: x\njobs: []\npartial: maybe\n", "true or false" },
+		{ "scenario: x\njobs: [{id: a, status: done}]\n", "ok, skipped" },
+		{ "scenario: x\njobs: [{status: ok}]\n", "missing 'id'" },
+		{ "scenario: x\njobs: [{id: a, status: ok, metrics: [{name: m, "
+		  "samples: [1, two]}]}]\n", "expected a number" },
+		{ "scenario: x\njobs: [{id: a, status: ok, params: {a: [1]}}]\n",
+		  "expected a scalar" },
+		{ "scenario: \"a\\0b\"\njobs: []\n", "NUL" },
+		{ "scenario: x\njobs: &a [*a]\n", "expected a mapping" },
+		{ "scenario: x\njobs: []\n\xff\n", "UTF-8" },
+	};
+	char *dir = tmpdir(), err[512], *bomb;
+	struct kscen_run *r;
+	unsigned i;
+	size_t o;
+
+	T_CHECK(dir);
+	if (!dir)
+		return;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		r = (struct kscen_run *)1;
+		T_CHECK(load_text(dir, cases[i].text, err, sizeof(err), &r) ==
+			-EINVAL);
+		T_CHECK(!r);
+		T_CHECK(strstr(err, "/r.yaml:") && strstr(err, cases[i].msg));
+		if (!strstr(err, cases[i].msg))
+			fprintf(stderr, "    case %u: %s", i, err);
+	}
+
+	/* A list named by 300 jobs: 300 x 300 samples from 600 nodes. */
+	bomb = kscen_xmalloc(64 * 1024);
+	o = sprintf(bomb, "scenario: x\njobs:\n- id: a\n  status: ok\n"
+		    "  metrics: [{name: m, samples: &s [1");
+	for (i = 0; i < 299; i++)
+		o += sprintf(bomb + o, ",1");
+	o += sprintf(bomb + o, "]}]\n");
+	for (i = 0; i < 300; i++)
+		o += sprintf(bomb + o, "- {id: b%u, status: ok, metrics: "
+			     "[{name: m, samples: *s}]}\n", i);
+	T_CHECK(load_text(dir, bomb, err, sizeof(err), &r) == -EINVAL);
+	T_CHECK(strstr(err, "too many aliases"));
+	free(bomb);
+	rmtree(dir);
+}
+
+void test_result_load_recomputes_missing_summary(void)
+{
+	char *dir = tmpdir(), err[256];
+	struct kscen_run *r = NULL;
+	const struct kscen_metric *m;
+
+	T_CHECK(dir);
+	if (!dir)
+		return;
+	T_CHECK(load_text(dir, "scenario: x\nfuture_key: {a: [1]}\njobs:\n"
+			  "- id: a\n  status: ok\n  metrics:\n"
+			  "  - {name: m, samples: [3, 1, 2, .inf]}\n",
+			  err, sizeof(err), &r) == 0);
+	T_CHECK(r && r->nr_jobs == 1 && r->jobs[0].nr_metrics == 1);
+	if (r && r->nr_jobs == 1 && r->jobs[0].nr_metrics == 1) {
+		m = r->jobs[0].metrics;
+		T_CHECK(m->nr_samples == 4 && isinf(m->samples[3]));
+		T_CHECK(m->sum.median == 2.5 && m->sum.min == 1);
+		T_CHECK(m->better == KSCEN_LOWER && !m->unit);
+		T_CHECK(r->system.perf_event_paranoid == -100);
+		T_CHECK(streq(kscen_run_find(r, "a")->id, "a"));
+		T_CHECK(!kscen_run_find(r, "b"));
+	}
+	kscen_run_free(r);
+	rmtree(dir);
+}
+
+static char *render(const struct kscen_run *r, const struct kscen_run *last,
+		    enum kscen_format fmt)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return kscen_xstrdup("");
+	kscen_report(f, r, last, fmt);
+	fclose(f);
+	return buf;
+}
+
+void test_report_formats_deltas_and_escaping(void)
+{
+	struct kscen_run *r = new_run("2026-12-02T10:15:03Z");
+	struct kscen_run *last = new_run("2026-12-01T10:02:33Z");
+	const char *csv_head = "id,name,workload,status,metric,unit,better,n,"
+			       "median,mean,stddev,min,max,baseline,previous\n";
+	char *t;
+
+	last->jobs[1].metrics->sum.median = 10;	/* 11 now: +10% */
+	t = render(r, last, KSCEN_FMT_TEXT);
+	T_CHECK(strstr(t, "# kscen 1.0: scenario s, 4 jobs, repeat 3"));
+	T_CHECK(strstr(t, "# Running s/b/x=1\n# Created/joined 1,120 threads\n"));
+	T_CHECK(strstr(t, "      11.000000 usecs/op +1.000 to baseline "
+			  "+1.000 to previous   (median of 3, ±9.1% stddev)"));
+	/* The baseline itself gets no "+0.000 to baseline". */
+	T_CHECK(strstr(t, "      10.000000 usecs/op   (median of 3"));
+	T_CHECK(strstr(t, "vs last run (2026-12-01T10:02Z): +10.0%"));
+	T_CHECK(strstr(t, "     skipped: why\n"));
+	T_CHECK(strstr(t, "     FAILED: boom"));
+	T_CHECK(strstr(t, "# 2 ok, 1 skipped, 1 failed\n"));
+	free(t);
+
+	t = render(r, NULL, KSCEN_FMT_JSON);
+	T_CHECK(strstr(t, "\"cmdline\": \"ro quiet\\tx=\\\"a,b\\\" \\u0001 "
+			  "caf\xc3\xa9\""));
+	T_CHECK(strstr(t, "\"reason\": \"boom: \\\"quoted\\\"\\n2nd line\""));
+	T_CHECK(strstr(t, "\"params\": {\"x\": 1, \"size\": \"4k\", "
+			  "\"mode\": \"off\"}"));
+	T_CHECK(strstr(t, "\"perf_event_paranoid\": -1"));
+	free(t);
+
+	t = render(r, NULL, KSCEN_FMT_CSV);
+	T_CHECK(!strncmp(t, csv_head, strlen(csv_head)));
+	T_CHECK(strstr(t, "\nb/x=1,b,exec,ok,usecs/op,usecs,lower,3,11,11,1,"
+			  "10,12,b/x=0,b/x=0\n"));
+	T_CHECK(strstr(t, "\nb/x=2,b,exec,skipped,,,,,,,,,,b/x=0,b/x=1\n"));
+	T_CHECK(strstr(t, "\n\"c/y=\"\"a,b\"\"\",c,exec,failed,"));
+	free(t);
+
+	t = render(r, last, KSCEN_FMT_MARKDOWN);
+	T_CHECK(strstr(t, "| job | metric | median | unit | ±% |"));
+	T_CHECK(strstr(t, "| b/x=1 | usecs/op | 11 | usecs | ±9.1% | +1.000 | "
+			  "+1.000 | +10.0% | ok |"));
+	free(t);
+
+	kscen_run_free(r);
+	kscen_run_free(last);
+}
