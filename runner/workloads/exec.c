@@ -189,7 +189,7 @@ static void clean_copy(char *buf, size_t len, const char *src, size_t n)
 	buf[o] = '\0';
 }
 
-/* ---- Params -------------------------------------------------------------- */
+/* ---- Params ---- */
 
 static int exec_compile(regex_t *re, const char *pattern, char *err, size_t len)
 {
@@ -268,7 +268,7 @@ static void exec_describe(const void *params, char *buf, size_t len)
 	snprintf(buf, len, "exec: %s", shown);
 }
 
-/* ---- Setup and teardown ---------------------------------------------------- */
+/* ---- Setup and teardown ---- */
 
 static void exec_state_free(struct exec_state *st)
 {
@@ -314,7 +314,7 @@ static void exec_teardown(struct kscen_ctx *ctx)
 	ctx->priv = NULL;
 }
 
-/* ---- Running the command ---------------------------------------------------- */
+/* ---- Running the command ---- */
 
 static void close_fd(int *fd)
 {
@@ -362,6 +362,7 @@ child_exec(const char *command, int in, int out, int err, pid_t parent,
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
 	sigset_t none;
 	int sig, fd;
+	ssize_t n;
 
 	/* And die with the sample process if only it is killed. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
@@ -381,8 +382,9 @@ child_exec(const char *command, int in, int out, int err, pid_t parent,
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	execl("/bin/sh", "sh", "-c", command, (char *)NULL);
-	if (write(2, msg, sizeof(msg) - 1) < 0)
-		_exit(127);
+	/* exec_failed() shows this line after "status 127". */
+	n = write(2, msg, sizeof(msg) - 1);
+	(void)n;
 	_exit(127);
 }
 
@@ -589,7 +591,7 @@ static void exec_child_fini(struct exec_child *c)
 	close_fd(&c->pidfd);
 }
 
-/* ---- Results ----------------------------------------------------------------- */
+/* ---- Results ---- */
 
 /* The last non-blank line of @o, trimmed and cleaned; false if none. */
 static bool last_line(const struct exec_output *o, char *buf, size_t len)
@@ -631,8 +633,12 @@ static int exec_failed(struct kscen_ctx *ctx, const struct exec_state *st,
 				    "command killed by signal SIG%s (%d)%s",
 				    abbrev, sig,
 				    WCOREDUMP(status) ? ", core dumped" : "");
-	return kscen_reason(ctx, -EIO, "command killed by signal %d (%s)", sig,
-			    strsignal(sig));
+	/* Not strsignal(): it allocates for real-time signals. */
+	if (sig >= SIGRTMIN && sig <= SIGRTMAX)
+		return kscen_reason(ctx, -EIO,
+				    "command killed by signal SIGRTMIN+%d (%d)",
+				    sig - SIGRTMIN, sig);
+	return kscen_reason(ctx, -EIO, "command killed by signal %d", sig);
 }
 
 /* The capture must be a number and nothing else: not "12ms", not "1,234". */
