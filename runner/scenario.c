@@ -28,6 +28,9 @@
 #define MAX_FILE_SIZE (1 << 20)
 #define MAX_DEPTH 16
 #define MAX_EVENTS 200000
+#define MAX_KEYS 256		/* in any one mapping: keys are names, not data */
+#define MAX_ERRORS 20		/* printed; the rest are counted */
+#define MAX_SELECTORS 1000	/* include or exclude entries of one job */
 
 struct loader {
 	const char *file;
@@ -52,19 +55,40 @@ static struct kscen_mark mark_of(yaml_mark_t m)
 	return (struct kscen_mark){ m.line + 1, m.column + 1 };
 }
 
+static void vlerr(struct loader *ld, struct kscen_mark m, const char *fmt, va_list ap)
+{
+	if (++ld->errors > MAX_ERRORS) {
+		if (ld->errors == MAX_ERRORS + 1)
+			fprintf(stderr, "%s: more errors not shown\n", ld->file);
+		return;
+	}
+	fprintf(stderr, "%s:%u:%u: ", ld->file, m.line, m.col);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+/* Report a problem at @m; only the first MAX_ERRORS are printed. */
+static void lerr_at(struct loader *ld, struct kscen_mark m, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void lerr_at(struct loader *ld, struct kscen_mark m, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vlerr(ld, m, fmt, ap);
+	va_end(ap);
+}
+
+/* Report a problem at node @n. */
 static void lerr(struct loader *ld, yaml_node_t *n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static void lerr(struct loader *ld, yaml_node_t *n, const char *fmt, ...)
 {
-	struct kscen_mark m = mark_of(n->start_mark);
 	va_list ap;
 
-	fprintf(stderr, "%s:%u:%u: ", ld->file, m.line, m.col);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vlerr(ld, mark_of(n->start_mark), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
-	ld->errors++;
 }
 
 /* Read the whole file, refusing what cannot be a scenario. */
@@ -199,6 +223,10 @@ static unsigned check_keys(struct loader *ld, yaml_node_t *map,
 {
 	unsigned before = ld->errors;
 
+	if (map->data.mapping.pairs.top - map->data.mapping.pairs.start > MAX_KEYS) {
+		lerr(ld, map, "%s: more than %d keys", where, MAX_KEYS);
+		return ld->errors - before;
+	}
 	for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
 	     p < map->data.mapping.pairs.top; p++) {
 		yaml_node_t *k = node(ld, p->key);
@@ -279,6 +307,26 @@ static void kv_add_value(struct kscen_kv *kv, yaml_node_t *n)
 	kv->marks[kv->nr_values++] = mark_of(n->start_mark);
 }
 
+struct axis_value {
+	struct kscen_value v;
+	yaml_node_t *node;
+	bool string;
+};
+
+static int value_cmp(const struct axis_value *x, const struct axis_value *y)
+{
+	return x->string ? strcmp(x->v.s, y->v.s) : (x->v.i > y->v.i) - (x->v.i < y->v.i);
+}
+
+/* By value, then by position (nodes are an array), so the later is reported. */
+static int axis_value_cmp(const void *a, const void *b)
+{
+	const struct axis_value *x = a, *y = b;
+	int c = value_cmp(x, y);
+
+	return c ? c : (x->node > y->node) - (x->node < y->node);
+}
+
 /*
  * Read a params-like mapping of @w's parameters. Lists (axes) are allowed
  * only when @axes; each value is checked against its parameter's type, and
@@ -337,7 +385,7 @@ static void read_map(struct loader *ld, yaml_node_t *n,
 		if (v->data.sequence.items.top == v->data.sequence.items.start)
 			lerr(ld, v, "%s: %s: an axis needs at least one value",
 			     where, p->name);
-		struct kscen_value *vals = kscen_xcalloc(
+		struct axis_value *vals = kscen_xcalloc(
 			v->data.sequence.items.top - v->data.sequence.items.start + 1,
 			sizeof(*vals));
 		unsigned nv = 0;
@@ -346,19 +394,21 @@ static void read_map(struct loader *ld, yaml_node_t *n,
 		     it < v->data.sequence.items.top; it++) {
 			yaml_node_t *e = node(ld, *it);
 
-			if (check_scalar(ld, e, p, &vals[nv]))
+			if (check_scalar(ld, e, p, &vals[nv].v))
 				continue;
-			for (unsigned j = 0; j < nv; j++)
-				if (kscen_value_equal(p, &vals[j], &vals[nv])) {
-					lerr(ld, e, "%s: %s: duplicate value '%s' on the axis",
-					     where, p->name, scalar(e));
-					break;
-				}
+			vals[nv].node = e;
+			vals[nv].string = p->type == KSCEN_P_STRING;
 			kv_add_value(kv, e);
 			nv++;
 		}
+		/* Sorted, duplicates are neighbours: an axis of 100k values is cheap. */
+		qsort(vals, nv, sizeof(*vals), axis_value_cmp);
+		for (unsigned j = 1; j < nv; j++)
+			if (value_cmp(&vals[j - 1], &vals[j]) == 0)
+				lerr(ld, vals[j].node, "%s: %s: duplicate value '%s' on the axis",
+				     where, p->name, scalar(vals[j].node));
 		for (unsigned j = 0; j < nv; j++)
-			kscen_value_fini(&vals[j]);
+			kscen_value_fini(&vals[j].v);
 		free(vals);
 	}
 }
@@ -388,10 +438,9 @@ static void check_selector(struct loader *ld, const struct kscen_job_spec *j,
 		bool on_axis = false;
 
 		if (!decl) {
-			kscen_file_error(ld->file, kv->key_mark,
+			lerr_at(ld, kv->key_mark,
 					 "%s: '%s' is not a parameter of job %s's matrix",
 					 where, kv->key, j->name);
-			ld->errors++;
 			continue;
 		}
 		if (kscen_value_parse(p, kv->values[0], &a, err, sizeof(err)))
@@ -404,10 +453,9 @@ static void check_selector(struct loader *ld, const struct kscen_job_spec *j,
 		}
 		kscen_value_fini(&a);
 		if (!on_axis) {
-			kscen_file_error(ld->file, kv->marks[0],
+			lerr_at(ld, kv->marks[0],
 					 "%s: %s=%s is not one of the values of %s",
 					 where, kv->key, kv->values[0], kv->key);
-			ld->errors++;
 		}
 	}
 }
@@ -420,6 +468,10 @@ static void read_selectors(struct loader *ld, struct kscen_job_spec *j,
 		return;
 	if (n->type != YAML_SEQUENCE_NODE) {
 		lerr(ld, n, "job %s: %s must be a list of mappings", j->name, what);
+		return;
+	}
+	if (n->data.sequence.items.top - n->data.sequence.items.start > MAX_SELECTORS) {
+		lerr(ld, n, "job %s: %s: more than %d entries", j->name, what, MAX_SELECTORS);
 		return;
 	}
 	for (yaml_node_item_t *it = n->data.sequence.items.start;
@@ -497,10 +549,9 @@ static void read_job(struct loader *ld, yaml_node_t *n, struct kscen_job_spec *j
 		for (unsigned k = 0; k < j->params.nr; k++) {
 			if (j->params.kv[k].is_list &&
 			    !map_find(&j->include[i], j->params.kv[k].key)) {
-				kscen_file_error(ld->file, j->include[i].mark,
+				lerr_at(ld, j->include[i].mark,
 						 "job %s: include: must give a value for the axis '%s'",
 						 j->name, j->params.kv[k].key);
-				ld->errors++;
 			}
 		}
 	}
@@ -577,9 +628,9 @@ static int walk(struct loader *ld, struct kscen_scenario *s)
 			j->timeout_ns = v.i;
 		for (unsigned k = 0; k < i && j->name; k++)
 			if (s->jobs[k].name && strcmp(s->jobs[k].name, j->name) == 0)
-				kscen_file_error(ld->file, j->mark,
+				lerr_at(ld, j->mark,
 						 "duplicate job name '%s' (first at line %u)",
-						 j->name, s->jobs[k].mark.line), ld->errors++;
+						 j->name, s->jobs[k].mark.line);
 	}
 	return ld->errors ? -EINVAL : 0;
 }
