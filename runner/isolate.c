@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -87,7 +88,7 @@ int kscen_sample_isolated(const struct kscen_job *job, long long timeout_ns,
 {
 	long long deadline = now_ns() + timeout_ns;
 	size_t got = 0;
-	int pfd[2], status = 0;
+	int pfd[2], pidfd, status = 0;
 	pid_t pid, parent = getpid();
 
 	memset(out, 0, sizeof(*out));
@@ -109,9 +110,19 @@ int kscen_sample_isolated(const struct kscen_job *job, long long timeout_ns,
 	}
 	setpgid(pid, pid);	/* also here: no window where kill(-pid) misses */
 	close(pfd[1]);
+	/*
+	 * Wait for the record or for the child's exit, whichever comes: a
+	 * crashed child whose own children still hold the pipe must not look
+	 * like a hang. Without pidfd (before 5.3) EOF alone ends the wait.
+	 */
+	pidfd = syscall(SYS_pidfd_open, pid, 0);
+	fcntl(pfd[0], F_SETFL, O_NONBLOCK);
 
 	while (got < sizeof(*out)) {
-		struct pollfd p = { .fd = pfd[0], .events = POLLIN };
+		struct pollfd p[2] = {
+			{ .fd = pfd[0], .events = POLLIN },
+			{ .fd = pidfd, .events = POLLIN },
+		};
 		long long left = deadline - now_ns();
 		ssize_t n;
 		int r;
@@ -127,18 +138,21 @@ int kscen_sample_isolated(const struct kscen_job *job, long long timeout_ns,
 			out->ret = -ETIMEDOUT;
 			break;
 		}
-		r = poll(&p, 1, left / 1000000 + 1);
-		if (r < 0 && errno == EINTR)
-			continue;
+		r = poll(p, pidfd >= 0 ? 2 : 1, left / 1000000 + 1);
 		if (r <= 0)
-			continue;
+			continue;	/* EINTR or the deadline: checked above */
 		n = read(pfd[0], (char *)out + got, sizeof(*out) - got);
-		if (n < 0 && errno == EINTR)
+		if (n > 0) {
+			got += n;
 			continue;
-		if (n <= 0)
+		}
+		if (n == 0 || (errno != EINTR && errno != EAGAIN))
 			break;
-		got += n;
+		if (p[1].revents)	/* exited, and nothing more in the pipe */
+			break;
 	}
+	if (pidfd >= 0)
+		close(pidfd);
 	close(pfd[0]);
 	if (got < sizeof(*out) && !out->ret)
 		kill(-pid, SIGKILL);	/* EOF: may still be alive without its pipe */
