@@ -216,7 +216,9 @@ struct kscen_scenario {
 	char *sha256;		/* hex digest of the file's bytes */
 	char *name;
 	char *description;
-	unsigned repeat;	/* recorded samples per job */
+	unsigned repeat;	/* recorded samples per job (auto: at least) */
+	unsigned max_repeat;	/* repeat: auto: at most this many */
+	double until_ci;	/* repeat: auto: CI half-width target, %; 0 off */
 	unsigned warmup;	/* discarded samples per job */
 	long long timeout_ns;	/* per sample */
 	struct kscen_job_spec *jobs;
@@ -271,6 +273,10 @@ enum kscen_status {
 
 struct kscen_summary {
 	double median, mean, stddev, min, max;
+	double cv;		/* stddev / |mean|; NaN when the mean is 0 */
+	double ci_lo, ci_hi;	/* 95% CI of the median (order statistics) */
+	unsigned outliers;	/* beyond Tukey's fences; never dropped */
+	bool bimodal;		/* gap test: two clusters far apart */
 };
 
 struct kscen_metric {
@@ -291,6 +297,7 @@ struct kscen_job_result {
 	struct kscen_metric *metrics;
 	unsigned nr_metrics;
 	char *baseline, *previous;	/* job ids or NULL */
+	int converged;		/* repeat: auto: 1 yes, 0 no; -1 not asked */
 };
 
 #define KSCEN_PARANOID_UNKNOWN (-100)	/* perf_event_paranoid unreadable */
@@ -299,6 +306,9 @@ struct kscen_system {
 	char *hostname, *kernel, *kernel_build, *arch, *cpu_model, *cmdline;
 	long nr_cpus;
 	int perf_event_paranoid;
+	/* The environment manifest; NULL where unknown. */
+	char *governor, *smt, *mitigations, *thp, *config_sha256;
+	char *isolcpus, *nohz_full, *loadavg;
 };
 
 struct kscen_run {
@@ -306,6 +316,8 @@ struct kscen_run {
 	char *started, *finished;	/* UTC ISO 8601 */
 	bool partial;
 	unsigned repeat, warmup;
+	unsigned max_repeat;	/* repeat: auto: the most samples a job takes */
+	double until_ci;	/* repeat: auto: target CI half-width %; 0 off */
 	struct kscen_system system;
 	struct kscen_job_result *jobs;
 	unsigned nr_jobs;
@@ -327,6 +339,47 @@ void kscen_system_fini(struct kscen_system *sys);
 /* stats.c */
 void kscen_summarize(const double *x, unsigned n, struct kscen_summary *out);
 double kscen_median(const double *x, unsigned n);
+void kscen_sort(double *x, unsigned n);
+/* Lower rank of the 95% CI of a median of @n samples; 0 when n < 6. */
+unsigned kscen_median_ci_rank(unsigned n);
+/* The CI's half-width relative to the median, in percent. */
+double kscen_ci_halfwidth(const struct kscen_summary *s);
+
+/* signif.c: how two sets of samples of one metric differ. */
+enum kscen_verdict {
+	KSCEN_SAME,		/* not significant: printed "~" */
+	KSCEN_BETTER,
+	KSCEN_WORSE,
+};
+
+struct kscen_change {
+	double old, new_;	/* medians */
+	double rel;		/* new / old - 1; NaN when old is 0 */
+	double lo, hi;		/* 95% CI of rel */
+	double p;		/* two-sided p-value of the named test */
+	unsigned n_old, n_new;	/* samples; pairs when paired */
+	bool paired;		/* from the rounds' pairs (signed-rank) */
+	bool ci_valid;		/* false: too few samples for a 95% CI */
+	enum kscen_verdict verdict;
+};
+
+/*
+ * Compare @new_ against @old. @paired_ok: sample i of both was taken in the
+ * same round, so the pairs may be used where they give a narrower interval.
+ * Returns false when either has no samples.
+ */
+bool kscen_change_compute(const struct kscen_metric *old,
+			  const struct kscen_metric *new_, bool paired_ok,
+			  struct kscen_change *c);
+/* "Mann-Whitney U" or "Wilcoxon signed-rank", the test behind @c. */
+const char *kscen_change_test(const struct kscen_change *c);
+/* Worse by more than @pct percent, with the whole CI beyond @pct? */
+bool kscen_change_beyond(const struct kscen_change *c, enum kscen_better b,
+			 double pct);
+/* Exact or normal-approximation p-values, exposed for the unit tests. */
+double kscen_mann_whitney_p(const double *x, unsigned nx, const double *y,
+			    unsigned ny);
+double kscen_signed_rank_p(const double *d, unsigned n);
 
 /*
  * result.c: write @run to @dir/<scenario>/<started>-<hostname>.yaml
@@ -351,9 +404,16 @@ enum kscen_format {
 /* @last may be NULL: no "vs last run" line. */
 void kscen_report(FILE *out, const struct kscen_run *run,
 		  const struct kscen_run *last, enum kscen_format fmt);
-/* The delta table of two stored runs, matched by job id. */
+/* The delta table of two stored runs, matched by job id (compare.c). */
 void kscen_compare_print(FILE *out, const struct kscen_run *old,
 			 const struct kscen_run *new_);
+/*
+ * The regression gate: name the jobs of @new_ worse than in @old by more
+ * than @pct percent with the whole 95% CI beyond it; return their number.
+ * @old NULL: nothing to compare against, says so, returns 0.
+ */
+unsigned kscen_gate(FILE *out, const struct kscen_run *old,
+		    const struct kscen_run *new_, double pct);
 
 /* util.c */
 void *kscen_xmalloc(size_t n);	/* aborts on OOM, like git's xmalloc */

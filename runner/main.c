@@ -19,7 +19,9 @@
 
 #include "kscen.h"
 #include "runner.h"
+#include "scenario_load.h"
 
+#define EXIT_GATE 1
 #define EXIT_USAGE 2
 #define EXIT_FAILED_JOBS 3
 #define DEFAULT_MAX_JOBS 100000UL
@@ -84,6 +86,17 @@ static int parse_format(const char *cmd, const char *arg, enum kscen_format *f)
 			return 0;
 		}
 	usage_error(cmd, "--format: '%s' is not text, markdown, json or csv", arg);
+	return -EINVAL;
+}
+
+/* --gate PCT, --until-ci PCT: "5", "5%", "2.5%". */
+static int opt_pct(const char *cmd, const char *opt, const char *arg,
+		   double *out)
+{
+	if (!kscen_parse_pct(arg, out))
+		return 0;
+	usage_error(cmd, "%s: '%s' is not a percentage above 0 and up to 100",
+		    opt, arg);
 	return -EINVAL;
 }
 
@@ -266,9 +279,14 @@ static int cmd_run(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "max-jobs", required_argument, NULL, 'M' },
 		{ "format", required_argument, NULL, 'F' },
+		{ "gate", required_argument, NULL, 'g' },
+		{ "until-ci", required_argument, NULL, 'u' },
+		{ "max-repeat", required_argument, NULL, 'm' },
 		{ 0 },
 	};
 	const char *results = "results", *compare = "last";
+	unsigned long max_repeat = 0;
+	double gate = 0, until_ci = 0;
 	unsigned long repeat = 0, warmup = ULONG_MAX, max_jobs = DEFAULT_MAX_JOBS;
 	enum kscen_format fmt = KSCEN_FMT_TEXT;
 	struct kscen_run_opts ro = { 0 };
@@ -317,6 +335,20 @@ static int cmd_run(int argc, char **argv)
 			if (parse_format("run", optarg, &fmt))
 				return EXIT_USAGE;
 			break;
+		case 'g':
+			if (opt_pct("run", "--gate", optarg, &gate))
+				return EXIT_USAGE;
+			break;
+		case 'u':
+			if (opt_pct("run", "--until-ci", optarg, &until_ci))
+				return EXIT_USAGE;
+			break;
+		case 'm':
+			if (opt_uint("run", "--max-repeat", optarg, 1000000, &max_repeat) ||
+			    max_repeat < KSCEN_AUTO_MIN_REPEAT)
+				return max_repeat ? usage_error("run", "--max-repeat: "
+					"must be at least %d", KSCEN_AUTO_MIN_REPEAT) : EXIT_USAGE;
+			break;
 		default:
 			return usage_error("run", "unknown option");
 		}
@@ -327,6 +359,14 @@ static int cmd_run(int argc, char **argv)
 		return EXIT_USAGE;
 	ro.repeat = repeat ? repeat : s->repeat;
 	ro.warmup = warmup != ULONG_MAX ? warmup : s->warmup;
+	/* -r N asks for exactly N; --until-ci turns repeat: auto on. */
+	ro.until_ci = until_ci ? until_ci : repeat ? 0 : s->until_ci;
+	ro.max_repeat = max_repeat ? max_repeat : s->max_repeat ? s->max_repeat :
+			KSCEN_AUTO_MAX_REPEAT;
+	if (ro.until_ci > 0 && !repeat && !s->until_ci)
+		ro.repeat = KSCEN_AUTO_MIN_REPEAT;
+	if (ro.until_ci > 0 && ro.max_repeat < ro.repeat)
+		ro.max_repeat = ro.repeat;
 
 	run = kscen_xcalloc(1, sizeof(*run));
 	run->version = kscen_xstrdup(KSCEN_VERSION);
@@ -336,6 +376,8 @@ static int cmd_run(int argc, char **argv)
 	run->command = join_argv(argc + 1, argv - 1);
 	run->repeat = ro.repeat;
 	run->warmup = ro.warmup;
+	run->until_ci = ro.until_ci;
+	run->max_repeat = ro.until_ci > 0 ? ro.max_repeat : 0;
 	kscen_system_read(&run->system);
 	last = load_reference(compare, results, run);
 
@@ -350,9 +392,18 @@ static int cmd_run(int argc, char **argv)
 	if (save && kscen_result_save(run, results))
 		fprintf(stderr, "kscen: could not save the results under %s\n", results);
 	kscen_report(stdout, run, last, fmt);
+	if (gate > 0 && fmt == KSCEN_FMT_TEXT)
+		fputc('\n', stdout);
+	/* A gate without a reference run cannot trip; it says so. */
+	if (gate > 0 && kscen_gate(fmt == KSCEN_FMT_JSON || fmt == KSCEN_FMT_CSV ?
+				   stderr : stdout, last, run, gate))
+		code = EXIT_GATE;
+	/* JSON and CSV stay parseable: the path goes beside them. */
 	if (save && run->path)
-		printf("\nresults: %s\n", run->path);
+		fprintf(fmt == KSCEN_FMT_JSON || fmt == KSCEN_FMT_CSV ? stderr :
+			stdout, "\nresults: %s\n", run->path);
 
+	/* Failed jobs win over the gate: their numbers are not all there. */
 	for (unsigned i = 0; i < run->nr_jobs; i++)
 		if (run->jobs[i].status == KSCEN_FAILED)
 			code = EXIT_FAILED_JOBS;
@@ -498,22 +549,41 @@ static int cmd_report(int argc, char **argv)
 
 static int cmd_compare(int argc, char **argv)
 {
-	static const struct option opts[] = { HELP_OPT, { 0 } };
+	static const struct option opts[] = {
+		HELP_OPT,
+		{ "gate", required_argument, NULL, 'g' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ 0 },
+	};
 	struct kscen_run *old = NULL, *new_ = NULL;
 	int c, code = 0;
+	double gate = 0;
 
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+hv", opts, NULL)) != -1) {
 		if (c == 'h')
 			return cmd_help(find_cmd("compare"), stdout), 0;
-		return usage_error("compare", "unknown option");
+		if (c == 'v') {
+			kscen_verbose++;
+			continue;
+		}
+		if (c != 'g')
+			return usage_error("compare", "unknown option");
+		if (opt_pct("compare", "--gate", optarg, &gate))
+			return EXIT_USAGE;
 	}
 	if (argc - optind != 2)
 		return usage_error("compare", "needs OLD and NEW");
 	if (load_result_arg(argv[optind], &old) ||
 	    load_result_arg(argv[optind + 1], &new_))
 		code = EXIT_USAGE;
-	else
+	else {
 		kscen_compare_print(stdout, old, new_);
+		if (gate > 0) {
+			fputc('\n', stdout);
+			if (kscen_gate(stdout, old, new_, gate))
+				code = EXIT_GATE;
+		}
+	}
 	if (old)
 		kscen_run_free(old);
 	if (new_)
@@ -534,6 +604,11 @@ static const struct cmd cmds[] = {
 	  "      --no-save       do not store the run\n"
 	  "      --format F      text (default), markdown, json or csv\n"
 	  "      --max-jobs N    refuse a larger matrix (default 100000)\n"
+	  "      --gate PCT      exit 1 if a job got worse than the --compare run by\n"
+	  "                      more than PCT%, with its whole 95% CI beyond PCT\n"
+	  "      --until-ci PCT  repeat: auto: sample until the median's 95% CI is\n"
+	  "                      within +-PCT% (at least 6, at most --max-repeat)\n"
+	  "      --max-repeat N  repeat: auto: at most N samples a job (default 30)\n"
 	  "  -q, --quiet         no progress on stderr\n"
 	  "  -v, --verbose       every sample on stderr\n" },
 	{ "plan", cmd_plan, "SCENARIO.yaml [--filter GLOB] [--max-jobs N]",
@@ -544,9 +619,11 @@ static const struct cmd cmds[] = {
 	  "Check scenario files; exit 0 if all are valid, 2 otherwise.", "" },
 	{ "list", cmd_list, "[WORKLOAD]",
 	  "List the workloads, or one workload's metrics and parameters.", "" },
-	{ "compare", cmd_compare, "OLD NEW",
+	{ "compare", cmd_compare, "OLD NEW [--gate PCT]",
 	  "Delta table between two stored runs (files, or directories: the newest run in each).",
-	  "" },
+	  "      --gate PCT      exit 1 if a job got worse by more than PCT%, with its\n"
+	  "                      whole 95% CI beyond PCT (inconclusive never trips it)\n"
+	  "  -v, --verbose       name the test behind each p-value\n" },
 	{ "report", cmd_report, "RESULT [--format F]",
 	  "Re-render a stored run (a file, or the newest in a directory).",
 	  "      --format F      text (default), markdown, json or csv\n" },

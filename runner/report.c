@@ -4,18 +4,18 @@
  * reads like perf bench (a block a job, "to baseline" and "to previous" deltas
  * as perf bench uprobe prints them, the change against the last run), a
  * markdown table for patch mails, JSON and CSV for scripts, and the delta
- * table of "kscen compare" (kscen_compare_print(), declared in kscen.h).
+ * table of "kscen compare" is compare.c.
  *
- * Every comparison of two runs goes through struct change. Today it carries
- * the relative change of the medians; the significance test (confidence
- * interval, p-value, verdict) belongs in compute_change() and
- * format_change(), and every printer picks it up from there.
+ * Every delta goes through struct kscen_change (signif.c): relative change,
+ * its 95% CI, p-value and verdict, "~" when not significant, like benchstat.
+ * Deltas within a run may use the rounds as pairs; "vs last run" may not.
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "kscen.h"
+#include "report.h"
 
 /* Stored runs may lack any optional field; print them as empty. */
 static const char *str(const char *s)
@@ -28,8 +28,7 @@ static const char *status_name(enum kscen_status s)
 	return s == KSCEN_OK ? "ok" : s == KSCEN_SKIPPED ? "skipped" : "failed";
 }
 
-/* The primary metric of an ok job with samples, else NULL. */
-static const struct kscen_metric *primary(const struct kscen_job_result *j)
+const struct kscen_metric *kscen_primary(const struct kscen_job_result *j)
 {
 	if (!j || j->status != KSCEN_OK || !j->nr_metrics ||
 	    !j->metrics[0].nr_samples)
@@ -37,9 +36,8 @@ static const struct kscen_metric *primary(const struct kscen_job_result *j)
 	return &j->metrics[0];
 }
 
-/* @j's metric called @name, if @j is ok and it has samples. */
-static const struct kscen_metric *find_metric(const struct kscen_job_result *j,
-					      const char *name)
+const struct kscen_metric *kscen_find_metric(const struct kscen_job_result *j,
+					     const char *name)
 {
 	unsigned i;
 
@@ -52,27 +50,8 @@ static const struct kscen_metric *find_metric(const struct kscen_job_result *j,
 	return NULL;
 }
 
-/*
- * Median of @j's primary metric minus that of job @ref, perf bench uprobe's
- * "+N to baseline". Only for a different job that ran fine.
- */
-static bool ref_delta(const struct kscen_run *run,
-		      const struct kscen_job_result *j, const char *ref,
-		      double *d)
-{
-	const struct kscen_metric *m = primary(j), *rm;
-
-	if (!m || !ref || !j->id || !strcmp(ref, j->id))
-		return false;
-	rm = primary(kscen_run_find(run, ref));
-	if (!rm)
-		return false;
-	*d = m->sum.median - rm->sum.median;
-	return true;
-}
-
 /* "usecs/op" says more than its unit "usecs"; otherwise show both. */
-static void label(const struct kscen_metric *m, char *buf, size_t len)
+void kscen_metric_label(const struct kscen_metric *m, char *buf, size_t len)
 {
 	const char *name = str(m->name), *unit = str(m->unit);
 
@@ -84,13 +63,6 @@ static void label(const struct kscen_metric *m, char *buf, size_t len)
 		snprintf(buf, len, "%s (%s)", unit, name);
 }
 
-/* Relative spread in percent, NaN where it means nothing. */
-static double spread(const struct kscen_metric *m)
-{
-	if (m->sum.mean == 0 || !isfinite(m->sum.mean))
-		return NAN;
-	return 100 * m->sum.stddev / fabs(m->sum.mean);
-}
 
 /* "2026-12-01T10:02:33Z" -> "2026-12-01T10:02Z" */
 static void short_time(const char *iso, char *buf, size_t len)
@@ -101,60 +73,142 @@ static void short_time(const char *iso, char *buf, size_t len)
 		snprintf(buf, len, "%s", iso ? iso : "unknown time");
 }
 
-/* ---- Changes between runs ---------------------------------------------- */
+/* ---- Changes ------------------------------------------------------------ */
 
-struct change {
-	double old, new_;	/* medians */
-	double rel;		/* (new - old) / old; NaN when old is 0 */
-	/* To come: CI of the difference, p-value, verdict. */
-};
-
-/* Both metrics must have samples: the test will need them, not just sums. */
-static bool compute_change(const struct kscen_metric *old,
-			   const struct kscen_metric *new_, struct change *c)
+static void pct(char *buf, size_t len, double v)
 {
-	if (!old || !new_ || !old->nr_samples || !new_->nr_samples)
-		return false;
-	c->old = old->sum.median;
-	c->new_ = new_->sum.median;
-	c->rel = c->old != 0 ? (c->new_ - c->old) / c->old : NAN;
-	return true;
+	/* "+0.0%" for a tiny negative would read as a sign error. */
+	snprintf(buf, len, "%+.1f%%", fabs(v) < 0.0005 ? 0.0 : 100 * v);
 }
 
-/* "+1.2%"; the verdict (" ~", " faster", " slower") will follow it here. */
-static void format_change(const struct change *c, char *buf, size_t len)
+void kscen_format_change(const struct kscen_change *c, char *buf, size_t len)
 {
-	if (isfinite(c->rel))
-		snprintf(buf, len, "%+.1f%%", 100 * c->rel);
-	else
+	char rel[32], lo[32], hi[32], n[32];
+
+	if (!isfinite(c->rel)) {
 		snprintf(buf, len, "n/a");
+		return;
+	}
+	pct(rel, sizeof(rel), c->rel);
+	if (c->paired)
+		snprintf(n, sizeof(n), "n=%u pairs", c->n_new);
+	else
+		snprintf(n, sizeof(n), "n=%u+%u", c->n_old, c->n_new);
+	if (!c->ci_valid || !isfinite(c->lo)) {
+		snprintf(buf, len, "%s ~ (too few samples for a 95%% CI, %s)",
+			 rel, n);
+		return;
+	}
+	pct(lo, sizeof(lo), c->lo);
+	pct(hi, sizeof(hi), c->hi);
+	snprintf(buf, len, "%s [%s .. %s] %s (p%s%.3f %s%s%s)", rel, lo, hi,
+		 c->verdict == KSCEN_WORSE ? "worse" :
+		 c->verdict == KSCEN_BETTER ? "better" : "~",
+		 c->p < 0.001 ? "<" : "=", c->p < 0.001 ? 0.001 : c->p, n,
+		 kscen_verbose ? ", " : "", kscen_verbose ? kscen_change_test(c) : "");
 }
 
-/* The change of @j's primary metric since @last, into @buf; false if none. */
-static bool vs_last(const struct kscen_run *last,
-		    const struct kscen_job_result *j, char *buf, size_t len)
+/*
+ * Below 6 samples the interval is [min, max], whose coverage is only
+ * 1 - 2^(1-n): 93.8% for the default 5. Say so rather than call it 95%.
+ */
+static double ci_level(unsigned n)
 {
-	const struct kscen_metric *m = primary(j);
-	struct change c;
+	return kscen_median_ci_rank(n) ? 95 : 100 * (1 - ldexp(1, 1 - (int)n));
+}
 
-	if (!m || !last || !compute_change(find_metric(kscen_run_find(last,
-						j->id), m->name), m, &c))
+void kscen_format_ci(const struct kscen_metric *m, char *buf, size_t len)
+{
+	double hw = kscen_ci_halfwidth(&m->sum);
+
+	if (m->nr_samples < 2 || !isfinite(hw))
+		snprintf(buf, len, "(n=%u)", m->nr_samples);
+	else if (!kscen_median_ci_rank(m->nr_samples))
+		snprintf(buf, len, "±%.1f%% (%.1f%%)", hw, ci_level(m->nr_samples));
+	else
+		snprintf(buf, len, "±%.1f%%", hw);
+}
+
+/* @j's primary metric against job @ref of the same run: rounds pair them. */
+static bool ref_change(const struct kscen_run *run,
+		       const struct kscen_job_result *j, const char *ref,
+		       struct kscen_change *c)
+{
+	const struct kscen_metric *m = kscen_primary(j);
+
+	if (!m || !ref || !j->id || !strcmp(ref, j->id))
 		return false;
-	format_change(&c, buf, len);
-	return true;
+	return kscen_change_compute(kscen_find_metric(kscen_run_find(run, ref),
+						      m->name), m, true, c);
+}
+
+/* @j's primary metric against the same job of another run: no pairs. */
+static bool last_change(const struct kscen_run *last,
+			const struct kscen_job_result *j,
+			struct kscen_change *c)
+{
+	const struct kscen_metric *m = kscen_primary(j);
+
+	if (!m || !last)
+		return false;
+	return kscen_change_compute(kscen_find_metric(kscen_run_find(last,
+						j->id), m->name), m, false, c);
+}
+
+/* ", converged after 12" / ", did not converge: ±7.2% after max 30" */
+static void convergence(const struct kscen_run *run,
+			const struct kscen_job_result *j,
+			const struct kscen_metric *m, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (j->converged < 0)
+		return;
+	if (j->converged)
+		snprintf(buf, len, ", converged after %u", m->nr_samples);
+	else if (isfinite(kscen_ci_halfwidth(&m->sum)) &&
+		 kscen_median_ci_rank(m->nr_samples))
+		snprintf(buf, len, ", did not converge: ±%.1f%% after max %u",
+			 kscen_ci_halfwidth(&m->sum), m->nr_samples);
+	else
+		snprintf(buf, len, ", did not converge after max %u",
+			 run->max_repeat ? run->max_repeat : m->nr_samples);
 }
 
 /* ---- Text -------------------------------------------------------------- */
+
+static void text_summary(FILE *out, const struct kscen_run *run,
+			 const struct kscen_job_result *j,
+			 const struct kscen_metric *m)
+{
+	char conv[96];
+
+	double hw = kscen_ci_halfwidth(&m->sum);
+
+	fprintf(out, "   (median of %u", m->nr_samples);
+	if (m->nr_samples >= 2 && isfinite(hw))
+		fprintf(out, ", %.3g%% CI ±%.1f%%", ci_level(m->nr_samples), hw);
+	if (isfinite(m->sum.cv))
+		fprintf(out, ", CV %.1f%%", 100 * m->sum.cv);
+	if (m->sum.outliers)
+		fprintf(out, ", %u outlier%s", m->sum.outliers,
+			m->sum.outliers > 1 ? "s" : "");
+	convergence(run, j, m, conv, sizeof(conv));
+	fprintf(out, "%s)\n", conv);
+	if (m->sum.bimodal)
+		fprintf(out, "     warning: bimodal samples (%g .. %g): the median "
+			"hides two modes\n", m->sum.min, m->sum.max);
+}
 
 static void text_job(FILE *out, const struct kscen_run *run,
 		     const struct kscen_run *last,
 		     const struct kscen_job_result *j)
 {
-	const struct kscen_metric *m = primary(j);
-	char lbl[128], chg[64], when[64];
+	const struct kscen_metric *m = kscen_primary(j);
+	char lbl[128], chg[192], when[64];
+	struct kscen_change cb, cp, cl;
+	bool hb, hp;
 	const char *d0, *nl;
 	unsigned i;
-	double d;
 
 	fprintf(out, "# Running %s/%s\n", str(run->scenario), str(j->id));
 	for (d0 = j->describe; d0; d0 = nl ? nl + 1 : NULL) {
@@ -172,25 +226,35 @@ static void text_job(FILE *out, const struct kscen_run *run,
 		fprintf(out, "     no samples\n");
 		return;
 	}
-	label(m, lbl, sizeof(lbl));
+	kscen_metric_label(m, lbl, sizeof(lbl));
 	fprintf(out, "     %14.6f %s", m->sum.median, lbl);
-	if (ref_delta(run, j, j->baseline, &d))
-		fprintf(out, " %+.3f to baseline", d);
-	if (ref_delta(run, j, j->previous, &d))
-		fprintf(out, " %+.3f to previous", d);
-	fprintf(out, "   (median of %u", m->nr_samples);
-	if (isfinite(spread(m)))
-		fprintf(out, ", ±%.1f%% stddev", spread(m));
-	fprintf(out, ")\n");
+	hb = ref_change(run, j, j->baseline, &cb);
+	hp = ref_change(run, j, j->previous, &cp);
+	/* perf bench uprobe's absolute deltas, then the honest ones below. */
+	if (hb)
+		fprintf(out, " %+.3f to baseline", cb.new_ - cb.old);
+	if (hp)
+		fprintf(out, " %+.3f to previous", cp.new_ - cp.old);
+	text_summary(out, run, j, m);
 
 	for (i = 1; i < j->nr_metrics; i++) {
 		if (!j->metrics[i].nr_samples)
 			continue;
-		label(&j->metrics[i], lbl, sizeof(lbl));
+		kscen_metric_label(&j->metrics[i], lbl, sizeof(lbl));
 		fprintf(out, "     %14.6f %s\n", j->metrics[i].sum.median, lbl);
 	}
-	if (vs_last(last, j, chg, sizeof(chg))) {
+	if (hb) {
+		kscen_format_change(&cb, chg, sizeof(chg));
+		fprintf(out, "     to baseline: %s\n", chg);
+	}
+	/* The second of a two-value axis: one line says both. */
+	if (hp && !(hb && !strcmp(j->baseline, j->previous))) {
+		kscen_format_change(&cp, chg, sizeof(chg));
+		fprintf(out, "     to previous: %s\n", chg);
+	}
+	if (last_change(last, j, &cl)) {
 		short_time(last->started, when, sizeof(when));
+		kscen_format_change(&cl, chg, sizeof(chg));
 		fprintf(out, "     vs last run (%s): %s\n", when, chg);
 	}
 }
@@ -201,10 +265,13 @@ static void text(FILE *out, const struct kscen_run *run,
 	const struct kscen_system *sys = &run->system;
 	unsigned i, n[3] = { 0 };
 
-	fprintf(out, "# kscen %s: scenario %s, %u jobs, repeat %u (warmup %u)\n",
+	fprintf(out, "# kscen %s: scenario %s, %u jobs, repeat %u (warmup %u)",
 		run->version ? run->version : KSCEN_VERSION,
 		str(run->scenario), run->nr_jobs, run->repeat, run->warmup);
-	fprintf(out, "# %s %s, %s, %ld CPUs\n", str(sys->kernel),
+	if (run->until_ci > 0)
+		fprintf(out, ", auto: until ±%g%% or %u", run->until_ci,
+			run->max_repeat);
+	fprintf(out, "\n# %s %s, %s, %ld CPUs\n", str(sys->kernel),
 		str(sys->arch), sys->cpu_model ? sys->cpu_model : "unknown CPU",
 		sys->nr_cpus);
 	if (run->partial)
@@ -243,15 +310,23 @@ static void md_num(FILE *out, const char *fmt, double v, bool have)
 	md_cell(out, buf);
 }
 
+static void md_change(FILE *out, const struct kscen_change *c, bool have)
+{
+	char buf[192] = "";
+
+	if (have)
+		kscen_format_change(c, buf, sizeof(buf));
+	md_cell(out, buf);
+}
+
 static void md_job(FILE *out, const struct kscen_run *run,
 		   const struct kscen_run *last,
 		   const struct kscen_job_result *j)
 {
-	char chg[64], status[KSCEN_REASON_MAX + 16];
+	char status[KSCEN_REASON_MAX + 16], ci[32];
 	const struct kscen_metric *m;
+	struct kscen_change c;
 	unsigned i, rows;
-	double d = 0;
-	bool have;
 
 	snprintf(status, sizeof(status), "%s%s%s", status_name(j->status),
 		 j->reason ? ": " : "", str(j->reason));
@@ -263,14 +338,15 @@ static void md_job(FILE *out, const struct kscen_run *run,
 		md_cell(out, m ? m->name : NULL);
 		md_num(out, "%.6g", m ? m->sum.median : 0, m && m->nr_samples);
 		md_cell(out, m ? m->unit : NULL);
-		md_num(out, "±%.1f%%", m ? spread(m) : 0, m);
+		ci[0] = '\0';
+		if (m && m->nr_samples)
+			kscen_format_ci(m, ci, sizeof(ci));
+		md_cell(out, ci);
+		md_num(out, "%.1f%%", m ? 100 * m->sum.cv : 0, m && m->nr_samples);
 		/* Deltas are for the primary metric, as in the text report. */
-		have = !i && ref_delta(run, j, j->baseline, &d);
-		md_num(out, "%+.3f", d, have);
-		have = !i && ref_delta(run, j, j->previous, &d);
-		md_num(out, "%+.3f", d, have);
-		have = !i && vs_last(last, j, chg, sizeof(chg));
-		md_cell(out, have ? chg : NULL);
+		md_change(out, &c, !i && ref_change(run, j, j->baseline, &c));
+		md_change(out, &c, !i && ref_change(run, j, j->previous, &c));
+		md_change(out, &c, !i && last_change(last, j, &c));
 		md_cell(out, status);
 		fputs("|\n", out);
 	}
@@ -293,9 +369,11 @@ static void markdown(FILE *out, const struct kscen_run *run,
 		short_time(last->started, when, sizeof(when));
 		fprintf(out, "; \"vs last\" is against the run of %s", when);
 	}
-	fprintf(out, "\n\n| job | metric | median | unit | ±%% | to baseline "
-		"| to previous | vs last | status |\n"
-		"|---|---|---:|---|---:|---:|---:|---:|---|\n");
+	fprintf(out, "  \nChanges: median ratio, [95%% CI], ~ when not significant "
+		"(Mann-Whitney U; Wilcoxon signed-rank on pairs of rounds)");
+	fprintf(out, "\n\n| job | metric | median | unit | 95%% CI | CV "
+		"| to baseline | to previous | vs last | status |\n"
+		"|---|---|---:|---|---:|---:|---:|---:|---:|---|\n");
 	for (i = 0; i < run->nr_jobs; i++)
 		md_job(out, run, last, &run->jobs[i]);
 }
@@ -390,10 +468,69 @@ static void json_metric(FILE *out, const struct kscen_metric *m, bool more)
 	json_num(out, s->min);
 	fputs(", \"max\": ", out);
 	json_num(out, s->max);
+	fputs(",\n", out);
+	fprintf(out, "%*s\"cv\": ", 10, "");
+	json_num(out, s->cv);
+	fputs(", \"ci_low\": ", out);
+	json_num(out, s->ci_lo);
+	fputs(", \"ci_high\": ", out);
+	json_num(out, s->ci_hi);
+	fprintf(out, ", \"outliers\": %u, \"bimodal\": %s", s->outliers,
+		s->bimodal ? "true" : "false");
 	fprintf(out, "\n        }%s\n", more ? "," : "");
 }
 
-static void json_job(FILE *out, const struct kscen_job_result *j, bool more)
+/* "baseline": {"against": id, "rel": ..., "p": ...} or null. */
+static void json_change(FILE *out, const char *key, const char *against,
+			const struct kscen_change *c, bool have)
+{
+	jkey(out, 4, key);
+	if (!have) {
+		fputs("null", out);
+		return;
+	}
+	fputs("{\"against\": ", out);
+	json_str(out, against);
+	fputs(", \"old\": ", out);
+	json_num(out, c->old);
+	fputs(", \"new\": ", out);
+	json_num(out, c->new_);
+	fputs(", \"rel\": ", out);
+	json_num(out, c->rel);
+	fputs(", \"ci_low\": ", out);
+	json_num(out, c->ci_valid ? c->lo : NAN);
+	fputs(", \"ci_high\": ", out);
+	json_num(out, c->ci_valid ? c->hi : NAN);
+	fputs(", \"p\": ", out);
+	json_num(out, c->p);
+	fprintf(out, ", \"n_old\": %u, \"n_new\": %u, \"paired\": %s, "
+		"\"test\": \"%s\", \"verdict\": \"%s\"}", c->n_old, c->n_new,
+		c->paired ? "true" : "false", kscen_change_test(c),
+		c->verdict == KSCEN_WORSE ? "worse" :
+		c->verdict == KSCEN_BETTER ? "better" : "same");
+}
+
+static void json_deltas(FILE *out, const struct kscen_run *run,
+			const struct kscen_run *last,
+			const struct kscen_job_result *j)
+{
+	struct kscen_change c;
+
+	fputs("      \"deltas\": {\n", out);
+	json_change(out, "baseline", j->baseline, &c,
+		    ref_change(run, j, j->baseline, &c));
+	fputs(",\n", out);
+	json_change(out, "previous", j->previous, &c,
+		    ref_change(run, j, j->previous, &c));
+	fputs(",\n", out);
+	json_change(out, "last", last ? last->path : NULL, &c,
+		    last_change(last, j, &c));
+	fputs("\n      },\n", out);
+}
+
+static void json_job(FILE *out, const struct kscen_run *run,
+		     const struct kscen_run *last,
+		     const struct kscen_job_result *j, bool more)
 {
 	unsigned i;
 
@@ -423,12 +560,17 @@ static void json_job(FILE *out, const struct kscen_job_result *j, bool more)
 		json_metric(out, &j->metrics[i], i + 1 < j->nr_metrics);
 	if (j->nr_metrics)
 		fprintf(out, "      ],\n");
+	json_deltas(out, run, last, j);
+	jkey(out, 3, "converged");
+	fputs(j->converged < 0 ? "null,\n" : j->converged ? "true,\n" :
+	      "false,\n", out);
 	jstr(out, 3, "baseline", j->baseline, true);
 	jstr(out, 3, "previous", j->previous, false);
 	fprintf(out, "    }%s\n", more ? "," : "");
 }
 
-static void json(FILE *out, const struct kscen_run *run)
+static void json(FILE *out, const struct kscen_run *run,
+		 const struct kscen_run *last)
 {
 	const struct kscen_system *sys = &run->system;
 	unsigned i;
@@ -445,6 +587,10 @@ static void json(FILE *out, const struct kscen_run *run)
 	fputs(run->partial ? "true,\n" : "false,\n", out);
 	jlong(out, 1, "repeat", run->repeat, true);
 	jlong(out, 1, "warmup", run->warmup, true);
+	jlong(out, 1, "max_repeat", run->max_repeat, true);
+	jkey(out, 1, "until_ci");
+	json_num(out, run->until_ci > 0 ? run->until_ci : NAN);
+	fputs(",\n", out);
 	jstr(out, 1, "path", run->path, true);
 	fputs("  \"system\": {\n", out);
 	jstr(out, 2, "hostname", sys->hostname, true);
@@ -456,13 +602,21 @@ static void json(FILE *out, const struct kscen_run *run)
 	jstr(out, 2, "cmdline", sys->cmdline, true);
 	jkey(out, 2, "perf_event_paranoid");
 	if (sys->perf_event_paranoid == KSCEN_PARANOID_UNKNOWN)
-		fputs("null\n", out);
+		fputs("null,\n", out);
 	else
-		fprintf(out, "%d\n", sys->perf_event_paranoid);
+		fprintf(out, "%d,\n", sys->perf_event_paranoid);
+	jstr(out, 2, "governor", sys->governor, true);
+	jstr(out, 2, "smt", sys->smt, true);
+	jstr(out, 2, "mitigations", sys->mitigations, true);
+	jstr(out, 2, "thp", sys->thp, true);
+	jstr(out, 2, "config_sha256", sys->config_sha256, true);
+	jstr(out, 2, "isolcpus", sys->isolcpus, true);
+	jstr(out, 2, "nohz_full", sys->nohz_full, true);
+	jstr(out, 2, "loadavg", sys->loadavg, false);
 	fputs("  },\n", out);
 	fputs(run->nr_jobs ? "  \"jobs\": [\n" : "  \"jobs\": []\n", out);
 	for (i = 0; i < run->nr_jobs; i++)
-		json_job(out, &run->jobs[i], i + 1 < run->nr_jobs);
+		json_job(out, run, last, &run->jobs[i], i + 1 < run->nr_jobs);
 	if (run->nr_jobs)
 		fputs("  ]\n", out);
 	fputs("}\n", out);
@@ -517,7 +671,16 @@ static void csv_row(FILE *out, const struct kscen_job_result *j,
 		fputs(",,,,,,,,,", out);
 	}
 	csv_field(out, j->baseline, true);
-	csv_field(out, j->previous, false);
+	csv_field(out, j->previous, true);
+	if (m) {
+		csv_num(out, m->sum.cv);
+		csv_num(out, m->sum.ci_lo);
+		csv_num(out, m->sum.ci_hi);
+		fprintf(out, "%u,%s\n", m->sum.outliers,
+			m->sum.bimodal ? "true" : "false");
+	} else {
+		fputs(",,,,\n", out);
+	}
 }
 
 static void csv(FILE *out, const struct kscen_run *run)
@@ -526,7 +689,8 @@ static void csv(FILE *out, const struct kscen_run *run)
 	unsigned i, k;
 
 	fputs("id,name,workload,status,metric,unit,better,n,median,mean,"
-	      "stddev,min,max,baseline,previous\n", out);
+	      "stddev,min,max,baseline,previous,cv,ci_low,ci_high,outliers,"
+	      "bimodal\n", out);
 	for (i = 0; i < run->nr_jobs; i++) {
 		j = &run->jobs[i];
 		if (j->status != KSCEN_OK || !j->nr_metrics)
@@ -545,7 +709,7 @@ void kscen_report(FILE *out, const struct kscen_run *run,
 		markdown(out, run, last);
 		break;
 	case KSCEN_FMT_JSON:
-		json(out, run);
+		json(out, run, last);
 		break;
 	case KSCEN_FMT_CSV:
 		csv(out, run);
@@ -555,114 +719,4 @@ void kscen_report(FILE *out, const struct kscen_run *run,
 		text(out, run, last);
 		break;
 	}
-}
-
-/* ---- Compare ----------------------------------------------------------- */
-
-static void env_diff(FILE *out, const struct kscen_run *old,
-		     const struct kscen_run *new_)
-{
-	const struct kscen_system *o = &old->system, *n = &new_->system;
-	char oc[24], nc[24], op[24], np[24];
-	struct {
-		const char *name, *o, *n;
-	} f[] = {
-		{ "kscen", old->version, new_->version },
-		{ "scenario", old->scenario, new_->scenario },
-		{ "scenario_sha256", old->scenario_sha256,
-		  new_->scenario_sha256 },
-		{ "hostname", o->hostname, n->hostname },
-		{ "kernel", o->kernel, n->kernel },
-		{ "kernel_build", o->kernel_build, n->kernel_build },
-		{ "cmdline", o->cmdline, n->cmdline },
-		{ "arch", o->arch, n->arch },
-		{ "cpu_model", o->cpu_model, n->cpu_model },
-		{ "nr_cpus", oc, nc },
-		{ "perf_event_paranoid", op, np },
-	};
-	unsigned i, nr = sizeof(f) / sizeof(f[0]), diffs = 0;
-
-	snprintf(oc, sizeof(oc), "%ld", o->nr_cpus);
-	snprintf(nc, sizeof(nc), "%ld", n->nr_cpus);
-	snprintf(op, sizeof(op), "%d", o->perf_event_paranoid);
-	snprintf(np, sizeof(np), "%d", n->perf_event_paranoid);
-	if (o->perf_event_paranoid == KSCEN_PARANOID_UNKNOWN)
-		snprintf(op, sizeof(op), "unknown");
-	if (n->perf_event_paranoid == KSCEN_PARANOID_UNKNOWN)
-		snprintf(np, sizeof(np), "unknown");
-
-	for (i = 0; i < nr; i++) {
-		if (!strcmp(str(f[i].o), str(f[i].n)))
-			continue;
-		fprintf(out, "%s%s", diffs++ ? ", " : "# environment differs: ",
-			f[i].name);
-	}
-	if (!diffs)
-		return;
-	fputc('\n', out);
-	for (i = 0; i < nr; i++)
-		if (strcmp(str(f[i].o), str(f[i].n)))
-			fprintf(out, "#   %s: %s -> %s\n", f[i].name,
-				str(f[i].o), str(f[i].n));
-}
-
-/* A median, or why there is none. */
-static void cell(const struct kscen_job_result *j, char *buf, size_t len)
-{
-	const struct kscen_metric *m = primary(j);
-
-	if (m)
-		snprintf(buf, len, "%.6f", m->sum.median);
-	else
-		snprintf(buf, len, "%s", j->status == KSCEN_OK ? "-" :
-					 status_name(j->status));
-}
-
-void kscen_compare_print(FILE *out, const struct kscen_run *old,
-			 const struct kscen_run *new_)
-{
-	const struct kscen_job_result *o, *n;
-	char ocell[64], ncell[64], chg[64], lbl[128];
-	unsigned i, w = 5, both = 0, only_old = 0, only_new = 0;
-	struct change c;
-
-	for (i = 0; i < new_->nr_jobs; i++)
-		if (strlen(str(new_->jobs[i].id)) > w)
-			w = strlen(str(new_->jobs[i].id));
-	fprintf(out, "# old: %s (%s)\n", str(old->path), str(old->started));
-	fprintf(out, "# new: %s (%s)\n", str(new_->path), str(new_->started));
-	env_diff(out, old, new_);
-	fprintf(out, "%-*s %14s %14s %9s  %s\n", (int)w, "# job", "old",
-		"new", "change", "metric");
-
-	for (i = 0; i < new_->nr_jobs; i++) {
-		n = &new_->jobs[i];
-		o = kscen_run_find(old, n->id);
-		if (!o)
-			continue;
-		both++;
-		cell(o, ocell, sizeof(ocell));
-		cell(n, ncell, sizeof(ncell));
-		chg[0] = lbl[0] = '\0';
-		if (primary(n)) {
-			label(primary(n), lbl, sizeof(lbl));
-			if (compute_change(find_metric(o, primary(n)->name),
-					   primary(n), &c))
-				format_change(&c, chg, sizeof(chg));
-		}
-		fprintf(out, "%-*s %14s %14s %9s  %s\n", (int)w, str(n->id),
-			ocell, ncell, chg, lbl);
-	}
-	for (i = 0; i < old->nr_jobs; i++)
-		if (!kscen_run_find(new_, old->jobs[i].id)) {
-			fprintf(out, "only in old: %s\n", str(old->jobs[i].id));
-			only_old++;
-		}
-	for (i = 0; i < new_->nr_jobs; i++)
-		if (!kscen_run_find(old, new_->jobs[i].id)) {
-			fprintf(out, "only in new: %s\n", str(new_->jobs[i].id));
-			only_new++;
-		}
-	fprintf(out, "# %u jobs in both, %u only in old, %u only in new\n",
-		both, only_old, only_new);
 }

@@ -242,6 +242,14 @@ static void write_system(struct writer *w, const struct kscen_system *sys)
 		kv_str(w, "perf_event_paranoid", NULL);
 	else
 		kv_long(w, "perf_event_paranoid", sys->perf_event_paranoid);
+	kv_str(w, "governor", sys->governor);
+	kv_str(w, "smt", sys->smt);
+	kv_str(w, "mitigations", sys->mitigations);
+	kv_str(w, "thp", sys->thp);
+	kv_str(w, "config_sha256", sys->config_sha256);
+	kv_str(w, "isolcpus", sys->isolcpus);
+	kv_str(w, "nohz_full", sys->nohz_full);
+	kv_str(w, "loadavg", sys->loadavg);
 	map_end(w);
 }
 
@@ -263,6 +271,12 @@ static void write_metric(struct writer *w, const struct kscen_metric *m)
 	kv_double(w, "stddev", m->sum.stddev);
 	kv_double(w, "min", m->sum.min);
 	kv_double(w, "max", m->sum.max);
+	kv_double(w, "cv", m->sum.cv);
+	kv_double(w, "ci_low", m->sum.ci_lo);
+	kv_double(w, "ci_high", m->sum.ci_hi);
+	kv_long(w, "outliers", m->sum.outliers);
+	put_str(w, "bimodal");
+	scalar(w, m->sum.bimodal ? "true" : "false", YAML_PLAIN_SCALAR_STYLE);
 	map_end(w);
 }
 
@@ -292,6 +306,11 @@ static void write_job(struct writer *w, const struct kscen_job_result *j)
 	seq_end(w);
 	kv_str(w, "baseline", j->baseline);
 	kv_str(w, "previous", j->previous);
+	if (j->converged >= 0) {
+		put_str(w, "converged");
+		scalar(w, j->converged ? "true" : "false",
+		       YAML_PLAIN_SCALAR_STYLE);
+	}
 	map_end(w);
 }
 
@@ -324,6 +343,10 @@ static int write_run(FILE *f, const struct kscen_run *run)
 	scalar(&w, run->partial ? "true" : "false", YAML_PLAIN_SCALAR_STYLE);
 	kv_long(&w, "repeat", run->repeat);
 	kv_long(&w, "warmup", run->warmup);
+	if (run->until_ci > 0) {
+		kv_long(&w, "max_repeat", run->max_repeat);
+		kv_double(&w, "until_ci", run->until_ci);
+	}
 	put_str(&w, "system");
 	write_system(&w, &run->system);
 	put_str(&w, "jobs");

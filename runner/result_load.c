@@ -297,6 +297,11 @@ static const struct field metric_fields[] = {
 	{ "stddev", F_DOUBLE, M(sum.stddev), false, NULL },
 	{ "min", F_DOUBLE, M(sum.min), false, NULL },
 	{ "max", F_DOUBLE, M(sum.max), false, NULL },
+	{ "cv", F_DOUBLE, M(sum.cv), false, NULL },
+	{ "ci_low", F_DOUBLE, M(sum.ci_lo), false, NULL },
+	{ "ci_high", F_DOUBLE, M(sum.ci_hi), false, NULL },
+	{ "outliers", F_UINT, M(sum.outliers), false, NULL },
+	{ "bimodal", F_BOOL, M(sum.bimodal), false, NULL },
 };
 #undef M
 #define NR(a) (sizeof(a) / sizeof((a)[0]))
@@ -308,8 +313,10 @@ static int load_metrics(struct loader *l, yaml_node_t *n, void *base)
 	unsigned i, nr = 0;
 	yaml_node_t *v;
 
+	/* Every summary field: files older than one of them get all anew. */
 	for (i = 0; i < NR(metric_fields); i++)
-		if (metric_fields[i].type == F_DOUBLE)
+		if (metric_fields[i].off && metric_fields[i].type != F_STR &&
+		    metric_fields[i].type != F_BETTER)
 			sum_bits |= 1u << i;
 	if (sequence(l, n, "metrics", &nr))
 		return -EINVAL;
@@ -357,6 +364,19 @@ static int load_params(struct loader *l, yaml_node_t *n, void *base)
 	return 0;
 }
 
+static int load_converged(struct loader *l, yaml_node_t *n, void *base)
+{
+	struct kscen_job_result *j = base;
+	const char *s;
+
+	if (text(l, n, "converged", &s))
+		return -EINVAL;
+	if (strcmp(s, "true") && strcmp(s, "false"))
+		return bad(l, n, "converged: expected true or false");
+	j->converged = !strcmp(s, "true");
+	return 0;
+}
+
 #define J(f) offsetof(struct kscen_job_result, f)
 static const struct field job_fields[] = {
 	{ "id", F_STR, J(id), true, NULL },
@@ -369,6 +389,7 @@ static const struct field job_fields[] = {
 	{ "metrics", F_FUNC, 0, false, load_metrics },
 	{ "baseline", F_STR, J(baseline), false, NULL },
 	{ "previous", F_STR, J(previous), false, NULL },
+	{ "converged", F_FUNC, 0, false, load_converged },
 };
 #undef J
 
@@ -385,6 +406,7 @@ static int load_jobs(struct loader *l, yaml_node_t *n, void *base)
 	run->nr_jobs = nr;
 	for (i = 0; i < nr; i++) {
 		v = node(l, n->data.sequence.items.start[i]);
+		run->jobs[i].converged = -1;
 		if (spend(l, v) ||
 		    load_map(l, v, "job", job_fields, NR(job_fields),
 			     &run->jobs[i], NULL))
@@ -404,6 +426,14 @@ static const struct field system_fields[] = {
 	{ "cmdline", F_STR, S(cmdline), false, NULL },
 	{ "perf_event_paranoid", F_PARANOID, S(perf_event_paranoid), false,
 	  NULL },
+	{ "governor", F_STR, S(governor), false, NULL },
+	{ "smt", F_STR, S(smt), false, NULL },
+	{ "mitigations", F_STR, S(mitigations), false, NULL },
+	{ "thp", F_STR, S(thp), false, NULL },
+	{ "config_sha256", F_STR, S(config_sha256), false, NULL },
+	{ "isolcpus", F_STR, S(isolcpus), false, NULL },
+	{ "nohz_full", F_STR, S(nohz_full), false, NULL },
+	{ "loadavg", F_STR, S(loadavg), false, NULL },
 };
 #undef S
 
@@ -427,6 +457,8 @@ static const struct field run_fields[] = {
 	{ "partial", F_BOOL, R(partial), false, NULL },
 	{ "repeat", F_UINT, R(repeat), false, NULL },
 	{ "warmup", F_UINT, R(warmup), false, NULL },
+	{ "max_repeat", F_UINT, R(max_repeat), false, NULL },
+	{ "until_ci", F_DOUBLE, R(until_ci), false, NULL },
 	{ "system", F_FUNC, 0, false, load_system },
 	{ "jobs", F_FUNC, 0, true, load_jobs },
 };

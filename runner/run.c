@@ -3,7 +3,8 @@
  * run.c - jobs -> samples -> the run's job results.
  *
  * Samples are taken in interleaved rounds: round r takes sample r of every
- * job, warmup rounds first. On these VMs the order in which samples are
+ * job, warmup rounds first, in the jobs' order and back again on the next
+ * round. On these VMs the order in which samples are
  * taken alone moves perf bench's numbers by 25%, so jobs that are compared
  * are sampled alternately, never one after the other in blocks.
  */
@@ -22,6 +23,7 @@ static void result_init(struct kscen_job_result *r, const struct kscen_job *job,
 	char buf[256];
 
 	memset(r, 0, sizeof(*r));
+	r->converged = -1;
 	r->id = kscen_xstrdup(job->id);
 	r->name = kscen_xstrdup(job->spec->name);
 	r->workload = kscen_xstrdup(w->name);
@@ -45,6 +47,28 @@ static void result_init(struct kscen_job_result *r, const struct kscen_job *job,
 		r->metrics[m].better = job->metrics[m].better;
 		r->metrics[m].samples = kscen_xcalloc(repeat + 1, sizeof(double));
 	}
+}
+
+/*
+ * Does job @r want another sample? Fixed repeat: until it has @o->repeat.
+ * repeat: auto: at least that many, then until its primary metric's median
+ * is known to +-until_ci % (95% CI) or it has max_repeat.
+ */
+static bool wants_more(const struct kscen_run_opts *o, struct kscen_job_result *r)
+{
+	struct kscen_metric *m = r->nr_metrics ? &r->metrics[0] : NULL;
+	struct kscen_summary sum;
+
+	if (r->status != KSCEN_OK || !m)
+		return false;
+	if (m->nr_samples < o->repeat)
+		return true;
+	if (o->until_ci <= 0)
+		return false;
+	kscen_summarize(m->samples, m->nr_samples, &sum);
+	r->converged = kscen_median_ci_rank(m->nr_samples) &&
+		       kscen_ci_halfwidth(&sum) <= o->until_ci;
+	return !r->converged && m->nr_samples < o->max_repeat;
 }
 
 static void job_stop(struct kscen_job_result *r, enum kscen_status st,
@@ -87,7 +111,9 @@ static void progress(const struct kscen_run_opts *o, unsigned round,
 int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs,
 		   const struct kscen_run_opts *o, struct kscen_run *run)
 {
-	unsigned total = o->warmup + o->repeat, nr = 0;
+	unsigned most = o->until_ci > 0 && o->max_repeat > o->repeat ?
+			o->max_repeat : o->repeat;
+	unsigned total = o->warmup + most, nr = 0;
 	int *map = kscen_xcalloc(jobs->nr + 1, sizeof(int));
 	unsigned *index = kscen_xcalloc(jobs->nr + 1, sizeof(unsigned));
 	int ret = 0;
@@ -106,7 +132,7 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 		const struct kscen_job *job = &jobs->job[index[k]];
 		struct kscen_job_result *r = &run->jobs[k];
 
-		result_init(r, job, o->repeat);
+		result_init(r, job, most);
 		if (job->baseline >= 0 && map[job->baseline] >= 0)
 			r->baseline = kscen_xstrdup(jobs->job[job->baseline].id);
 		if (job->previous >= 0 && map[job->previous] >= 0)
@@ -114,20 +140,40 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 		check_supported(job, r);
 	}
 
+	/*
+	 * Round r takes sample r of every job that still wants one; with
+	 * repeat: auto the converged jobs drop out and the rest go on, still
+	 * interleaved, so sample i of any two jobs shares a round.
+	 */
 	for (unsigned round = 0; round < total && !ret; round++) {
+		bool any = false;
+
+		for (unsigned k = 0; k < nr; k++)
+			if (round < o->warmup ? run->jobs[k].status == KSCEN_OK :
+			    wants_more(o, &run->jobs[k]))
+				any = true;
+		if (!any)
+			break;
 		if (!o->quiet && !kscen_verbose)
 			fprintf(stderr, "kscen: %s %u/%u\n",
 				round < o->warmup ? "warmup round" : "round",
 				round < o->warmup ? round + 1 : round - o->warmup + 1,
-				round < o->warmup ? o->warmup : o->repeat);
-		for (unsigned k = 0; k < nr && !ret; k++) {
+				round < o->warmup ? o->warmup : most);
+		/*
+		 * Odd rounds go backwards (A B, B A, ...): a job that always
+		 * ran right after another would carry an order effect into
+		 * every pair of rounds, and an A/A pair would not be one.
+		 */
+		for (unsigned i = 0; i < nr && !ret; i++) {
+			unsigned k = round % 2 ? nr - 1 - i : i;
 			const struct kscen_job *job = &jobs->job[index[k]];
 			struct kscen_job_result *r = &run->jobs[k];
 			long long timeout = job->spec->timeout_ns ? job->spec->timeout_ns
 								  : s->timeout_ns;
 			struct kscen_sample_out out;
 
-			if (r->status != KSCEN_OK)
+			if (r->status != KSCEN_OK ||
+			    (round >= o->warmup && !wants_more(o, r)))
 				continue;
 			ret = kscen_sample_isolated(job, timeout, &out);
 			if (ret) {
@@ -152,12 +198,17 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 	}
 	if (ret)
 		run->partial = true;
-	for (unsigned k = 0; k < nr; k++)
+	for (unsigned k = 0; k < nr; k++) {
+		if (o->until_ci > 0)
+			wants_more(o, &run->jobs[k]);	/* the final verdict */
+		if (run->jobs[k].status != KSCEN_OK)
+			run->jobs[k].converged = -1;
 		for (unsigned m = 0; m < run->jobs[k].nr_metrics; m++) {
 			struct kscen_metric *mt = &run->jobs[k].metrics[m];
 
 			kscen_summarize(mt->samples, mt->nr_samples, &mt->sum);
 		}
+	}
 	free(map);
 	free(index);
 	return ret;

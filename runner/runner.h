@@ -28,6 +28,13 @@ int kscen_sample_isolated(const struct kscen_job *job, long long timeout_ns,
 
 struct kscen_run_opts {
 	unsigned repeat, warmup;	/* from the scenario or the command line */
+	/*
+	 * until_ci > 0 (repeat: auto): after @repeat samples, jobs whose
+	 * median's 95% CI is wider than +-until_ci % take one more sample a
+	 * round, up to @max_repeat.
+	 */
+	unsigned max_repeat;
+	double until_ci;
 	const char *filter;		/* glob on job ids, NULL: all */
 	bool quiet;
 };

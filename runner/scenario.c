@@ -12,6 +12,7 @@
  *  3. libcyaml with the schema in schemas/ for the fixed shape, which is
  *     where the scalar fields are taken from.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -559,6 +560,7 @@ static void read_job(struct loader *ld, yaml_node_t *n, struct kscen_job_spec *j
 
 static const char *const top_keys[] = {
 	"scenario", "description", "repeat", "warmup", "timeout", "jobs",
+	"max_repeat", "until_ci",
 };
 
 static const struct kscen_param repeat_p = {
@@ -571,6 +573,50 @@ const struct kscen_param kscen_timeout_param = {
 	.name = "timeout", .type = KSCEN_P_TIME, .min = 1000000,
 	.max = 7 * 24 * 3600 * 1000000000LL,
 };
+
+static const struct kscen_param max_repeat_p = {
+	.name = "max_repeat", .type = KSCEN_P_INT, .min = KSCEN_AUTO_MIN_REPEAT,
+	.max = 1000000,
+};
+
+/* "5%" or "5": a half-width in percent, above 0 and at most 100. */
+int kscen_parse_pct(const char *text, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(text, &end);
+	if (end == text || errno || (*end && strcmp(end, "%")) ||
+	    !(v > 0 && v <= 100) || isspace((unsigned char)*text))
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+/*
+ * repeat: auto - at least KSCEN_AUTO_MIN_REPEAT samples (the fewest with a
+ * distribution-free 95% CI of the median), then until that CI is within
+ * +-until_ci % (default 5%) or max_repeat (default 30) samples.
+ */
+static void read_auto(struct loader *ld, yaml_node_t *root,
+		      struct kscen_scenario *s)
+{
+	struct kscen_value v;
+	yaml_node_t *n;
+
+	s->repeat = KSCEN_AUTO_MIN_REPEAT;
+	s->max_repeat = KSCEN_AUTO_MAX_REPEAT;
+	s->until_ci = KSCEN_AUTO_UNTIL_CI;
+	if ((n = get(ld, root, "max_repeat")) &&
+	    !check_scalar(ld, n, &max_repeat_p, &v))
+		s->max_repeat = v.i;
+	n = get(ld, root, "until_ci");
+	if (n && (n->type != YAML_SCALAR_NODE ||
+		  kscen_parse_pct(scalar(n), &s->until_ci)))
+		lerr(ld, n, "until_ci: expected a percentage above 0 and up to "
+		     "100, like 5%%");
+}
 
 /* Pass 2: the tree, with positions. */
 static int walk(struct loader *ld, struct kscen_scenario *s)
@@ -596,8 +642,16 @@ static int walk(struct loader *ld, struct kscen_scenario *s)
 	if ((n = get(ld, root, "description")) && n->type != YAML_SCALAR_NODE)
 		lerr(ld, n, "description: must be text");
 	s->repeat = 5;
-	if ((n = get(ld, root, "repeat")) && !check_scalar(ld, n, &repeat_p, &v))
+	n = get(ld, root, "repeat");
+	if (n && n->type == YAML_SCALAR_NODE && !strcmp(scalar(n), "auto"))
+		read_auto(ld, root, s);
+	else if (n && !check_scalar(ld, n, &repeat_p, &v))
 		s->repeat = v.i;
+	if (!s->until_ci)
+		for (unsigned i = 0; i < 2; i++)
+			if ((n = get(ld, root, i ? "until_ci" : "max_repeat")))
+				lerr(ld, n, "%s: only with 'repeat: auto'",
+				     i ? "until_ci" : "max_repeat");
 	s->warmup = 1;
 	if ((n = get(ld, root, "warmup")) && !check_scalar(ld, n, &warmup_p, &v))
 		s->warmup = v.i;

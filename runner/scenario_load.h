@@ -12,6 +12,12 @@ void kscen_file_error(const char *file, struct kscen_mark m, const char *fmt, ..
 bool kscen_name_ok(const char *s);
 /* The malloc'ed lowercase hex SHA-256 of @len bytes at @buf (sha256.c). */
 char *kscen_sha256_hex(const void *buf, size_t len);
+/* "5%" or "5" -> 5: above 0, at most 100 (until_ci:, --until-ci). */
+int kscen_parse_pct(const char *text, double *out);
+/* repeat: auto defaults; see scenario.c. */
+#define KSCEN_AUTO_MIN_REPEAT 6
+#define KSCEN_AUTO_MAX_REPEAT 30
+#define KSCEN_AUTO_UNTIL_CI 5.0
 /* The time parameter that "timeout:" is parsed as. */
 extern const struct kscen_param kscen_timeout_param;
 

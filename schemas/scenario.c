@@ -28,8 +28,11 @@ static const cyaml_schema_value_t job_schema = {
 static const cyaml_schema_field_t doc_fields[] = {
 	STR("scenario", 0, struct kscen_doc, scenario),
 	STR("description", CYAML_FLAG_OPTIONAL, struct kscen_doc, description),
-	CYAML_FIELD_UINT("repeat", CYAML_FLAG_OPTIONAL, struct kscen_doc,
-			 repeat),
+	/* A count or "auto": runner/scenario.c checks it. */
+	STR("repeat", CYAML_FLAG_OPTIONAL, struct kscen_doc, repeat),
+	CYAML_FIELD_UINT("max_repeat", CYAML_FLAG_OPTIONAL, struct kscen_doc,
+			 max_repeat),
+	STR("until_ci", CYAML_FLAG_OPTIONAL, struct kscen_doc, until_ci),
 	CYAML_FIELD_UINT("warmup", CYAML_FLAG_OPTIONAL, struct kscen_doc,
 			 warmup),
 	STR("timeout", CYAML_FLAG_OPTIONAL, struct kscen_doc, timeout),

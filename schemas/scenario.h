@@ -21,7 +21,9 @@ struct kscen_doc_job {
 struct kscen_doc {
 	char *scenario;
 	char *description;
-	unsigned repeat;
+	char *repeat;		/* a count or "auto" */
+	unsigned max_repeat;
+	char *until_ci;		/* "5%" */
 	unsigned warmup;
 	char *timeout;
 	struct kscen_doc_job *jobs;

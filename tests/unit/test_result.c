@@ -75,6 +75,7 @@ static void add_job(struct kscen_run *r, const char *id, enum kscen_status st,
 	j->name = kscen_xasprintf("%.*s", (int)strcspn(id, "/"), id);
 	j->workload = dup0("exec");
 	j->status = st;
+	j->converged = -1;	/* a fixed repeat */
 	j->reason = dup0(reason);
 	j->baseline = dup0(baseline);
 	j->previous = dup0(previous);
@@ -148,6 +149,15 @@ static void check_same_run(const struct kscen_run *a, const struct kscen_run *b)
 	T_CHECK(streq(a->system.cmdline, b->system.cmdline));
 	T_CHECK(a->system.nr_cpus == b->system.nr_cpus);
 	T_CHECK(a->system.perf_event_paranoid == b->system.perf_event_paranoid);
+	T_CHECK(streq(a->system.governor, b->system.governor));
+	T_CHECK(streq(a->system.smt, b->system.smt));
+	T_CHECK(streq(a->system.mitigations, b->system.mitigations));
+	T_CHECK(streq(a->system.thp, b->system.thp));
+	T_CHECK(streq(a->system.config_sha256, b->system.config_sha256));
+	T_CHECK(streq(a->system.isolcpus, b->system.isolcpus));
+	T_CHECK(streq(a->system.nohz_full, b->system.nohz_full));
+	T_CHECK(streq(a->system.loadavg, b->system.loadavg));
+	T_CHECK(a->until_ci == b->until_ci && a->max_repeat == b->max_repeat);
 	T_CHECK(a->nr_jobs == b->nr_jobs);
 	for (i = 0; i < a->nr_jobs && i < b->nr_jobs; i++) {
 		const struct kscen_job_result *x = &a->jobs[i], *y = &b->jobs[i];
@@ -157,6 +167,7 @@ static void check_same_run(const struct kscen_run *a, const struct kscen_run *b)
 		T_CHECK(streq(x->describe, y->describe));
 		T_CHECK(streq(x->baseline, y->baseline));
 		T_CHECK(streq(x->previous, y->previous));
+		T_CHECK(x->converged == y->converged);
 		T_CHECK(x->nr_kv == y->nr_kv);
 		for (k = 0; k < x->nr_kv && k < y->nr_kv; k++)
 			T_CHECK(streq(x->keys[k], y->keys[k]) &&
@@ -172,6 +183,11 @@ static void check_same_run(const struct kscen_run *a, const struct kscen_run *b)
 				T_CHECK(same(m->samples[s], n->samples[s]));
 			T_CHECK(same(m->sum.median, n->sum.median));
 			T_CHECK(same(m->sum.stddev, n->sum.stddev));
+			T_CHECK(same(m->sum.cv, n->sum.cv));
+			T_CHECK(same(m->sum.ci_lo, n->sum.ci_lo));
+			T_CHECK(same(m->sum.ci_hi, n->sum.ci_hi));
+			T_CHECK(m->sum.outliers == n->sum.outliers);
+			T_CHECK(m->sum.bimodal == n->sum.bimodal);
 		}
 	}
 }
@@ -238,6 +254,21 @@ void test_result_roundtrip_is_bit_exact(void)
 	}
 	m->nr_samples = n;
 	kscen_summarize(m->samples, n, &m->sum);
+	/* Stored as they are, not recomputed on load: make them distinct. */
+	m->sum.outliers = 7;
+	m->sum.bimodal = true;
+	r->jobs[1].converged = 1;
+	r->jobs[0].converged = 0;
+	r->until_ci = 2.5;
+	r->max_repeat = 40;
+	r->system.governor = dup0("performance");
+	r->system.smt = dup0("on");
+	r->system.mitigations = dup0("meltdown=mitigation,mds=vulnerable");
+	r->system.thp = dup0("never");
+	r->system.config_sha256 = dup0("00ff");
+	r->system.isolcpus = dup0("1-3");
+	r->system.nohz_full = dup0("none");
+	r->system.loadavg = dup0("0.10 0.20 0.30");
 
 	T_CHECK(kscen_result_save(r, dir) == 0);
 	T_CHECK(r->path && strstr(r->path, "/s/20261201T100233Z-my-host.yaml"));
@@ -447,18 +478,27 @@ void test_report_formats_deltas_and_escaping(void)
 	struct kscen_run *r = new_run("2026-12-02T10:15:03Z");
 	struct kscen_run *last = new_run("2026-12-01T10:02:33Z");
 	const char *csv_head = "id,name,workload,status,metric,unit,better,n,"
-			       "median,mean,stddev,min,max,baseline,previous\n";
+			       "median,mean,stddev,min,max,baseline,previous,"
+			       "cv,ci_low,ci_high,outliers,bimodal\n";
 	char *t;
 
-	last->jobs[1].metrics->sum.median = 10;	/* 11 now: +10% */
+	/* Changes come from the samples: 10 then, 11 now, +10%. */
+	memcpy(last->jobs[1].metrics->samples, (double[]){ 10, 11, 9 },
+	       3 * sizeof(double));
 	t = render(r, last, KSCEN_FMT_TEXT);
 	T_CHECK(strstr(t, "# kscen 1.0: scenario s, 4 jobs, repeat 3"));
 	T_CHECK(strstr(t, "# Running s/b/x=1\n# Created/joined 1,120 threads\n"));
+	/* 3 samples: [min, max] covers the median only 75% of the time. */
 	T_CHECK(strstr(t, "      11.000000 usecs/op +1.000 to baseline "
-			  "+1.000 to previous   (median of 3, ±9.1% stddev)"));
+			  "+1.000 to previous   (median of 3, 75% CI ±9.1%, "
+			  "CV 9.1%)\n"));
+	/* Baseline and previous are one job: one line says both. */
+	T_CHECK(strstr(t, "     to baseline: +10.0% ~ (too few samples for a "
+			  "95% CI, n=3+3)\n"));
+	T_CHECK(!strstr(t, "to previous:"));
 	/* The baseline itself gets no "+0.000 to baseline". */
 	T_CHECK(strstr(t, "      10.000000 usecs/op   (median of 3"));
-	T_CHECK(strstr(t, "vs last run (2026-12-01T10:02Z): +10.0%"));
+	T_CHECK(strstr(t, "vs last run (2026-12-01T10:02Z): +10.0% ~ (too few"));
 	T_CHECK(strstr(t, "     skipped: why\n"));
 	T_CHECK(strstr(t, "     FAILED: boom"));
 	T_CHECK(strstr(t, "# 2 ok, 1 skipped, 1 failed\n"));
@@ -476,15 +516,17 @@ void test_report_formats_deltas_and_escaping(void)
 	t = render(r, NULL, KSCEN_FMT_CSV);
 	T_CHECK(!strncmp(t, csv_head, strlen(csv_head)));
 	T_CHECK(strstr(t, "\nb/x=1,b,exec,ok,usecs/op,usecs,lower,3,11,11,1,"
-			  "10,12,b/x=0,b/x=0\n"));
-	T_CHECK(strstr(t, "\nb/x=2,b,exec,skipped,,,,,,,,,,b/x=0,b/x=1\n"));
+			  "10,12,b/x=0,b/x=0,0.090909090909090912,10,12,0,"
+			  "false\n"));
+	T_CHECK(strstr(t, "\nb/x=2,b,exec,skipped,,,,,,,,,,b/x=0,b/x=1,,,,,\n"));
 	T_CHECK(strstr(t, "\n\"c/y=\"\"a,b\"\"\",c,exec,failed,"));
 	free(t);
 
 	t = render(r, last, KSCEN_FMT_MARKDOWN);
-	T_CHECK(strstr(t, "| job | metric | median | unit | ±% |"));
-	T_CHECK(strstr(t, "| b/x=1 | usecs/op | 11 | usecs | ±9.1% | +1.000 | "
-			  "+1.000 | +10.0% | ok |"));
+	T_CHECK(strstr(t, "| job | metric | median | unit | 95% CI | CV |"));
+	T_CHECK(strstr(t, "| b/x=1 | usecs/op | 11 | usecs | ±9.1% (75.0%) | "
+			  "9.1% | +10.0% ~ (too few samples for a 95% CI, "
+			  "n=3+3) | +10.0% ~ (too few"));
 	free(t);
 
 	kscen_run_free(r);

@@ -14,6 +14,11 @@
 	X(test_load_units_and_strings)			\
 	X(test_sha256_known_answers)			\
 	X(test_summary_median_mean_stddev)		\
+	X(test_stats_median_ci_outliers_bimodal)	\
+	X(test_stats_p_values_match_references)		\
+	X(test_stats_change_ci_verdict_and_gate)	\
+	X(test_stats_scenario_repeat_auto)		\
+	X(test_stats_simulated_false_positive_and_detection_rates) \
 	X(test_closest_suggests_only_near_names)	\
 	X(test_result_roundtrip_is_bit_exact)		\
 	X(test_result_save_never_overwrites)		\

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_stats.c - the statistics against values computed elsewhere:
+ *  - R's own documentation examples of wilcox.test() (Hollander & Wolfe):
+ *    unpaired W = 35, one-sided p = 0.1272; paired V = 40, one-sided
+ *    p = 0.01953; kscen's p-values are two-sided, twice those.
+ *  - everything else with python3's standard library only (no scipy here):
+ *    exact p-values and Moses intervals by enumerating every ordering with
+ *    itertools (not by kscen's recursion), quantiles with
+ *    statistics.quantiles(method='inclusive'), standard deviations with
+ *    statistics.stdev, binomial ranks with math.comb, the normal
+ *    approximation with statistics.NormalDist. The script is in
+ *    docs/statistics.md.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "kscen.h"
+#include "tests.h"
+
+static bool near(double a, double b, double tol)
+{
+	return fabs(a - b) <= tol;
+}
+
+static void metric(struct kscen_metric *m, const double *x, unsigned n,
+		   enum kscen_better better)
+{
+	memset(m, 0, sizeof(*m));
+	m->samples = kscen_xmalloc(n * sizeof(double));
+	memcpy(m->samples, x, n * sizeof(double));
+	m->nr_samples = n;
+	m->better = better;
+	kscen_summarize(x, n, &m->sum);
+}
+
+void test_stats_median_ci_outliers_bimodal(void)
+{
+	static const double v[] = { 15, 100, 10, 13, 11, 18, 12, 16, 14, 17 };
+	static const double ten[] = { 7, 2, 9, 1, 10, 4, 3, 8, 6, 5 };
+	static const double two[] = { 24, 300, 25, 310, 26, 317, 27, 305 };
+	static const double skew[] = { 1, 1.1, 1.2, 1.3, 1.5, 2, 3, 5 };
+	struct kscen_summary s;
+
+	/* math.comb: the largest k with P(Bin(n, 1/2) <= k-1) <= 2.5%. */
+	T_CHECK(kscen_median_ci_rank(5) == 0);
+	T_CHECK(kscen_median_ci_rank(6) == 1);
+	T_CHECK(kscen_median_ci_rank(10) == 2);
+	T_CHECK(kscen_median_ci_rank(20) == 6);
+	T_CHECK(kscen_median_ci_rank(30) == 10);
+	T_CHECK(kscen_median_ci_rank(100) == 40);
+
+	kscen_summarize(ten, 10, &s);
+	T_CHECK(s.ci_lo == 2 && s.ci_hi == 9 && s.median == 5.5);
+	T_CHECK(!s.outliers && !s.bimodal);
+
+	/* statistics: quartiles 12.25, 16.75; stdev 27.317881811492388. */
+	kscen_summarize(v, 10, &s);
+	T_CHECK(s.outliers == 1);
+	T_CHECK(near(s.stddev, 27.317881811492388, 1e-12));
+	T_CHECK(near(s.cv, 27.317881811492388 / 22.6, 1e-12));
+	T_CHECK(s.ci_lo == 11 && s.ci_hi == 18);
+	T_CHECK(near(kscen_ci_halfwidth(&s), 100 * 7.0 / 2 / 14.5, 1e-12));
+
+	kscen_summarize(two, 8, &s);
+	T_CHECK(s.bimodal);
+	/* A long right tail is one mode, not two. */
+	kscen_summarize(skew, 8, &s);
+	T_CHECK(!s.bimodal);
+	kscen_summarize(skew, 3, &s);
+	T_CHECK(!s.bimodal && !s.outliers);
+}
+
+void test_stats_p_values_match_references(void)
+{
+	static const double x[] = { 0.80, 0.83, 1.89, 1.04, 1.45, 1.38, 1.91,
+				    1.64, 0.73, 1.46 };
+	static const double y[] = { 1.15, 0.88, 0.90, 0.74, 1.21 };
+	static const double px[] = { 1.83, 0.50, 1.62, 2.48, 1.68, 1.88, 1.55,
+				     3.06, 1.30 };
+	static const double py[] = { 0.878, 0.647, 0.598, 2.05, 1.06, 1.29,
+				     1.06, 3.14, 1.29 };
+	static const double a[] = { 1, 2, 3, 4, 5 }, b[] = { 6, 7, 8, 9, 10 };
+	static const double ta[] = { 1, 2, 2, 3, 4, 5 };
+	static const double tb[] = { 3, 4, 4, 5, 6, 7, 7 };
+	double d[9];
+	unsigned i;
+
+	/* R: wilcox.test(x, y, alternative = "g"): p = 0.1272. */
+	T_CHECK(near(kscen_mann_whitney_p(x, 10, y, 5), 0.2544122544122544,
+		     1e-12));
+	/* Order does not matter for a two-sided test. */
+	T_CHECK(near(kscen_mann_whitney_p(y, 5, x, 10), 0.2544122544122544,
+		     1e-12));
+	/* Complete separation of 5 and 5: 2 / C(10, 5). */
+	T_CHECK(near(kscen_mann_whitney_p(a, 5, b, 5), 2.0 / 252, 1e-15));
+	T_CHECK(near(kscen_mann_whitney_p(a, 5, a, 5), 1, 1e-15));
+	/* Ties: normal approximation, tie and continuity corrected. */
+	T_CHECK(near(kscen_mann_whitney_p(ta, 6, tb, 7), 0.03620890133985921,
+		     1e-9));
+
+	/* R: wilcox.test(x, y, paired = TRUE, alternative = "g"): 0.01953. */
+	for (i = 0; i < 9; i++)
+		d[i] = px[i] - py[i];
+	T_CHECK(near(kscen_signed_rank_p(d, 9), 0.0390625, 1e-15));
+	for (i = 0; i < 9; i++)
+		d[i] = -d[i];
+	T_CHECK(near(kscen_signed_rank_p(d, 9), 0.0390625, 1e-15));
+}
+
+void test_stats_change_ci_verdict_and_gate(void)
+{
+	/* random.seed(1), uniform(9, 11) and uniform(10, 12), 3 decimals. */
+	static const double a[] = { 9.269, 10.695, 10.528, 9.51, 9.991, 9.899,
+				    10.303, 10.577 };
+	static const double b[] = { 10.188, 10.057, 11.672, 10.866, 11.525,
+				    10.004, 10.891, 11.443 };
+	double ea[8], eb[8], base[8], slow[8];
+	struct kscen_metric mo, mn, mb, ms;
+	struct kscen_change c;
+	unsigned i;
+
+	/*
+	 * On exp() of the samples the log scale gets a and b back: the Moses
+	 * interval from enumeration is [d(14), d(51)] = [0.066, 1.452] of the
+	 * 64 sorted differences b[j] - a[i]; p = 0.03791763791763792.
+	 */
+	for (i = 0; i < 8; i++) {
+		ea[i] = exp(a[i]);
+		eb[i] = exp(b[i]);
+	}
+	metric(&mo, ea, 8, KSCEN_LOWER);
+	metric(&mn, eb, 8, KSCEN_LOWER);
+	T_CHECK(kscen_change_compute(&mo, &mn, false, &c));
+	T_CHECK(!c.paired && c.ci_valid && c.n_old == 8 && c.n_new == 8);
+	T_CHECK(near(c.p, 0.03791763791763792, 1e-12));
+	T_CHECK(near(c.lo, expm1(0.066), 1e-9));
+	T_CHECK(near(c.hi, expm1(1.452), 1e-9));
+	T_CHECK(near(c.rel, c.new_ / c.old - 1, 1e-15));
+	T_CHECK(c.verdict == KSCEN_WORSE);
+	T_CHECK(!strcmp(kscen_change_test(&c), "Mann-Whitney U"));
+	/* Higher is better: the same change is an improvement. */
+	mn.better = KSCEN_HIGHER;
+	T_CHECK(kscen_change_compute(&mo, &mn, false, &c));
+	T_CHECK(c.verdict == KSCEN_BETTER);
+	T_CHECK(!kscen_change_beyond(&c, KSCEN_HIGHER, 5));
+	mn.better = KSCEN_LOWER;
+	/* The gate: +6.8% is the CI's low end; 5% trips, 10% does not. */
+	T_CHECK(kscen_change_compute(&mo, &mn, false, &c));
+	T_CHECK(kscen_change_beyond(&c, KSCEN_LOWER, 5));
+	T_CHECK(!kscen_change_beyond(&c, KSCEN_LOWER, 10));
+	/* A/A: the same samples are "~" and never trip anything. */
+	T_CHECK(kscen_change_compute(&mo, &mo, false, &c));
+	T_CHECK(c.verdict == KSCEN_SAME && c.rel == 0 && c.p == 1);
+	T_CHECK(c.lo < 0 && c.hi > 0 && !kscen_change_beyond(&c, KSCEN_LOWER, 1));
+
+	/*
+	 * Rounds: each round's noise moves both jobs by up to 50%; the new
+	 * job is 5% slower in every round. Unpaired, that is invisible; the
+	 * pairs find exactly +5% with p = 2 / 2^8.
+	 */
+	for (i = 0; i < 8; i++) {
+		base[i] = 100 * (1 + 0.07 * i);
+		slow[i] = base[i] * 1.05 * (1 + 1e-4 * i);
+	}
+	metric(&mb, base, 8, KSCEN_LOWER);
+	metric(&ms, slow, 8, KSCEN_LOWER);
+	T_CHECK(kscen_change_compute(&mb, &ms, false, &c));
+	T_CHECK(c.verdict == KSCEN_SAME && !c.paired);
+	T_CHECK(kscen_change_compute(&mb, &ms, true, &c));
+	T_CHECK(c.paired && c.verdict == KSCEN_WORSE && c.n_new == 8);
+	T_CHECK(near(c.p, 2.0 / 256, 1e-12));
+	T_CHECK(c.lo > 0.0499 && c.hi < 0.0509);
+	T_CHECK(!strcmp(kscen_change_test(&c), "Wilcoxon signed-rank"));
+
+	/*
+	 * Within a run only the rounds both took count: samples 9..12 of a
+	 * job that went on alone (repeat: auto) are not compared.
+	 */
+	{
+		double more[12];
+
+		memcpy(more, base, sizeof(base));
+		for (i = 8; i < 12; i++)
+			more[i] = 1000;
+		free(ms.samples);
+		metric(&ms, more, 12, KSCEN_LOWER);
+		T_CHECK(kscen_change_compute(&mb, &ms, true, &c));
+		T_CHECK(c.n_new == 8 && c.rel == 0 && c.verdict == KSCEN_SAME);
+		T_CHECK(kscen_change_compute(&mb, &ms, false, &c));
+		T_CHECK(c.n_new == 12 && c.rel > 0);
+	}
+
+	/* Too few samples: no 95% interval, so never significant. */
+	T_CHECK(kscen_change_compute(&(struct kscen_metric){ .samples = ea,
+		.nr_samples = 3 }, &(struct kscen_metric){ .samples = eb + 5,
+		.nr_samples = 3 }, false, &c));
+	T_CHECK(!c.ci_valid && c.verdict == KSCEN_SAME);
+	T_CHECK(!kscen_change_compute(&mo, &(struct kscen_metric){ 0 }, false,
+				      &c));
+
+	free(mo.samples);
+	free(mn.samples);
+	free(mb.samples);
+	free(ms.samples);
+}
+
+/* repeat: auto and its knobs reach the scenario; a count turns it off. */
+void test_stats_scenario_repeat_auto(void)
+{
+	struct kscen_scenario *s = NULL;
+
+	T_CHECK(kscen_scenario_load("tests/fixtures/good/auto.yaml", &s) == 0);
+	if (s) {
+		T_CHECK(s->repeat == 6 && s->max_repeat == 12);
+		T_CHECK(s->until_ci == 2.5);
+		kscen_scenario_free(s);
+	}
+	s = NULL;
+	T_CHECK(kscen_scenario_load("tests/fixtures/e2e/tiny.yaml", &s) == 0);
+	if (s) {
+		T_CHECK(s->repeat == 3 && s->until_ci == 0);
+		kscen_scenario_free(s);
+	}
+}
+
+/* xorshift64 and Box-Muller: a fixed seed, so the rates below are exact. */
+static double gauss(unsigned long long *s)
+{
+	double u, v;
+
+	*s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
+	u = ((*s >> 11) + 0.5) / 9007199254740992.0;
+	*s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
+	v = ((*s >> 11) + 0.5) / 9007199254740992.0;
+	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
+}
+
+/*
+ * The method on its own, away from any machine: 5 + 5 samples, log-normal
+ * with a CV of 3%. A/A: at most 5% significant verdicts (the exact test
+ * at 5 + 5 can only reach p = 0.032 below 0.05, so about 3.2%); a planted
+ * +10%: at least 95% found "worse". docs/statistics.md has the numbers.
+ */
+void test_stats_simulated_false_positive_and_detection_rates(void)
+{
+	unsigned long long seed = 0x9e3779b97f4a7c15ull;
+	double a[5], b[5], c5[5];
+	unsigned t, i, fp = 0, det = 0, trials = 2000;
+	struct kscen_metric ma = { .samples = a, .nr_samples = 5 };
+	struct kscen_metric mb = { .samples = b, .nr_samples = 5 };
+	struct kscen_metric mc = { .samples = c5, .nr_samples = 5 };
+	struct kscen_change c;
+
+	for (t = 0; t < trials; t++) {
+		for (i = 0; i < 5; i++) {
+			a[i] = 100 * exp(0.03 * gauss(&seed));
+			b[i] = 100 * exp(0.03 * gauss(&seed));
+			c5[i] = 110 * exp(0.03 * gauss(&seed));
+		}
+		kscen_change_compute(&ma, &mb, false, &c);
+		fp += c.verdict != KSCEN_SAME;
+		kscen_change_compute(&ma, &mc, false, &c);
+		det += c.verdict == KSCEN_WORSE;
+	}
+	printf("    simulated A/A: %u/%u significant; +10%%: %u/%u found\n",
+	       fp, trials, det, trials);
+	T_CHECK(fp <= trials / 20 && fp >= trials / 100);
+	T_CHECK(det >= trials * 95 / 100);
+}
