@@ -6,17 +6,29 @@
 #   make asan     the same tests against an ASan/UBSan build
 #   V=1           show the commands
 #
-# Sources: runner/*.c, runner/workloads/*.c (one file a workload), schemas/*.c.
+# Sources: runner/*.c, runner/workloads/*.c (one file a workload), schemas/*.c,
+# bpf/*.bpf.c (each -> $(BUILD)/bpf/X.bpf.o -> X.skel.h, struct X_bpf).
 
 CC      ?= gcc
 CFLAGS  ?= -O2 -g
-KSCEN_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -Irunner -Ischemas
-LDLIBS  := -lcyaml -lyaml -lpthread -lm
+BUILD   ?= build
+KSCEN_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -Irunner -Ischemas -Ibpf -I$(BUILD)/bpf
+LDLIBS  := -lcyaml -lyaml -lbpf -lelf -lz -lpthread -lm
 
 # Debian packages the build and the tests need.
-DEB_PKGS := libyaml-dev libcyaml-dev
+DEB_PKGS := libyaml-dev libcyaml-dev libbpf-dev bpftool clang libelf-dev zlib1g-dev
 
-BUILD   ?= build
+# BPF programs: bpf/X.bpf.c -> $(BUILD)/bpf/X.bpf.o -> $(BUILD)/bpf/X.skel.h,
+# whose skeleton is struct X_bpf (X_bpf__open() ...); a workload includes
+# "X.skel.h". vmlinux.h comes from the running kernel's BTF, never from git.
+CLANG   ?= clang
+BPFTOOL ?= bpftool
+BTF     ?= /sys/kernel/btf/vmlinux
+BPF_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/i.86/x86/' \
+		-e 's/aarch64.*/arm64/' -e 's/ppc64.*/powerpc/' -e 's/riscv64/riscv/' \
+		-e 's/s390x/s390/' -e 's/loongarch64/loongarch/')
+BPF_SRCS := $(wildcard bpf/*.bpf.c)
+BPF_SKELS := $(BPF_SRCS:bpf/%.bpf.c=$(BUILD)/bpf/%.skel.h)
 SRCS    := $(wildcard runner/*.c) $(wildcard runner/workloads/*.c) $(wildcard schemas/*.c)
 OBJS    := $(SRCS:%.c=$(BUILD)/%.o)
 LIBOBJS := $(filter-out $(BUILD)/runner/main.o,$(OBJS))
@@ -43,10 +55,29 @@ $(BUILD)/kscen: $(OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/%.o: %.c runner/kscen.h $(wildcard runner/*.h schemas/*.h tests/unit/*.h)
+$(BUILD)/%.o: %.c runner/kscen.h $(wildcard runner/*.h runner/workloads/*.h schemas/*.h tests/unit/*.h)
 	$(call msg,CC,$<)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(KSCEN_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+# Simplest correct dependency: any workload may include any skeleton. The
+# .bpf.o files are kept so that a rebuild does not redo every step.
+$(filter $(BUILD)/runner/workloads/%,$(OBJS)): $(BPF_SKELS)
+.SECONDARY: $(BPF_SRCS:bpf/%.bpf.c=$(BUILD)/bpf/%.bpf.o)
+
+$(BUILD)/bpf/vmlinux.h:
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(BPFTOOL) btf dump file $(BTF) format c > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c $(BUILD)/bpf/vmlinux.h $(wildcard bpf/*.h)
+	$(call msg,CLANG,$<)
+	$(Q)$(CLANG) -g -O2 -Wall -Werror -target bpf -D__TARGET_ARCH_$(BPF_ARCH) \
+		-I$(BUILD)/bpf -Ibpf -c -o $@ $<
+
+$(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
+	$(call msg,SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name $(subst -,_,$*)_bpf > $@
 
 $(BUILD)/unit-tests: $(TOBJS) $(LIBOBJS)
 	$(call msg,LINK,$@)

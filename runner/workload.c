@@ -12,7 +12,10 @@
 #define KSCEN_WORKLOADS(X)		\
 	X(kscen_wl_breakpoint_thread)	\
 	X(kscen_wl_breakpoint_enable)	\
-	X(kscen_wl_exec)
+	X(kscen_wl_exec)		\
+	X(kscen_wl_uprobe_usleep)	\
+	X(kscen_wl_uprobe_nop)		\
+	X(kscen_wl_internals_synthesize)
 
 #define DECLARE(sym) extern const struct kscen_workload sym;
 KSCEN_WORKLOADS(DECLARE)

@@ -25,7 +25,10 @@
 	X(test_result_latest_matches_host_exactly)	\
 	X(test_result_load_rejects_bad_files)		\
 	X(test_result_load_recomputes_missing_summary)	\
-	X(test_report_formats_deltas_and_escaping)
+	X(test_report_formats_deltas_and_escaping)	\
+	X(test_synthesize_readers_agree)		\
+	X(test_bpf_missing_btf_is_a_skip)		\
+	X(test_uprobe_nop_counts_every_hit)
 
 #define DECLARE(fn) void fn(void);
 KSCEN_UNIT_TESTS(DECLARE)

@@ -1,0 +1,483 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * synthesize.c - what `perf record -a` does before it records anything:
+ * read /proc for every process (or only this one) and turn each thread's
+ * status into a COMM record and each of its mappings into an MMAP2 record,
+ * as perf's synthetic-events.c does and `perf bench internals synthesize`
+ * times. The records are built for real, in perf's layout, into a buffer
+ * that is then dropped: the cost is the /proc reading and the parsing.
+ *
+ * `reader` is the seed's before and after ("perf synthetic events: Remove
+ * use of sscanf from /proc reading"): fgets+sscanf over stdio, or a small
+ * buffered reader doing read(2) into 4 KiB and parsing numbers by hand, in
+ * the manner of tools/lib/api/io.h.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <linux/perf_event.h>
+
+#include "kscen.h"
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
+enum { SCOPE_SELF, SCOPE_ALL };
+enum { READER_STDIO, READER_BUFFERED };
+
+/* Where the records go before they are dropped. */
+#define SYN_BUF_SIZE (256 * 1024)
+
+struct syn_params {
+	long long loops;
+	int scope;
+	int reader;
+	bool data_mmap;
+};
+
+/* perf's PERF_RECORD_COMM and PERF_RECORD_MMAP2 layouts, sample_id-less. */
+struct syn_comm {
+	struct perf_event_header header;
+	__u32 pid, tid;
+	char comm[16];
+};
+
+struct syn_mmap2 {
+	struct perf_event_header header;
+	__u32 pid, tid;
+	__u64 start, len, pgoff;
+	__u32 maj, min;
+	__u64 ino, ino_generation;
+	__u32 prot, flags;
+	char filename[PATH_MAX];
+};
+
+/* What one /proc/PID/maps line says, whichever reader parsed it. */
+struct syn_map {
+	unsigned long long start, end, pgoff, ino;
+	unsigned int maj, min;
+	char prot[8];
+	char name[PATH_MAX];
+};
+
+struct syn_state {
+	const struct syn_params *p;
+	char *buf;		/* SYN_BUF_SIZE */
+	size_t used;
+	unsigned long long records;
+	struct syn_mmap2 mmap2;	/* built here, then copied into buf */
+};
+
+/* ---- The buffered reader ------------------------------------------------ */
+
+struct lr {
+	int fd;
+	char *p, *end;
+	bool eof;
+	char buf[4096];
+};
+
+static int lr_open(struct lr *r, const char *path)
+{
+	r->fd = open(path, O_RDONLY | O_CLOEXEC);
+	r->p = r->end = r->buf;
+	r->eof = false;
+	return r->fd < 0 ? -errno : 0;
+}
+
+/* The next byte, or -1 at the end (or on a read error: /proc races). */
+static int lr_getc(struct lr *r)
+{
+	ssize_t n;
+
+	if (r->p == r->end) {
+		if (r->eof)
+			return -1;
+		n = read(r->fd, r->buf, sizeof(r->buf));
+		if (n <= 0) {
+			r->eof = true;
+			return -1;
+		}
+		r->p = r->buf;
+		r->end = r->buf + n;
+	}
+	return (unsigned char)*r->p++;
+}
+
+/* Parse digits in @base into *v; returns the first byte after them. */
+static int lr_num(struct lr *r, unsigned base, unsigned long long *v)
+{
+	int c = lr_getc(r);
+	unsigned d;
+
+	*v = 0;
+	for (;; c = lr_getc(r)) {
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if (base == 16 && c >= 'a' && c <= 'f')
+			d = c - 'a' + 10;
+		else
+			return c;
+		*v = *v * base + d;
+	}
+}
+
+/* Copy up to the end of the line (excluded) into @s; returns that byte. */
+static int lr_rest(struct lr *r, char *s, size_t len)
+{
+	size_t n = 0;
+	int c;
+
+	while ((c = lr_getc(r)) != -1 && c != '\n')
+		if (n + 1 < len)
+			s[n++] = c;
+	s[n] = '\0';
+	return c;
+}
+
+/* One maps line: "start-end prot pgoff maj:min ino    name". 1, 0 at EOF. */
+static int lr_map(struct lr *r, struct syn_map *m)
+{
+	unsigned long long v;
+	int c, i = 0;
+
+	if (lr_num(r, 16, &m->start) != '-')
+		return 0;
+	lr_num(r, 16, &m->end);
+	while ((c = lr_getc(r)) != ' ' && c != -1)
+		if (i < 7)
+			m->prot[i++] = c;
+	m->prot[i] = '\0';
+	lr_num(r, 16, &m->pgoff);
+	lr_num(r, 16, &v);
+	m->maj = v;
+	lr_num(r, 16, &v);
+	m->min = v;
+	c = lr_num(r, 10, &m->ino);
+	while (c == ' ')
+		c = lr_getc(r);
+	if (c == '\n' || c == -1) {
+		m->name[0] = '\0';
+		return 1;
+	}
+	m->name[0] = c;
+	lr_rest(r, m->name + 1, sizeof(m->name) - 1);
+	return 1;
+}
+
+/* ---- Records ------------------------------------------------------------- */
+
+static void *syn_reserve(struct syn_state *s, size_t size)
+{
+	if (s->used + size > SYN_BUF_SIZE)
+		s->used = 0;	/* dropped, as perf bench's tool drops them */
+	s->used += size;
+	s->records++;
+	return s->buf + s->used - size;
+}
+
+static void emit_comm(struct syn_state *s, int pid, int tid, const char *comm)
+{
+	struct syn_comm *e = syn_reserve(s, sizeof(*e));
+
+	memset(e, 0, sizeof(*e));
+	e->header.type = PERF_RECORD_COMM;
+	e->header.size = sizeof(*e);
+	e->pid = pid;
+	e->tid = tid;
+	memcpy(e->comm, comm, strnlen(comm, sizeof(e->comm) - 1));
+}
+
+static void emit_mmap2(struct syn_state *s, int pid, const struct syn_map *m)
+{
+	struct syn_mmap2 *e = &s->mmap2;
+	size_t name_len, size;
+
+	/* perf skips data mappings unless asked (perf record -d) */
+	if (m->prot[2] != 'x' && !s->p->data_mmap)
+		return;
+	memset(e, 0, offsetof(struct syn_mmap2, filename));
+	e->header.type = PERF_RECORD_MMAP2;
+	e->pid = e->tid = pid;
+	e->start = m->start;
+	e->len = m->end - m->start;
+	e->pgoff = m->pgoff;
+	e->maj = m->maj;
+	e->min = m->min;
+	e->ino = m->ino;
+	e->prot = (m->prot[0] == 'r' ? PROT_READ : 0) |
+		  (m->prot[1] == 'w' ? PROT_WRITE : 0) |
+		  (m->prot[2] == 'x' ? PROT_EXEC : 0);
+	e->flags = m->prot[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
+	snprintf(e->filename, sizeof(e->filename), "%s",
+		 m->name[0] ? m->name : "//anon");
+	name_len = strlen(e->filename) + 1;
+	size = offsetof(struct syn_mmap2, filename) + ((name_len + 7) & ~7UL);
+	e->header.size = size;
+	memcpy(syn_reserve(s, size), e, size);
+}
+
+/* ---- /proc/PID/task/TID/status and /proc/PID/maps ----------------------- */
+
+/* COMM for one thread: its Name (perf also takes Tgid and PPid here). */
+static int synth_thread(struct syn_state *s, int pid, int tid)
+{
+	char path[64], comm[64] = "", line[256];
+	unsigned long long tgid = 0, ppid = 0;
+	struct lr r;
+	int c;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/status", pid, tid);
+	if (s->p->reader == READER_STDIO) {
+		FILE *f = fopen(path, "re");
+
+		if (!f)
+			return -errno;
+		while (fgets(line, sizeof(line), f)) {
+			if (sscanf(line, "Name:\t%63[^\n]", comm) == 1 ||
+			    sscanf(line, "Tgid:\t%llu", &tgid) == 1)
+				continue;
+			if (sscanf(line, "PPid:\t%llu", &ppid) == 1)
+				break;
+		}
+		fclose(f);
+	} else {
+		if (lr_open(&r, path))
+			return -errno;
+		/* key up to ':', then the value: no line copied, no sscanf */
+		for (;;) {
+			char key[8];
+			int n = 0;
+
+			while ((c = lr_getc(&r)) != ':' && c != -1)
+				if (n < 7)
+					key[n++] = c;
+			if (c == -1)
+				break;
+			key[n] = '\0';
+			while ((c = lr_getc(&r)) == '\t' || c == ' ')
+				;
+			if (c == -1)
+				break;
+			if (!strcmp(key, "Name")) {
+				comm[0] = c;
+				lr_rest(&r, comm + 1, sizeof(comm) - 1);
+				continue;
+			}
+			r.p--;	/* c is the value's first byte: give it back */
+			if (!strcmp(key, "Tgid"))
+				c = lr_num(&r, 10, &tgid);
+			else if (!strcmp(key, "PPid")) {
+				lr_num(&r, 10, &ppid);
+				break;
+			}
+			while (c != '\n' && c != -1)
+				c = lr_getc(&r);
+		}
+		close(r.fd);
+	}
+	if (!tgid)
+		return -ESRCH;	/* gone while we read */
+	emit_comm(s, (int)tgid, tid, comm);
+	return 0;
+}
+
+static int synth_maps(struct syn_state *s, int pid)
+{
+	char path[64], line[PATH_MAX + 128];
+	struct syn_map m;
+	struct lr r;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/maps", pid, pid);
+	if (s->p->reader == READER_STDIO) {
+		FILE *f = fopen(path, "re");
+
+		if (!f)
+			return -errno;
+		while (fgets(line, sizeof(line), f)) {
+			m.name[0] = '\0';
+			if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %4095[^\n]",
+				   &m.start, &m.end, m.prot, &m.pgoff, &m.maj,
+				   &m.min, &m.ino, m.name) < 7)
+				continue;
+			emit_mmap2(s, pid, &m);
+		}
+		fclose(f);
+		return 0;
+	}
+	if (lr_open(&r, path))
+		return -errno;
+	while (lr_map(&r, &m))
+		emit_mmap2(s, pid, &m);
+	close(r.fd);
+	return 0;
+}
+
+static bool is_pid(const char *name)
+{
+	if (!*name)
+		return false;
+	for (; *name; name++)
+		if (*name < '0' || *name > '9')
+			return false;
+	return true;
+}
+
+/* All threads' COMMs, then the process's MMAP2s, as perf orders them. */
+static int synth_process(struct syn_state *s, int pid)
+{
+	char path[64];
+	struct dirent *d;
+	DIR *dir;
+	int ret;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	dir = opendir(path);
+	if (!dir)
+		return -errno;
+	while ((d = readdir(dir)))
+		if (is_pid(d->d_name))
+			synth_thread(s, pid, atoi(d->d_name));
+	closedir(dir);
+	ret = synth_maps(s, pid);
+	return ret == -ENOENT || ret == -ESRCH ? 0 : ret;
+}
+
+static int synthesize(struct kscen_ctx *ctx, struct syn_state *s)
+{
+	struct dirent *d;
+	DIR *dir;
+	int ret;
+
+	if (s->p->scope == SCOPE_SELF) {
+		ret = synth_process(s, getpid());
+		return ret ? kscen_reason(ctx, ret, "/proc/%d: %s", getpid(),
+					  strerror(-ret)) : 0;
+	}
+	dir = opendir("/proc");
+	if (!dir)
+		return kscen_reason(ctx, -errno, "/proc: %s", strerror(errno));
+	/* Processes that exit while we read are not an error: perf skips them. */
+	while ((d = readdir(dir)))
+		if (is_pid(d->d_name))
+			synth_process(s, atoi(d->d_name));
+	closedir(dir);
+	return 0;
+}
+
+/* ---- The workload --------------------------------------------------------- */
+
+static int syn_setup(struct kscen_ctx *ctx)
+{
+	struct syn_state *s = kscen_xcalloc(1, sizeof(*s));
+
+	s->p = ctx->params;
+	s->buf = kscen_xmalloc(SYN_BUF_SIZE);
+	ctx->priv = s;
+	return 0;
+}
+
+static void syn_teardown(struct kscen_ctx *ctx)
+{
+	struct syn_state *s = ctx->priv;
+
+	if (s)
+		free(s->buf);
+	free(s);
+	ctx->priv = NULL;
+}
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static int syn_sample(struct kscen_ctx *ctx, double *values)
+{
+	struct syn_state *s = ctx->priv;
+	long long t0, t1, i;
+	int ret;
+
+	s->records = 0;
+	t0 = now_ns();
+	for (i = 0; i < s->p->loops; i++) {
+		ret = synthesize(ctx, s);
+		if (ret)
+			return ret;
+	}
+	t1 = now_ns();
+	if (!s->records)
+		return kscen_reason(ctx, -ENODATA, "no records synthesized from /proc");
+	values[0] = (t1 - t0) / 1e3 / s->p->loops;
+	values[1] = (double)s->records / s->p->loops;
+	values[2] = (t1 - t0) / 1e3 / s->records;
+	return 0;
+}
+
+static void syn_describe(const void *params, char *buf, size_t len)
+{
+	const struct syn_params *p = params;
+
+	snprintf(buf, len, "%lld syntheses of %s, %s mappings, %s reader",
+		 p->loops, p->scope == SCOPE_SELF ? "this process" : "every process",
+		 p->data_mmap ? "all" : "executable",
+		 p->reader == READER_STDIO ? "stdio+sscanf" : "buffered");
+}
+
+static const struct kscen_param syn_param_table[] = {
+	{
+		.name = "loops", .type = KSCEN_P_INT, .def = "1000",
+		.offset = offsetof(struct syn_params, loops),
+		.min = 1, .max = 100000000,
+		.help = "syntheses per sample (perf bench's --single-iterations)",
+	},
+	{
+		.name = "scope", .type = KSCEN_P_ENUM, .def = "self",
+		.offset = offsetof(struct syn_params, scope),
+		.choices = "self|all",
+		.help = "this process (perf bench), or every process (perf record -a)",
+	},
+	{
+		.name = "reader", .type = KSCEN_P_ENUM, .def = "buffered",
+		.offset = offsetof(struct syn_params, reader),
+		.choices = "stdio|buffered",
+		.help = "/proc parsing: fgets+sscanf (before the seed's fix) or a buffered reader (after)",
+	},
+	{
+		.name = "data_mmap", .type = KSCEN_P_BOOL, .def = "false",
+		.offset = offsetof(struct syn_params, data_mmap),
+		.help = "also synthesize non-executable mappings (perf record -d)",
+	},
+};
+
+static const struct kscen_metric_desc syn_metrics[] = {
+	{ .name = "usecs/synthesis", .unit = "usecs/synthesis", .better = KSCEN_LOWER },
+	{ .name = "records/synthesis", .unit = "records/synthesis", .better = KSCEN_LOWER },
+	{ .name = "usecs/record", .unit = "usecs/record", .better = KSCEN_LOWER },
+};
+
+const struct kscen_workload kscen_wl_internals_synthesize = {
+	.name = "internals.synthesize",
+	.summary = "perf event synthesis from /proc: COMM and MMAP2 records (perf bench internals)",
+	.version = 1,
+	.params = syn_param_table,
+	.nr_params = ARRAY_SIZE(syn_param_table),
+	.params_size = sizeof(struct syn_params),
+	.metrics = syn_metrics,
+	.nr_metrics = ARRAY_SIZE(syn_metrics),
+	.setup = syn_setup,
+	.sample = syn_sample,
+	.teardown = syn_teardown,
+	.describe = syn_describe,
+};
