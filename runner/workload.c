@@ -15,7 +15,11 @@
 	X(kscen_wl_exec)		\
 	X(kscen_wl_uprobe_usleep)	\
 	X(kscen_wl_uprobe_nop)		\
-	X(kscen_wl_internals_synthesize)
+	X(kscen_wl_internals_synthesize) \
+	X(kscen_wl_sched_messaging)	\
+	X(kscen_wl_sched_pipe)		\
+	X(kscen_wl_syscall_basic)	\
+	X(kscen_wl_lock_contention)
 
 #define DECLARE(sym) extern const struct kscen_workload sym;
 KSCEN_WORKLOADS(DECLARE)

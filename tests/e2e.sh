@@ -166,6 +166,66 @@ PY
 then pass crash_and_hang_beside_good_job; else fail crash_and_hang_beside_good_job "$(cat "$tmp/json")"; fi
 pgrep -f 'sleep 600' >/dev/null && fail hang_killed "sleep 600 still running" || pass hang_killed
 
+# ---- statistics: the gate, compare's table, repeat: auto ---------------------
+# The planted jobs print $E2E_COST plus noise (fixtures/e2e/gate.yaml): 100,
+# then 200. Printed, not timed, so a busy machine cannot flip these checks;
+# the gate at 50% is far from both +100% and the A/A noise (under 10%).
+E2E_COST=100 run "$kscen" run -q -o "$res" $fx/e2e/gate.yaml
+expect_rc gate_first_run_exit_0 0
+g1=$(ls "$res"/e2e-gate/*.yaml 2>/dev/null | head -n1)
+for key in cv ci_low ci_high outliers bimodal governor smt mitigations thp isolcpus \
+	   nohz_full loadavg; do
+	grep -Eq "^ *(- )?$key:" "$g1" && pass "result_has_$key" || fail "result_has_$key" "missing in $g1"
+done
+sleep 1
+E2E_COST=200 run "$kscen" run -q -o "$res" --gate 50 $fx/e2e/gate.yaml
+if [ $rc = 1 ] && grep -q '^# gate 50%: FAILED' "$tmp/out" &&
+   grep -q '^#   planted/command=echo v: .*: +[0-9.]*% \[' "$tmp/out" &&
+   ! grep -q '^#   steady' "$tmp/out"; then pass gate_trips_on_planted_slowdown; else
+	fail gate_trips_on_planted_slowdown "rc=$rc $(tail -n 8 "$tmp/out")"; fi
+g2=$(ls "$res"/e2e-gate/*.yaml | tail -n1)
+run "$kscen" compare --gate 50 "$g1" "$g2"
+if [ $rc = 1 ] && grep -q '^## planted: usecs (value)' "$tmp/out" &&
+   grep -q '^planted/command=echo v: .* worse (p=0.0[0-9]* n=5+5)' "$tmp/out" &&
+   grep -q '^geomean ' "$tmp/out" && grep -q '^## steady' "$tmp/out"; then
+	pass compare_table_and_gate; else fail compare_table_and_gate "rc=$rc $(cat "$tmp/out")"; fi
+run "$kscen" compare --gate 50 "$g1" "$g1"
+[ $rc = 0 ] && [ "$(grep -c ' ~ (p=1.000 n=5+5)$' "$tmp/out")" = 3 ] &&
+	grep -q '^# gate 50%: passed (3 jobs checked' "$tmp/out" && pass compare_same_run_is_all_tilde ||
+	fail compare_same_run_is_all_tilde "rc=$rc $(cat "$tmp/out")"
+sleep 1
+E2E_COST=100 run "$kscen" run -q -o "$res" --compare "$g1" --gate 50 $fx/e2e/gate.yaml
+[ $rc = 0 ] && grep -q '^# gate 50%: passed' "$tmp/out" && pass gate_aa_does_not_trip ||
+	fail gate_aa_does_not_trip "rc=$rc $(tail -n 8 "$tmp/out")"
+E2E_COST=100 run "$kscen" run -q -o "$res" $fx/e2e/gate-fail.yaml
+sleep 1
+E2E_COST=200 run "$kscen" run -q -o "$res" --gate 50 $fx/e2e/gate-fail.yaml
+[ $rc = 3 ] && grep -q '^# gate 50%: FAILED' "$tmp/out" && pass failed_job_wins_over_gate ||
+	fail failed_job_wins_over_gate "rc=$rc $(tail -n 5 "$tmp/out")"
+run "$kscen" run -q --no-save --gate 5x $fx/e2e/gate.yaml
+expect_rc gate_bad_value_exit_2 2
+run "$kscen" run -q --no-save --until-ci 0 $fx/e2e/gate.yaml
+expect_rc until_ci_bad_value_exit_2 2
+
+run "$kscen" run -q -o "$res" $fx/e2e/auto.yaml
+if [ $rc = 0 ] && grep -q 'converged after 6)' "$tmp/out" &&
+   grep -Eq 'did not converge: ±[0-9.]+% after max 8\)' "$tmp/out"; then
+	pass repeat_auto_reports_convergence; else fail repeat_auto_reports_convergence "$(cat "$tmp/out")"; fi
+"$kscen" report --format json "$res/e2e-auto" >"$tmp/json" 2>"$tmp/err"
+if /usr/bin/python3 - "$tmp/json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+jobs = {j["name"]: j for j in r["jobs"]}
+assert r["until_ci"] == 10 and r["max_repeat"] == 8, r
+s, n = jobs["steady"], jobs["noisy"]
+assert s["converged"] is True and len(s["metrics"][0]["samples"]) == 6, s
+assert n["converged"] is False and len(n["metrics"][0]["samples"]) == 8, n
+PY
+then pass repeat_auto_stored; else fail repeat_auto_stored "$(cat "$tmp/err")"; fi
+run "$kscen" run -q --no-save --until-ci 50% -r 3 --max-repeat 7 $fx/e2e/tiny.yaml
+[ $rc = 0 ] && grep -q 'auto: until ±50% or 7' "$tmp/out" && pass until_ci_option ||
+	fail until_ci_option "rc=$rc $(head -n 3 "$tmp/out")"
+
 # ---- the breakpoint workloads, for real --------------------------------------
 if [ "$(id -u)" != 0 ] && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 1 ]; then
 	skip breakpoint_tiny_run "needs root or perf_event_paranoid <= 1"
@@ -181,6 +241,175 @@ else
 			pass breakpoint_fifth_is_skipped || fail breakpoint_fifth_is_skipped "$(cat "$tmp/out")" ;;
 	*) skip breakpoint_fifth_is_skipped "x86 only" ;;
 	esac
+fi
+
+# ---- BPF uprobes and event synthesis -------------------------------------------
+# job_statuses FILE: "id status" lines of the newest run in a results dir
+job_statuses() {
+	"$kscen" report --format json "$1" 2>/dev/null | /usr/bin/python3 -c '
+import json, sys
+for j in json.load(sys.stdin)["jobs"]:
+    print(j["id"], j["status"], j["reason"] or "")'
+}
+if [ "$(id -u)" != 0 ]; then
+	skip uprobe_tiny_run "needs root (the skip path is tested below)"
+elif [ ! -e /sys/bus/event_source/devices/uprobe ] || [ ! -r /sys/kernel/btf/vmlinux ]; then
+	skip uprobe_tiny_run "no uprobe PMU or no kernel BTF here"
+else
+	run "$kscen" run -q -o "$res" $fx/e2e/uprobe.yaml
+	expect_rc uprobe_tiny_run 0
+	# ok for a probe job means its hits were counted: one per call
+	job_statuses "$res/e2e-uprobe" >"$tmp/st"
+	if [ "$(grep -c ' ok' "$tmp/st")" = 8 ]; then pass uprobe_every_hit_counted; else
+		fail uprobe_every_hit_counted "$(cat "$tmp/st")"; fi
+	grep -q 'nop/calls=1000,attach=return,probe=trace_printk' "$tmp/out" &&
+	grep -q 'nsecs/op +[0-9.]* to baseline +*-*[0-9.]* to previous' "$tmp/out" &&
+		pass uprobe_report_deltas || fail uprobe_report_deltas "$(cat "$tmp/out")"
+	# trace_printk jobs empty the trace buffer they wrote to; mount
+	# tracefs for this check when it is not, and put things back
+	trace=/sys/kernel/tracing/trace mounted=
+	if [ ! -e $trace ] && mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null; then
+		mounted=1
+	fi
+	if [ -r $trace ]; then
+		run "$kscen" run -q --no-save --compare none --filter '*trace_printk*' $fx/e2e/uprobe.yaml
+		[ $rc = 0 ] && ! grep -q 'kscen uprobe hit' $trace && pass uprobe_trace_buffer_cleared ||
+			fail uprobe_trace_buffer_cleared "rc=$rc; $(grep -c 'kscen uprobe hit' $trace) hits left in $trace"
+	else
+		skip uprobe_trace_buffer_cleared "no tracefs"
+	fi
+	[ -n "$mounted" ] && umount /sys/kernel/tracing
+fi
+# Forced skips: the reason is printed, the baseline still runs, exit code 0.
+KSCEN_BTF_PATH=/nonexistent/vmlinux run "$kscen" run -q --no-save --compare none $fx/e2e/uprobe.yaml
+if [ $rc = 0 ] && grep -q 'skipped: .*no kernel BTF at /nonexistent/vmlinux' "$tmp/out" &&
+   grep -q '# 3 ok, 5 skipped, 0 failed' "$tmp/out"; then pass uprobe_no_btf_is_a_skip; else
+	fail uprobe_no_btf_is_a_skip "rc=$rc $(cat "$tmp/out")"; fi
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	run setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$kscen" run -q --no-save --compare none $fx/e2e/uprobe.yaml
+	if [ $rc = 0 ] && grep -q 'skipped: needs root or CAP_BPF and CAP_PERFMON' "$tmp/out"; then
+		pass uprobe_unprivileged_is_a_skip; else
+		fail uprobe_unprivileged_is_a_skip "rc=$rc $(cat "$tmp/out" "$tmp/err")"; fi
+	# with the capabilities but not root: whatever the kernel refuses is
+	# a skip, never a failure
+	run setpriv --reuid=65534 --regid=65534 --clear-groups \
+		--inh-caps +bpf,+perfmon --ambient-caps +bpf,+perfmon \
+		"$kscen" run -q --no-save --compare none $fx/e2e/uprobe.yaml
+	[ $rc = 0 ] && grep -q ', 0 failed' "$tmp/out" && pass uprobe_caps_without_root_never_fails ||
+		fail uprobe_caps_without_root_never_fails "rc=$rc $(cat "$tmp/out")"
+else
+	skip uprobe_unprivileged_is_a_skip "needs root and setpriv to drop privilege"
+fi
+
+run "$kscen" run -q -o "$res" $fx/e2e/synthesize.yaml
+expect_rc synthesize_tiny_run 0
+"$kscen" report --format json "$res/e2e-synthesize" >"$tmp/json" 2>/dev/null
+if /usr/bin/python3 - "$tmp/json" <<'PY'
+import json, sys
+jobs = {j["id"]: j for j in json.load(open(sys.argv[1]))["jobs"]}
+assert len(jobs) == 6 and all(j["status"] == "ok" for j in jobs.values()), jobs
+rec = lambda i: jobs[i]["metrics"][1]["median"]
+for d in ("false", "true"):
+    a, b = (rec("self/loops=20,data_mmap=%s,reader=%s" % (d, r)) for r in ("stdio", "buffered"))
+    assert a == b and a >= 2, (d, a, b)
+assert rec("self/loops=20,data_mmap=true,reader=stdio") > rec("self/loops=20,data_mmap=false,reader=stdio")
+assert rec("all/loops=1,scope=all,reader=stdio") > rec("self/loops=20,data_mmap=false,reader=stdio")
+PY
+then pass synthesize_readers_agree; else fail synthesize_readers_agree "$(head -c 600 "$tmp/json")"; fi
+
+# ---- scheduler and locking workloads ---------------------------------------------
+run "$kscen" run -q -o "$res" $fx/e2e/sched.yaml
+expect_rc sched_tiny_run 0
+"$kscen" report --format json "$res/e2e-sched" >"$tmp/json" 2>/dev/null
+if /usr/bin/python3 - "$tmp/json" <<'PY'
+import json, sys
+jobs = {j["id"]: j for j in json.load(open(sys.argv[1]))["jobs"]}
+assert len(jobs) == 7 and all(j["status"] == "ok" for j in jobs.values()), jobs
+for i, j in jobs.items():
+    m = j["metrics"]
+    assert m[0]["median"] > 0, (i, m)
+    if i.startswith(("pipe/", "syscall/")):
+        assert m[0]["name"] == "usecs/op" and m[1]["name"] == "ops/sec", m
+        # ops/sec is the inverse of usecs/op
+        assert abs(m[0]["median"] * m[1]["median"] / 1e6 - 1) < 1e-6, m
+PY
+then pass sched_workloads_measure; else fail sched_workloads_measure "$(head -c 600 "$tmp/json")"; fi
+
+(ulimit -n 40 && exec "$kscen" run -q --no-save --compare none $fx/e2e/emfile.yaml) >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc = 3 ] && grep -q 'Too many open files (RLIMIT_NOFILE 40;' "$tmp/out" &&
+	pass messaging_emfile_names_the_limit || fail messaging_emfile_names_the_limit "rc=$rc $(cat "$tmp/out")"
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	(ulimit -u 20 && exec setpriv --reuid=65534 --regid=65534 --clear-groups "$kscen" run -q \
+		--no-save --compare none --filter 'messaging/*' $fx/e2e/sched.yaml) >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc = 3 ] && grep -q 'fork: Resource temporarily unavailable after .*(RLIMIT_NPROC 20,' "$tmp/out" &&
+		grep -q 'pthread_create: .*(RLIMIT_NPROC 20, kernel.threads-max' "$tmp/out" &&
+		pass messaging_nproc_names_the_limit || fail messaging_nproc_names_the_limit "rc=$rc $(cat "$tmp/out")"
+else
+	skip messaging_nproc_names_the_limit "needs root and setpriv to drop privilege"
+fi
+
+# Kill the runner mid-sample: the workers (PR_SET_PDEATHSIG) must go too.
+cp $fx/e2e/orphans.yaml "$tmp/orphans.yaml"
+"$kscen" run -q --no-save --compare none "$tmp/orphans.yaml" >/dev/null 2>&1 &
+runner=$!
+for i in $(seq 50); do
+	[ "$(pgrep -f -- "$tmp/orphans.yaml" | wc -l)" -ge 42 ] && break
+	sleep 0.1
+done
+n=$(pgrep -f -- "$tmp/orphans.yaml" | wc -l)
+kill -9 $runner
+wait $runner 2>/dev/null
+for i in $(seq 30); do
+	[ "$(pgrep -f -- "$tmp/orphans.yaml" | wc -l)" = 0 ] && break
+	sleep 0.1
+done
+left=$(pgrep -f -- "$tmp/orphans.yaml" | wc -l)
+[ "$n" -ge 42 ] && [ "$left" = 0 ] && pass messaging_workers_die_with_runner ||
+	fail messaging_workers_die_with_runner "$n tasks before the kill, $left after"
+pkill -9 -f -- "$tmp/orphans.yaml" 2>/dev/null
+
+if [ "$(id -u)" != 0 ]; then
+	skip lock_contention_counts "needs root (the unprivileged skip is tested below)"
+else
+	run "$kscen" run -q -o "$res" $fx/e2e/lock.yaml
+	expect_rc lock_contention_tiny_run 0
+	"$kscen" report --format json "$res/e2e-lock" >"$tmp/json" 2>/dev/null
+	if /usr/bin/python3 - "$tmp/json" <<'PY'
+import json, sys
+jobs = {j["id"]: j for j in json.load(open(sys.argv[1]))["jobs"]}
+base = "mmap/load=mmap,threads=16,loops=300,map_entries=2,tracer=%s"
+assert all(j["status"] == "ok" for j in jobs.values()), jobs
+assert [m["name"] for m in jobs[base % "none,skip_when_full=false"]["metrics"]] == ["seconds"]
+for skip in ("false", "true"):
+    m = {m["name"]: m["median"] for m in jobs[base % "bpf,skip_when_full=" + skip]["metrics"]}
+    assert m["contentions"] > 0 and m["wait"] > 0, m
+    assert 0 < m["stored"] <= 2 and m["failed"] > 0, m
+    assert m["stored"] + m["failed"] <= m["contentions"], m
+PY
+	then pass lock_contention_counts_and_failed_inserts; else
+		fail lock_contention_counts_and_failed_inserts "$(head -c 900 "$tmp/json")"; fi
+	# without kernel BTF the raw_tp programs stand in for tp_btf
+	KSCEN_BTF_PATH=/nonexistent/vmlinux run "$kscen" run -q --no-save --compare none \
+		--filter 'mmap/*tracer=bpf,skip_when_full=false' $fx/e2e/lock.yaml
+	[ $rc = 0 ] && grep -q '# 1 ok, 0 skipped, 0 failed' "$tmp/out" &&
+		grep -Eq '^ +[1-9][0-9.]* contentions' "$tmp/out" && pass lock_contention_raw_tp_fallback ||
+		fail lock_contention_raw_tp_fallback "rc=$rc $(cat "$tmp/out")"
+	KSCEN_LOCK_TP_BEGIN=no_such_tracepoint run "$kscen" run -q --no-save --compare none $fx/e2e/lock.yaml
+	[ $rc = 0 ] && grep -q 'no tracepoint lock:no_such_tracepoint' "$tmp/out" &&
+		grep -q '# 1 ok, 4 skipped, 0 failed' "$tmp/out" && pass lock_contention_no_tracepoint_is_a_skip ||
+		fail lock_contention_no_tracepoint_is_a_skip "rc=$rc $(cat "$tmp/out")"
+fi
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	run setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$kscen" run -q --no-save --compare none $fx/e2e/lock.yaml
+	[ $rc = 0 ] && grep -q 'needs root or CAP_BPF' "$tmp/out" &&
+		grep -q '# 1 ok, 4 skipped, 0 failed' "$tmp/out" && pass lock_contention_unprivileged_is_a_skip ||
+		fail lock_contention_unprivileged_is_a_skip "rc=$rc $(cat "$tmp/out" "$tmp/err")"
+else
+	skip lock_contention_unprivileged_is_a_skip "needs root and setpriv to drop privilege"
 fi
 
 echo "e2e: $passed passed, $failed failed, $skipped skipped"

@@ -28,7 +28,10 @@
 	X(test_report_formats_deltas_and_escaping)	\
 	X(test_synthesize_readers_agree)		\
 	X(test_bpf_missing_btf_is_a_skip)		\
-	X(test_uprobe_nop_counts_every_hit)
+	X(test_uprobe_nop_counts_every_hit)		\
+	X(test_sched_defaults_are_perf_benchs)		\
+	X(test_lock_contention_metrics_follow_tracer)	\
+	X(test_messaging_engine_runs_and_stops)
 
 #define DECLARE(fn) void fn(void);
 KSCEN_UNIT_TESTS(DECLARE)
