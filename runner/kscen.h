@@ -386,6 +386,11 @@ double kscen_signed_rank_p(const double *d, unsigned n);
  * atomically (temp file, fsync, rename); sets run->path.
  */
 int kscen_result_save(struct kscen_run *run, const char *dir);
+/*
+ * Can runs of @scenario be stored under @dir? Creates the directory; 0 or
+ * -errno. Checked before a run, so that no run is lost at the end.
+ */
+int kscen_result_dir_ready(const char *dir, const char *scenario);
 /* Load a stored run; the caller frees it with kscen_run_free(). */
 int kscen_result_load(const char *path, struct kscen_run **out);
 /*

@@ -368,6 +368,13 @@ static int cmd_run(int argc, char **argv)
 	if (ro.until_ci > 0 && ro.max_repeat < ro.repeat)
 		ro.max_repeat = ro.repeat;
 
+	if (save && (ret = kscen_result_dir_ready(results, s->name))) {
+		fprintf(stderr, "kscen run: cannot store runs in %s/%s: %s\n",
+			results, s->name, strerror(-ret));
+		kscen_jobs_free(&jobs);
+		kscen_scenario_free(s);
+		return EXIT_USAGE;
+	}
 	run = kscen_xcalloc(1, sizeof(*run));
 	run->version = kscen_xstrdup(KSCEN_VERSION);
 	run->scenario = kscen_xstrdup(s->name);

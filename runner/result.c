@@ -451,6 +451,30 @@ static int place(const char *tmp, const char *final)
 	return -errno;
 }
 
+/* Make <dir>/<scenario>/, or say why not; @out gets its path when asked. */
+static int scenario_dir(const char *dir, const char *scenario, char **out)
+{
+	char *sdir;
+	int ret;
+
+	if (!scenario || !*scenario || strchr(scenario, '/') || scenario[0] == '.')
+		return -EINVAL;
+	sdir = join(dir, scenario);
+	ret = mkdir_p(sdir);
+	if (!ret && access(sdir, W_OK | X_OK) < 0)
+		ret = -errno;
+	if (ret || !out)
+		free(sdir);
+	else
+		*out = sdir;
+	return ret;
+}
+
+int kscen_result_dir_ready(const char *dir, const char *scenario)
+{
+	return scenario_dir(dir, scenario, NULL);
+}
+
 int kscen_result_save(struct kscen_run *run, const char *dir)
 {
 	char *sdir = NULL, *tmp = NULL, *final = NULL;
@@ -461,11 +485,7 @@ int kscen_result_save(struct kscen_run *run, const char *dir)
 	time_t t;
 	FILE *f;
 
-	if (!run->scenario || !*run->scenario || strchr(run->scenario, '/') ||
-	    run->scenario[0] == '.')
-		return -EINVAL;
-	sdir = join(dir, run->scenario);
-	ret = mkdir_p(sdir);
+	ret = scenario_dir(dir, run->scenario, &sdir);
 	if (ret)
 		goto out;
 

@@ -129,6 +129,11 @@ PY
 then pass result_content_via_json; else fail result_content_via_json "$(cat "$tmp/err")"; fi
 grep -q 'to baseline' "$tmp/out" && pass report_has_baseline_delta || fail report_has_baseline_delta "$(cat "$tmp/out")"
 
+touch "$tmp/not-a-dir"
+run "$kscen" run -o "$tmp/not-a-dir" $fx/e2e/tiny.yaml
+[ $rc = 2 ] && grep -q 'cannot store runs in' "$tmp/err" && ! grep -q 'round' "$tmp/err" &&
+	pass run_unwritable_results_exit_2_before_running ||
+	fail run_unwritable_results_exit_2_before_running "rc=$rc $(cat "$tmp/err")"
 sleep 1	# distinct file names are by the second
 run "$kscen" run -q -o "$res" $fx/e2e/tiny.yaml
 [ $rc = 0 ] && grep -q 'vs last run' "$tmp/out" && pass second_run_reports_vs_last ||
