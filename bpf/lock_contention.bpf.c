@@ -137,6 +137,7 @@ static __always_inline int on_end(__u64 lock)
 		if (err == -E2BIG)
 			data_map_full = 1;
 		count(LC_FAILED, 1);
+		count(LC_UPDATE_ERRORS, 1);
 	}
 	return 0;
 }

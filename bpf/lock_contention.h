@@ -19,7 +19,8 @@ enum lc_counter {
 	LC_CONTENTIONS,	/* contention_end events matched to a begin */
 	LC_WAIT_NS,	/* total time between them */
 	LC_STORED,	/* entries inserted into lock_stat */
-	LC_FAILED,	/* contentions that found no entry and could not insert */
+	LC_FAILED,	/* contentions not recorded: no entry, none inserted (perf's "bad") */
+	LC_UPDATE_ERRORS, /* bpf_map_update_elem() calls that failed: what the fix saves */
 	LC_NR_COUNTERS,
 };
 

@@ -400,6 +400,7 @@ static int lc_sample(struct kscen_ctx *ctx, double *values)
 	values[4] = s->skel->bss->counters[LC_FAILED];
 	tracer_stats(s, &ns1, &ends1);
 	values[5] = ends1 > ends0 ? (double)(ns1 - ns0) / (ends1 - ends0) : 0;
+	values[6] = s->skel->bss->counters[LC_UPDATE_ERRORS];
 	return ret;
 }
 
@@ -443,8 +444,9 @@ static const struct kscen_metric_desc lc_metric_table[] = {
 	{ .name = "contentions", .unit = "contentions", .better = KSCEN_LOWER },
 	{ .name = "wait", .unit = "ms total wait", .better = KSCEN_LOWER },
 	{ .name = "stored", .unit = "entries stored", .better = KSCEN_HIGHER },
-	{ .name = "failed", .unit = "failed inserts", .better = KSCEN_LOWER },
+	{ .name = "failed", .unit = "failed inserts (not stored)", .better = KSCEN_LOWER },
 	{ .name = "tracer_ns", .unit = "ns BPF/contention (begin+end)", .better = KSCEN_LOWER },
+	{ .name = "update_errors", .unit = "map updates that failed", .better = KSCEN_LOWER },
 };
 
 /* No tracer, no counters: only the wall time. */
