@@ -5,30 +5,25 @@
  *
  * Three passes over one small in-memory buffer:
  *  1. libyaml events: syntax errors, and the cheap refusals of hostile input
- *     (aliases, nesting depth, node count); the file size is capped before.
+ *     (aliases, nesting depth, node count); the file size is capped before
+ *     (scenario_file.c).
  *  2. libyaml's document tree, walked by hand: keys ("did you mean"), the open
  *     mappings libcyaml cannot load (params, include, exclude, baseline),
- *     strict values, with the position of every node.
+ *     strict values, with the position of every node (this file).
  *  3. libcyaml with the schema in schemas/ for the fixed shape, which is
- *     where the scalar fields are taken from.
+ *     where the scalar fields are taken from (scenario_file.c).
  */
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <yaml.h>
 
 #include "kscen.h"
 #include "scenario_load.h"
 #include "../schemas/scenario.h"
 
-#define MAX_FILE_SIZE (1 << 20)
-#define MAX_DEPTH 16
-#define MAX_EVENTS 200000
 #define MAX_KEYS 256		/* in any one mapping: keys are names, not data */
 #define MAX_ERRORS 20		/* printed; the rest are counted */
 #define MAX_SELECTORS 1000	/* include or exclude entries of one job */
@@ -38,18 +33,6 @@ struct loader {
 	yaml_document_t doc;
 	unsigned errors;
 };
-
-void kscen_file_error(const char *file, struct kscen_mark m,
-		      const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s:%u:%u: ", file, m.line, m.col);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 static struct kscen_mark mark_of(yaml_mark_t m)
 {
@@ -90,118 +73,6 @@ static void lerr(struct loader *ld, yaml_node_t *n, const char *fmt, ...)
 	va_start(ap, fmt);
 	vlerr(ld, mark_of(n->start_mark), fmt, ap);
 	va_end(ap);
-}
-
-/* Read the whole file, refusing what cannot be a scenario. */
-static int read_file(const char *path, char **out, size_t *len)
-{
-	struct stat st;
-	char *buf;
-	ssize_t n;
-	size_t got = 0;
-	int fd, ret = 0;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		fprintf(stderr, "%s:1:1: cannot open: %s\n", path,
-			strerror(errno));
-		return -EINVAL;
-	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		fprintf(stderr, "%s:1:1: not a regular file%s\n", path,
-			S_ISDIR(st.st_mode) ? " (a directory)" : "");
-		ret = -EINVAL;
-		goto out;
-	}
-	if (st.st_size > MAX_FILE_SIZE) {
-		fprintf(stderr, "%s:1:1: too large: %lld bytes, the limit is %d\n",
-			path, (long long)st.st_size, MAX_FILE_SIZE);
-		ret = -EINVAL;
-		goto out;
-	}
-	buf = kscen_xmalloc(MAX_FILE_SIZE + 1);
-	while ((n = read(fd, buf + got, MAX_FILE_SIZE + 1 - got)) > 0)
-		got += n;
-	if (n < 0 || got > MAX_FILE_SIZE) {
-		fprintf(stderr, "%s:1:1: %s\n", path,
-			n < 0 ? strerror(errno) : "too large");
-		free(buf);
-		ret = -EINVAL;
-		goto out;
-	}
-	buf[got] = '\0';
-	if (memchr(buf, '\0', got)) {
-		fprintf(stderr, "%s:1:1: a binary file, not YAML\n", path);
-		free(buf);
-		ret = -EINVAL;
-		goto out;
-	}
-	*out = buf;
-	*len = got;
-out:
-	close(fd);
-	return ret;
-}
-
-static void parser_error(const char *file, yaml_parser_t *p)
-{
-	struct kscen_mark m = mark_of(p->problem_mark);
-
-	kscen_file_error(file, m, "%s%s%s", p->problem ? p->problem : "bad YAML",
-			 p->context ? " " : "", p->context ? p->context : "");
-}
-
-/* Pass 1: syntax, aliases, depth and size, before any tree is built. */
-static int prescan(const char *file, const char *buf, size_t len)
-{
-	yaml_parser_t p;
-	yaml_event_t ev;
-	unsigned depth = 0, events = 0, docs = 0;
-	int ret = 0;
-
-	yaml_parser_initialize(&p);
-	yaml_parser_set_input_string(&p, (const unsigned char *)buf, len);
-	for (;;) {
-		if (!yaml_parser_parse(&p, &ev)) {
-			parser_error(file, &p);
-			ret = -EINVAL;
-			break;
-		}
-		struct kscen_mark m = mark_of(ev.start_mark);
-		yaml_event_type_t t = ev.type;
-
-		yaml_event_delete(&ev);
-		if (t == YAML_STREAM_END_EVENT)
-			break;
-		if (++events > MAX_EVENTS) {
-			kscen_file_error(file, m, "too many YAML nodes (limit %d)",
-					 MAX_EVENTS);
-			ret = -EINVAL;
-			break;
-		}
-		if (t == YAML_ALIAS_EVENT) {
-			kscen_file_error(file, m, "YAML aliases are not allowed in a scenario");
-			ret = -EINVAL;
-			break;
-		}
-		if (t == YAML_DOCUMENT_START_EVENT && ++docs > 1) {
-			kscen_file_error(file, m, "only one YAML document is allowed");
-			ret = -EINVAL;
-			break;
-		}
-		if (t == YAML_MAPPING_START_EVENT || t == YAML_SEQUENCE_START_EVENT) {
-			if (++depth > MAX_DEPTH) {
-				kscen_file_error(file, m, "nested too deeply (limit %d)",
-						 MAX_DEPTH);
-				ret = -EINVAL;
-				break;
-			}
-		} else if (t == YAML_MAPPING_END_EVENT || t == YAML_SEQUENCE_END_EVENT) {
-			depth--;
-		}
-	}
-	yaml_parser_delete(&p);
-	return ret;
 }
 
 static yaml_node_t *node(struct loader *ld, int id)
@@ -689,63 +560,6 @@ static int walk(struct loader *ld, struct kscen_scenario *s)
 	return ld->errors ? -EINVAL : 0;
 }
 
-struct cyaml_log {
-	char first[256];	/* the first error message */
-	struct kscen_mark mark;	/* the innermost position of its backtrace */
-};
-
-/* libcyaml gives positions only in its backtrace lines: collect them here. */
-static void cyaml_log_cb(cyaml_log_t level, void *ctx, const char *fmt, va_list ap)
-{
-	struct cyaml_log *log = ctx;
-	char line[256];
-	const char *at;
-
-	if (level < CYAML_LOG_ERROR)
-		return;
-	vsnprintf(line, sizeof(line), fmt, ap);
-	line[strcspn(line, "\n")] = '\0';
-	if (!log->first[0] && strncmp(line, "Load: ", 6) == 0 &&
-	    !strstr(line, "Backtrace")) {
-		snprintf(log->first, sizeof(log->first), "%s", line + 6);
-		return;
-	}
-	at = strstr(line, "(line: ");
-	if (at && !log->mark.line)
-		sscanf(at, "(line: %u, column: %u)", &log->mark.line, &log->mark.col);
-}
-
-/* Pass 3: the fixed shape through libcyaml; fills the scalar fields of @s. */
-static int load_fixed(const char *file, const char *buf, size_t len,
-		      struct kscen_scenario *s)
-{
-	struct cyaml_log log = { .mark = { 0, 0 } };
-	cyaml_config_t cfg = {
-		.log_fn = cyaml_log_cb,
-		.log_ctx = &log,
-		.mem_fn = cyaml_mem,
-		.log_level = CYAML_LOG_ERROR,
-		.flags = CYAML_CFG_NO_ALIAS,
-	};
-	struct kscen_doc *doc = NULL;
-	cyaml_err_t err;
-
-	log.first[0] = '\0';
-	err = cyaml_load_data((const uint8_t *)buf, len, &cfg, &kscen_doc_schema,
-			      (cyaml_data_t **)&doc, NULL);
-	if (err != CYAML_OK || !doc) {
-		struct kscen_mark m = log.mark.line ? log.mark : (struct kscen_mark){ 1, 1 };
-
-		kscen_file_error(file, m, "%s", log.first[0] ? log.first :
-				 cyaml_strerror(err));
-		return -EINVAL;
-	}
-	s->name = kscen_xstrdup(doc->scenario);
-	s->description = kscen_xstrdup(doc->description ? doc->description : "");
-	cyaml_free(&cfg, &kscen_doc_schema, doc, 0);
-	return 0;
-}
-
 int kscen_scenario_load(const char *path, struct kscen_scenario **out)
 {
 	struct kscen_scenario *s = kscen_xcalloc(1, sizeof(*s));
@@ -757,16 +571,16 @@ int kscen_scenario_load(const char *path, struct kscen_scenario **out)
 
 	*out = NULL;
 	s->file = kscen_xstrdup(path);
-	ret = read_file(path, &buf, &len);
+	ret = kscen_scenario_read(path, &buf, &len);
 	if (ret)
 		goto out;
-	ret = prescan(path, buf, len);
+	ret = kscen_scenario_prescan(path, buf, len);
 	if (ret)
 		goto out;
 	yaml_parser_initialize(&parser);
 	yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
 	if (!yaml_parser_load(&parser, &ld.doc)) {
-		parser_error(path, &parser);
+		kscen_yaml_error(path, &parser);
 		yaml_parser_delete(&parser);
 		ret = -EINVAL;
 		goto out;
@@ -776,7 +590,7 @@ int kscen_scenario_load(const char *path, struct kscen_scenario **out)
 	yaml_document_delete(&ld.doc);
 	if (ret)
 		goto out;
-	ret = load_fixed(path, buf, len, s);
+	ret = kscen_scenario_load_fixed(path, buf, len, s);
 	if (ret)
 		goto out;
 	s->sha256 = kscen_sha256_hex(buf, len);

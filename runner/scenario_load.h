@@ -8,6 +8,17 @@
 /* Print "file:line:column: message" to stderr. */
 void kscen_file_error(const char *file, struct kscen_mark m, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/*
+ * scenario_file.c: the passes before and after the tree walk. Each prints
+ * its errors as file:line:column and returns 0 or -EINVAL.
+ */
+struct yaml_parser_s;
+int kscen_scenario_read(const char *path, char **out, size_t *len);
+int kscen_scenario_prescan(const char *file, const char *buf, size_t len);
+int kscen_scenario_load_fixed(const char *file, const char *buf, size_t len,
+			      struct kscen_scenario *s);
+/* A libyaml parser's problem, at its position. */
+void kscen_yaml_error(const char *file, struct yaml_parser_s *p);
 /* [A-Za-z0-9_.-]+, and not "." or "..": safe as a directory name. */
 bool kscen_name_ok(const char *s);
 /* The malloc'ed lowercase hex SHA-256 of @len bytes at @buf (sha256.c). */

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * scenario_file.c - the passes of scenario loading that need no tree
+ * (scenario.c walks the tree): reading the file with its size capped,
+ * libyaml's event stream to refuse hostile input cheaply, and libcyaml with
+ * the schema in schemas/ for the fixed shape.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <yaml.h>
+
+#include "kscen.h"
+#include "scenario_load.h"
+#include "../schemas/scenario.h"
+
+#define MAX_FILE_SIZE (1 << 20)
+#define MAX_DEPTH 16
+#define MAX_EVENTS 200000
+
+static struct kscen_mark mark_of(yaml_mark_t m)
+{
+	return (struct kscen_mark){ m.line + 1, m.column + 1 };
+}
+
+void kscen_file_error(const char *file, struct kscen_mark m,
+		      const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s:%u:%u: ", file, m.line, m.col);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* Read the whole file, refusing what cannot be a scenario. */
+int kscen_scenario_read(const char *path, char **out, size_t *len)
+{
+	struct stat st;
+	char *buf;
+	ssize_t n;
+	size_t got = 0;
+	int fd, ret = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "%s:1:1: cannot open: %s\n", path,
+			strerror(errno));
+		return -EINVAL;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "%s:1:1: not a regular file%s\n", path,
+			S_ISDIR(st.st_mode) ? " (a directory)" : "");
+		ret = -EINVAL;
+		goto out;
+	}
+	if (st.st_size > MAX_FILE_SIZE) {
+		fprintf(stderr, "%s:1:1: too large: %lld bytes, the limit is %d\n",
+			path, (long long)st.st_size, MAX_FILE_SIZE);
+		ret = -EINVAL;
+		goto out;
+	}
+	buf = kscen_xmalloc(MAX_FILE_SIZE + 1);
+	while ((n = read(fd, buf + got, MAX_FILE_SIZE + 1 - got)) > 0)
+		got += n;
+	if (n < 0 || got > MAX_FILE_SIZE) {
+		fprintf(stderr, "%s:1:1: %s\n", path,
+			n < 0 ? strerror(errno) : "too large");
+		free(buf);
+		ret = -EINVAL;
+		goto out;
+	}
+	buf[got] = '\0';
+	if (memchr(buf, '\0', got)) {
+		fprintf(stderr, "%s:1:1: a binary file, not YAML\n", path);
+		free(buf);
+		ret = -EINVAL;
+		goto out;
+	}
+	*out = buf;
+	*len = got;
+out:
+	close(fd);
+	return ret;
+}
+
+void kscen_yaml_error(const char *file, yaml_parser_t *p)
+{
+	struct kscen_mark m = mark_of(p->problem_mark);
+
+	kscen_file_error(file, m, "%s%s%s", p->problem ? p->problem : "bad YAML",
+			 p->context ? " " : "", p->context ? p->context : "");
+}
+
+/* Pass 1: syntax, aliases, depth and size, before any tree is built. */
+int kscen_scenario_prescan(const char *file, const char *buf, size_t len)
+{
+	yaml_parser_t p;
+	yaml_event_t ev;
+	unsigned depth = 0, events = 0, docs = 0;
+	int ret = 0;
+
+	yaml_parser_initialize(&p);
+	yaml_parser_set_input_string(&p, (const unsigned char *)buf, len);
+	for (;;) {
+		if (!yaml_parser_parse(&p, &ev)) {
+			kscen_yaml_error(file, &p);
+			ret = -EINVAL;
+			break;
+		}
+		struct kscen_mark m = mark_of(ev.start_mark);
+		yaml_event_type_t t = ev.type;
+
+		yaml_event_delete(&ev);
+		if (t == YAML_STREAM_END_EVENT)
+			break;
+		if (++events > MAX_EVENTS) {
+			kscen_file_error(file, m, "too many YAML nodes (limit %d)",
+					 MAX_EVENTS);
+			ret = -EINVAL;
+			break;
+		}
+		if (t == YAML_ALIAS_EVENT) {
+			kscen_file_error(file, m, "YAML aliases are not allowed in a scenario");
+			ret = -EINVAL;
+			break;
+		}
+		if (t == YAML_DOCUMENT_START_EVENT && ++docs > 1) {
+			kscen_file_error(file, m, "only one YAML document is allowed");
+			ret = -EINVAL;
+			break;
+		}
+		if (t == YAML_MAPPING_START_EVENT || t == YAML_SEQUENCE_START_EVENT) {
+			if (++depth > MAX_DEPTH) {
+				kscen_file_error(file, m, "nested too deeply (limit %d)",
+						 MAX_DEPTH);
+				ret = -EINVAL;
+				break;
+			}
+		} else if (t == YAML_MAPPING_END_EVENT || t == YAML_SEQUENCE_END_EVENT) {
+			depth--;
+		}
+	}
+	yaml_parser_delete(&p);
+	return ret;
+}
+
+struct cyaml_log {
+	char first[256];	/* the first error message */
+	struct kscen_mark mark;	/* the innermost position of its backtrace */
+};
+
+/* libcyaml gives positions only in its backtrace lines: collect them here. */
+static void cyaml_log_cb(cyaml_log_t level, void *ctx, const char *fmt, va_list ap)
+{
+	struct cyaml_log *log = ctx;
+	char line[256];
+	const char *at;
+
+	if (level < CYAML_LOG_ERROR)
+		return;
+	vsnprintf(line, sizeof(line), fmt, ap);
+	line[strcspn(line, "\n")] = '\0';
+	if (!log->first[0] && strncmp(line, "Load: ", 6) == 0 &&
+	    !strstr(line, "Backtrace")) {
+		snprintf(log->first, sizeof(log->first), "%s", line + 6);
+		return;
+	}
+	at = strstr(line, "(line: ");
+	if (at && !log->mark.line)
+		sscanf(at, "(line: %u, column: %u)", &log->mark.line, &log->mark.col);
+}
+
+/* Pass 3: the fixed shape through libcyaml; fills the scalar fields of @s. */
+int kscen_scenario_load_fixed(const char *file, const char *buf, size_t len,
+			       struct kscen_scenario *s)
+{
+	struct cyaml_log log = { .mark = { 0, 0 } };
+	cyaml_config_t cfg = {
+		.log_fn = cyaml_log_cb,
+		.log_ctx = &log,
+		.mem_fn = cyaml_mem,
+		.log_level = CYAML_LOG_ERROR,
+		.flags = CYAML_CFG_NO_ALIAS,
+	};
+	struct kscen_doc *doc = NULL;
+	cyaml_err_t err;
+
+	log.first[0] = '\0';
+	err = cyaml_load_data((const uint8_t *)buf, len, &cfg, &kscen_doc_schema,
+			      (cyaml_data_t **)&doc, NULL);
+	if (err != CYAML_OK || !doc) {
+		struct kscen_mark m = log.mark.line ? log.mark : (struct kscen_mark){ 1, 1 };
+
+		kscen_file_error(file, m, "%s", log.first[0] ? log.first :
+				 cyaml_strerror(err));
+		return -EINVAL;
+	}
+	s->name = kscen_xstrdup(doc->scenario);
+	s->description = kscen_xstrdup(doc->description ? doc->description : "");
+	cyaml_free(&cfg, &kscen_doc_schema, doc, 0);
+	return 0;
+}
+
