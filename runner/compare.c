@@ -94,6 +94,24 @@ static void cell(const struct kscen_job_result *j, char *buf, size_t len)
 	snprintf(buf, len, "%.6g %s", m->sum.median, ci);
 }
 
+/* Columns on a terminal: UTF-8 continuation bytes ("±") take none. */
+static int cols(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+/* One row: name, old, new padded to their columns, then the change. */
+static void row(FILE *out, int w, int wc, const char *name, const char *oc,
+		const char *nc, const char *chg)
+{
+	fprintf(out, "%s%*s %s%*s %s%*s %s\n", name, w - cols(name), "",
+		oc, wc - cols(oc), "", nc, wc - cols(nc), "", chg);
+}
+
 /* Rows carry whole ids: they are what a reader greps for. */
 static const char *row_name(const struct kscen_job_result *j)
 {
@@ -124,8 +142,7 @@ static void group(FILE *out, const struct kscen_run *old,
 			break;
 		}
 	fprintf(out, "\n## %s%s%s\n", str(g->name), *lbl ? ": " : "", lbl);
-	fprintf(out, "%-*s %-*s %-*s %s\n", w, "job", wc, "old", wc, "new",
-		"change");
+	row(out, w, wc, "job", "old", "new", "change");
 	for (i = first; i < new_->nr_jobs; i++) {
 		n = &new_->jobs[i];
 		if (done[i] || !same_group(g, n))
@@ -147,15 +164,14 @@ static void group(FILE *out, const struct kscen_run *old,
 				geo++;
 			}
 		}
-		fprintf(out, "%-*s %-*s %-*s %s\n", w, row_name(n), wc, oc, wc,
-			nc, chg);
+		row(out, w, wc, row_name(n), oc, nc, chg);
 	}
 	/* benchstat's summary row: the ratio of geometric means, no CI. */
 	if (geo >= 2) {
 		snprintf(oc, sizeof(oc), "%.6g", exp(lo / geo));
 		snprintf(nc, sizeof(nc), "%.6g", exp(ln / geo));
-		fprintf(out, "%-*s %-*s %-*s %+.1f%%\n", w, "geomean", wc, oc,
-			wc, nc, 100 * expm1((ln - lo) / geo));
+		snprintf(chg, sizeof(chg), "%+.1f%%", 100 * expm1((ln - lo) / geo));
+		row(out, w, wc, "geomean", oc, nc, chg);
 	}
 }
 
@@ -170,17 +186,17 @@ void kscen_compare_print(FILE *out, const struct kscen_run *old,
 
 	/* Column widths from every row, so long cells keep the table. */
 	for (i = 0; i < new_->nr_jobs; i++) {
-		if ((int)strlen(row_name(&new_->jobs[i])) > w)
-			w = strlen(row_name(&new_->jobs[i]));
+		if (cols(row_name(&new_->jobs[i])) > w)
+			w = cols(row_name(&new_->jobs[i]));
 		o = kscen_run_find(old, new_->jobs[i].id);
 		if (!o)
 			continue;
 		cell(o, buf, sizeof(buf));
-		if ((int)strlen(buf) > wc)
-			wc = strlen(buf);
+		if (cols(buf) > wc)
+			wc = cols(buf);
 		cell(&new_->jobs[i], buf, sizeof(buf));
-		if ((int)strlen(buf) > wc)
-			wc = strlen(buf);
+		if (cols(buf) > wc)
+			wc = cols(buf);
 	}
 	fprintf(out, "# old: %s (%s, load %s)\n", str(old->path),
 		str(old->started), old->system.loadavg ? old->system.loadavg : "?");

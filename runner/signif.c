@@ -28,7 +28,7 @@
 #define MAX_SIDE 2000		/* samples per side for the pairwise CIs */
 #define PAIR_RHO 0.5		/* rounds' shared noise that makes pairs win */
 
-/* Average ranks (1-based) of @n values, in place of a sorted copy. */
+/* A sample and the set it came from, for ranking both sets together. */
 struct rv {
 	double v;
 	unsigned from;		/* 0: first sample, 1: second */
@@ -41,7 +41,10 @@ static int cmp_rv(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Ranks with ties averaged; returns sum(t^3 - t) over tie groups. */
+/*
+ * Sort @r and give its average ranks (1-based, ties averaged) in @ranks;
+ * returns sum(t^3 - t) over tie groups, for the variance's tie correction.
+ */
 static double rank(struct rv *r, unsigned n, double *ranks)
 {
 	double ties = 0, t;
