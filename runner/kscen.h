@@ -145,6 +145,12 @@ struct kscen_workload {
 extern const struct kscen_workload *const kscen_workloads[];
 extern const unsigned kscen_nr_workloads;
 const struct kscen_workload *kscen_workload_find(const char *name);
+/* The registered workload name closest to @name, for "did you mean"; or NULL. */
+const char *kscen_workload_closest(const char *name);
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
 
 /* ---- Parameter values (param.c) -------------------------------------- */
 

@@ -487,12 +487,7 @@ static int cmd_list(int argc, char **argv)
 		const struct kscen_workload *w = kscen_workload_find(argv[optind]);
 
 		if (!w) {
-			const char *names[64];
-			unsigned nr = 0;
-
-			for (; nr < kscen_nr_workloads && nr < 64; nr++)
-				names[nr] = kscen_workloads[nr]->name;
-			const char *hint = kscen_closest(argv[optind], names, nr);
+			const char *hint = kscen_workload_closest(argv[optind]);
 
 			fprintf(stderr, "kscen list: unknown workload '%s'%s%s%s\n",
 				argv[optind], hint ? "; did you mean '" : "",

@@ -384,12 +384,7 @@ static void read_job(struct loader *ld, yaml_node_t *n, struct kscen_job_spec *j
 	}
 	j->workload = kscen_workload_find(scalar(wl));
 	if (!j->workload) {
-		const char *names[64];
-		unsigned nr = 0;
-
-		for (; nr < kscen_nr_workloads && nr < 64; nr++)
-			names[nr] = kscen_workloads[nr]->name;
-		const char *hint = kscen_closest(scalar(wl), names, nr);
+		const char *hint = kscen_workload_closest(scalar(wl));
 
 		lerr(ld, wl, "job %s: unknown workload '%s'%s%s%s", j->name,
 		     scalar(wl), hint ? "; did you mean '" : " (see kscen list)",

@@ -41,3 +41,12 @@ const struct kscen_workload *kscen_workload_find(const char *name)
 			return kscen_workloads[i];
 	return NULL;
 }
+
+const char *kscen_workload_closest(const char *name)
+{
+	const char *names[ARRAY_SIZE(kscen_workloads)];
+
+	for (unsigned i = 0; i < kscen_nr_workloads; i++)
+		names[i] = kscen_workloads[i]->name;
+	return kscen_closest(name, names, kscen_nr_workloads);
+}

@@ -26,9 +26,6 @@
 
 #include "kscen.h"
 
-#ifndef ARRAY_SIZE
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#endif
 
 /* More than any architecture has slots; the kernel refuses the rest. */
 #define BP_MAX 64

@@ -31,9 +31,6 @@
 
 #include "kscen.h"
 
-#ifndef ARRAY_SIZE
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#endif
 
 #define EXEC_OUTPUT_MAX		(1 << 20)	/* bytes kept of stdout and of stderr */
 #define EXEC_READ_CHUNK		65536

@@ -32,9 +32,6 @@
 #include "lock_contention.h"
 #include "lock_contention.skel.h"
 
-#ifndef ARRAY_SIZE
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#endif
 
 /* Four pages: a small VMA whose map and unmap take mmap_lock for writing. */
 #define LC_MMAP_BYTES (16 * 1024)

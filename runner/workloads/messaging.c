@@ -33,9 +33,6 @@
 #include "kscen.h"
 #include "messaging.h"
 
-#ifndef ARRAY_SIZE
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#endif
 
 /* perf asks for the smallest stack; ASan's redzones need more than that. */
 #if defined(__SANITIZE_ADDRESS__)

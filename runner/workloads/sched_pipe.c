@@ -21,9 +21,6 @@
 
 #include "kscen.h"
 
-#ifndef ARRAY_SIZE
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#endif
 
 enum { PIPE_PROCESS, PIPE_THREAD };
 

@@ -26,9 +26,6 @@
 
 #include "kscen.h"
 
-#ifndef ARRAY_SIZE
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#endif
 
 enum { SCOPE_SELF, SCOPE_ALL };
 enum { READER_STDIO, READER_BUFFERED };

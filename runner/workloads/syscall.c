@@ -12,9 +12,6 @@
 
 #include "kscen.h"
 
-#ifndef ARRAY_SIZE
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#endif
 
 struct syscall_params {
 	long long loops;

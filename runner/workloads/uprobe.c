@@ -27,9 +27,6 @@
 #include "uprobe.h"
 #include "uprobe.skel.h"
 
-#ifndef ARRAY_SIZE
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#endif
 
 enum { PROBE_NONE, PROBE_EMPTY, PROBE_PRINTK };
 enum { AT_ENTRY, AT_RETURN };
