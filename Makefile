@@ -12,7 +12,7 @@
 CC      ?= gcc
 CFLAGS  ?= -O2 -g
 BUILD   ?= build
-KSCEN_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -Irunner -Ischemas -Ibpf -I$(BUILD)/bpf
+KSCEN_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -Irunner -Ischemas -Ibpf -I$(BUILD)/bpf -I$(BUILD)
 LDLIBS  := -lcyaml -lyaml -lbpf -lelf -lz -lpthread -lm
 
 # Debian packages the build and the tests need.
@@ -44,9 +44,19 @@ msg = @printf '  %-7s %s\n' $(1) $(2)
 endif
 
 .DELETE_ON_ERROR:
-.PHONY: all run test unit e2e asan deps clean
+.PHONY: all run test unit e2e asan deps clean FORCE
+
 
 all: kscen
+
+# `git describe` of this tree, recorded in every run (runner/version.c).
+DESCRIBE := $(shell git describe --always --dirty --tags 2>/dev/null || echo unknown)
+$(BUILD)/describe.h: FORCE
+	$(Q)mkdir -p $(BUILD)
+	$(Q)echo '#define KSCEN_DESCRIBE "$(DESCRIBE)"' > $@.tmp
+	$(Q)cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(BUILD)/runner/version.o: $(BUILD)/describe.h
+FORCE:
 
 kscen: $(BUILD)/kscen
 	$(Q)ln -sf $(BUILD)/kscen kscen

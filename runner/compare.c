@@ -8,74 +8,23 @@
  * it is not significant; a geometric-mean row; jobs on one side only are
  * listed as such. The environment difference comes first, because a changed
  * kernel command line or governor explains more regressions than patches.
- * Runs are different rounds, so nothing is paired here.
+ * Runs are different rounds, so nothing is paired here, and every change
+ * allows for the jobs' run-to-run drift where the history has it
+ * (history.c).
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "envdiff.h"
+#include "history.h"
 #include "kscen.h"
 #include "report.h"
 
 static const char *str(const char *s)
 {
 	return s ? s : "";
-}
-
-static void env_diff(FILE *out, const struct kscen_run *old,
-		     const struct kscen_run *new_)
-{
-	const struct kscen_system *o = &old->system, *n = &new_->system;
-	char oc[24], nc[24], op[24], np[24];
-	struct {
-		const char *name, *o, *n;
-	} f[] = {
-		{ "kscen", old->version, new_->version },
-		{ "scenario", old->scenario, new_->scenario },
-		{ "scenario_sha256", old->scenario_sha256,
-		  new_->scenario_sha256 },
-		{ "hostname", o->hostname, n->hostname },
-		{ "kernel", o->kernel, n->kernel },
-		{ "kernel_build", o->kernel_build, n->kernel_build },
-		{ "config_sha256", o->config_sha256, n->config_sha256 },
-		{ "cmdline", o->cmdline, n->cmdline },
-		{ "arch", o->arch, n->arch },
-		{ "cpu_model", o->cpu_model, n->cpu_model },
-		{ "nr_cpus", oc, nc },
-		{ "governor", o->governor, n->governor },
-		{ "smt", o->smt, n->smt },
-		{ "mitigations", o->mitigations, n->mitigations },
-		{ "thp", o->thp, n->thp },
-		{ "isolcpus", o->isolcpus, n->isolcpus },
-		{ "nohz_full", o->nohz_full, n->nohz_full },
-		{ "perf_event_paranoid", op, np },
-	};
-	unsigned i, nr = sizeof(f) / sizeof(f[0]), diffs = 0;
-
-	snprintf(oc, sizeof(oc), "%ld", o->nr_cpus);
-	snprintf(nc, sizeof(nc), "%ld", n->nr_cpus);
-	snprintf(op, sizeof(op), "%d", o->perf_event_paranoid);
-	snprintf(np, sizeof(np), "%d", n->perf_event_paranoid);
-	if (o->perf_event_paranoid == KSCEN_PARANOID_UNKNOWN)
-		snprintf(op, sizeof(op), "unknown");
-	if (n->perf_event_paranoid == KSCEN_PARANOID_UNKNOWN)
-		snprintf(np, sizeof(np), "unknown");
-
-	for (i = 0; i < nr; i++) {
-		if (!strcmp(str(f[i].o), str(f[i].n)))
-			continue;
-		fprintf(out, "%s%s", diffs++ ? ", " : "# environment differs: ",
-			f[i].name);
-	}
-	if (!diffs)
-		return;
-	fputc('\n', out);
-	for (i = 0; i < nr; i++)
-		if (strcmp(str(f[i].o), str(f[i].n)))
-			fprintf(out, "#   %s: %s -> %s\n", f[i].name,
-				f[i].o ? f[i].o : "(unknown)",
-				f[i].n ? f[i].n : "(unknown)");
 }
 
 /* "0.0123 ±2.1%", or why there is no median. */
@@ -125,11 +74,11 @@ static bool same_group(const struct kscen_job_result *a,
 }
 
 /* One job group's table; marks its jobs in @done. */
-static void group(FILE *out, const struct kscen_run *old,
-		  const struct kscen_run *new_, unsigned first, bool *done,
+static void group(FILE *out, const struct kscen_run *new_,
+		  const struct kscen_refs *refs, unsigned first, bool *done,
 		  int w, int wc)
 {
-	const struct kscen_job_result *g = &new_->jobs[first], *n, *o;
+	const struct kscen_job_result *g = &new_->jobs[first], *n;
 	double lo = 0, ln = 0;
 	char oc[64], nc[64], chg[192], lbl[128] = "";
 	unsigned i, geo = 0;
@@ -145,18 +94,13 @@ static void group(FILE *out, const struct kscen_run *old,
 	row(out, w, wc, "job", "old", "new", "change");
 	for (i = first; i < new_->nr_jobs; i++) {
 		n = &new_->jobs[i];
-		if (done[i] || !same_group(g, n))
+		if (done[i] || !same_group(g, n) || !refs->ref[i].run)
 			continue;
 		done[i] = true;
-		o = kscen_run_find(old, n->id);
-		if (!o)
-			continue;
-		cell(o, oc, sizeof(oc));
+		cell(refs->ref[i].job, oc, sizeof(oc));
 		cell(n, nc, sizeof(nc));
 		chg[0] = '\0';
-		if (kscen_primary(n) &&
-		    kscen_change_compute(kscen_find_metric(o, kscen_primary(n)->name),
-					 kscen_primary(n), false, &c)) {
+		if (kscen_ref_change(refs, new_, i, &c)) {
 			kscen_format_change(&c, chg, sizeof(chg));
 			if (c.old > 0 && c.new_ > 0) {
 				lo += log(c.old);
@@ -175,77 +119,77 @@ static void group(FILE *out, const struct kscen_run *old,
 	}
 }
 
-void kscen_compare_print(FILE *out, const struct kscen_run *old,
-			 const struct kscen_run *new_)
+void kscen_compare_print(FILE *out, const struct kscen_run *new_,
+			 const struct kscen_refs *refs)
 {
-	unsigned i, both = 0, only_old = 0, only_new = 0;
+	const struct kscen_run *old = refs->own ? refs->own : refs->main;
 	bool *done = kscen_xcalloc(new_->nr_jobs + 1, sizeof(bool));
-	const struct kscen_job_result *o;
+	unsigned i, only_old = 0, other = 0;
 	int w = 8, wc = 12;
 	char buf[64];
 
 	/* Column widths from every row, so long cells keep the table. */
 	for (i = 0; i < new_->nr_jobs; i++) {
+		if (!refs->ref[i].run)
+			continue;
 		if (cols(row_name(&new_->jobs[i])) > w)
 			w = cols(row_name(&new_->jobs[i]));
-		o = kscen_run_find(old, new_->jobs[i].id);
-		if (!o)
-			continue;
-		cell(o, buf, sizeof(buf));
+		cell(refs->ref[i].job, buf, sizeof(buf));
 		if (cols(buf) > wc)
 			wc = cols(buf);
 		cell(&new_->jobs[i], buf, sizeof(buf));
 		if (cols(buf) > wc)
 			wc = cols(buf);
 	}
-	fprintf(out, "# old: %s (%s, load %s)\n", str(old->path),
-		str(old->started), old->system.loadavg ? old->system.loadavg : "?");
-	fprintf(out, "# new: %s (%s, load %s)\n", str(new_->path),
-		str(new_->started), new_->system.loadavg ? new_->system.loadavg : "?");
-	env_diff(out, old, new_);
+	if (old)
+		fprintf(out, "# old: %s (%s%s%s, load %s)\n", str(old->path),
+			str(old->started), old->label ? ", label " : "",
+			str(old->label), old->system.loadavg ? old->system.loadavg : "?");
+	fprintf(out, "# new: %s (%s%s%s, load %s)\n", str(new_->path),
+		str(new_->started), new_->label ? ", label " : "",
+		str(new_->label), new_->system.loadavg ? new_->system.loadavg : "?");
+	if (old && strcmp(str(old->scenario), str(new_->scenario)))
+		fprintf(out, "# different scenarios: %s and %s: no job compared\n",
+			str(old->scenario), str(new_->scenario));
+	if (old)
+		kscen_env_diff_print(out, old, new_, "# ");
 	fprintf(out, "# change: ratio of medians [95%% CI], ~ when not "
-		"significant (Mann-Whitney U, p < 0.05)\n");
+		"significant; with 3 or more earlier runs\n# the interval "
+		"includes the run-to-run drift (history in the old run's "
+		"directory)\n");
 	for (i = 0; i < new_->nr_jobs; i++)
-		if (!done[i] && kscen_run_find(old, new_->jobs[i].id))
-			group(out, old, new_, i, done, w, wc);
+		if (!done[i] && refs->ref[i].run)
+			group(out, new_, refs, i, done, w, wc);
 
 	fputc('\n', out);
-	for (i = 0; i < new_->nr_jobs; i++)
-		both += !!kscen_run_find(old, new_->jobs[i].id);
-	for (i = 0; i < old->nr_jobs; i++)
+	for (i = 0; old && i < old->nr_jobs; i++)
 		if (!kscen_run_find(new_, old->jobs[i].id)) {
 			fprintf(out, "only in old: %s\n", str(old->jobs[i].id));
 			only_old++;
 		}
-	for (i = 0; i < new_->nr_jobs; i++)
-		if (!kscen_run_find(old, new_->jobs[i].id)) {
-			fprintf(out, "only in new: %s\n", str(new_->jobs[i].id));
-			only_new++;
-		}
-	fprintf(out, "# %u jobs in both, %u only in old, %u only in new\n",
-		both, only_old, only_new);
+	for (i = 0; i < new_->nr_jobs; i++) {
+		if (refs->ref[i].run)
+			continue;
+		fprintf(out, "not compared: %s: %s\n", str(new_->jobs[i].id),
+			refs->ref[i].why ? refs->ref[i].why : "no reference");
+		other++;
+	}
+	fprintf(out, "# %u jobs compared, %u only in old, %u not compared\n",
+		refs->compared, only_old, other);
 	free(done);
 }
 
-unsigned kscen_gate(FILE *out, const struct kscen_run *old,
-		    const struct kscen_run *new_, double pct)
+int kscen_gate(FILE *out, const struct kscen_run *new_,
+	       const struct kscen_refs *refs, double pct)
 {
-	const struct kscen_job_result *n;
 	const struct kscen_metric *m;
 	unsigned i, bad = 0, checked = 0;
 	struct kscen_change c;
 	char chg[192];
 
-	if (!old) {
-		fprintf(out, "# gate %g%%: no earlier run to compare against, "
-			"nothing checked\n", pct);
-		return 0;
-	}
-	for (i = 0; i < new_->nr_jobs; i++) {
-		n = &new_->jobs[i];
-		m = kscen_primary(n);
-		if (!m || !kscen_change_compute(kscen_find_metric(
-				kscen_run_find(old, n->id), m->name), m, false, &c))
+	for (i = 0; refs && i < new_->nr_jobs; i++) {
+		m = kscen_primary(&new_->jobs[i]);
+		if (!m || !kscen_ref_change(refs, new_, i, &c))
 			continue;
 		checked++;
 		if (!kscen_change_beyond(&c, m->better, pct))
@@ -254,10 +198,18 @@ unsigned kscen_gate(FILE *out, const struct kscen_run *old,
 			fprintf(out, "# gate %g%%: FAILED: worse by more than %g%% "
 				"with the 95%% CI beyond it:\n", pct, pct);
 		kscen_format_change(&c, chg, sizeof(chg));
-		fprintf(out, "#   %s: %s\n", str(n->id), chg);
+		fprintf(out, "#   %s: %s\n", str(new_->jobs[i].id), chg);
+	}
+	if (!checked) {
+		fprintf(out, "gate: nothing compared: %s\n",
+			!refs || !refs->asked ? "no reference run (--compare none)" :
+			!refs->main && !refs->own ? "no earlier run holds these jobs" :
+			"no job of this run matches one of the reference");
+		return -1;
 	}
 	if (!bad)
 		fprintf(out, "# gate %g%%: passed (%u jobs checked against %s)\n",
-			pct, checked, str(old->path));
+			pct, checked, refs->main ? str(refs->main->path) :
+			refs->own ? str(refs->own->path) : "?");
 	return bad;
 }

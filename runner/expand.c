@@ -11,6 +11,7 @@
  * those that differ from it only in the baseline's parameters.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -154,24 +155,56 @@ static void combo_fini(const struct kscen_workload *w, struct combo *c)
 	free(c->key);
 }
 
+/*
+ * A value as it appears in an id: ',', '=' and '/' separate an id's parts,
+ * so they, '%' itself and control bytes are written %XX (RFC 3986 style).
+ * Ordinary values are unchanged, so ids stay stable, and two different value
+ * lists can never give the same id.
+ */
+static bool id_special(unsigned char c)
+{
+	return c == ',' || c == '%' || c < 0x20 || c == 0x7f;
+}
+
+static size_t id_len(const char *v)
+{
+	size_t n = 0;
+
+	for (; *v; v++)
+		n += id_special(*v) ? 3 : 1;
+	return n;
+}
+
+static char *id_put(char *p, const char *v)
+{
+	for (; *v; v++) {
+		if (id_special(*v))
+			p += sprintf(p, "%%%02X", (unsigned char)*v);
+		else
+			*p++ = *v;
+	}
+	*p = '\0';
+	return p;
+}
+
 static char *make_id(const struct kscen_job_spec *j, const struct entry_keys *k,
 		     const struct combo *c)
 {
 	size_t len = strlen(j->name) + 2;
-	char *id;
+	char *id, *p;
 
 	for (unsigned i = 0; i < k->nr; i++)
 		if (c->text[i])
-			len += strlen(k->names[i]) + strlen(c->text[i]) + 2;
+			len += strlen(k->names[i]) + id_len(c->text[i]) + 2;
 	id = kscen_xmalloc(len);
-	strcpy(id, j->name);
+	p = stpcpy(id, j->name);
 	for (unsigned i = 0, n = 0; i < k->nr; i++) {
 		if (!c->text[i])
 			continue;
-		strcat(id, n++ ? "," : "/");
-		strcat(id, k->names[i]);
-		strcat(id, "=");
-		strcat(id, c->text[i]);
+		*p++ = n++ ? ',' : '/';
+		p = stpcpy(p, k->names[i]);
+		*p++ = '=';
+		p = id_put(p, c->text[i]);
 	}
 	return id;
 }
@@ -365,6 +398,37 @@ static int finish_job(struct kscen_job *job, struct combo *c)
 	return 0;
 }
 
+static int cmp_job_id(const void *a, const void *b)
+{
+	return strcmp((*(const struct kscen_job *const *)a)->id,
+		      (*(const struct kscen_job *const *)b)->id);
+}
+
+/*
+ * Ids are how runs are matched: two jobs sharing one would have one's
+ * samples compared with the other's. Escaping makes that impossible; this
+ * check keeps it so.
+ */
+static int check_unique(const struct kscen_scenario *s, struct builder *b)
+{
+	const struct kscen_job **v = kscen_xcalloc(b->nr + 1, sizeof(*v));
+	int ret = 0;
+
+	for (unsigned i = 0; i < b->nr; i++)
+		v[i] = &b->job[i];
+	qsort(v, b->nr, sizeof(*v), cmp_job_id);
+	for (unsigned i = 1; i < b->nr && !ret; i++) {
+		if (strcmp(v[i]->id, v[i - 1]->id))
+			continue;
+		kscen_file_error(s->file, v[i]->spec->mark,
+				 "job %s: two jobs have the id %s", v[i]->spec->name,
+				 v[i]->id);
+		ret = -EINVAL;
+	}
+	free(v);
+	return ret;
+}
+
 int kscen_expand(const struct kscen_scenario *s, unsigned long max_jobs,
 		 struct kscen_jobs *out)
 {
@@ -403,6 +467,8 @@ int kscen_expand(const struct kscen_scenario *s, unsigned long max_jobs,
 		combo_fini(b.job[i].workload, &b.combo[i]);
 	}
 	free(b.combo);
+	if (!ret)
+		ret = check_unique(s, &b);
 	out->job = b.job;
 	out->nr = b.nr;
 	if (ret)

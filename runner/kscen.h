@@ -20,6 +20,8 @@
 #include <stdio.h>
 
 #define KSCEN_VERSION "0.1.0"
+/* git describe of the tree kscen was built from (version.c). */
+extern const char kscen_describe[];
 
 #define KSCEN_MAX_METRICS 8
 #define KSCEN_REASON_MAX 256
@@ -178,6 +180,8 @@ const struct kscen_param *kscen_param_find(const struct kscen_workload *w,
 /* Allocate a params struct with every default applied; NULL on error. */
 void *kscen_params_new(const struct kscen_workload *w);
 void kscen_params_free(const struct kscen_workload *w, void *params);
+/* @p's value in a filled @params as canonical text (malloc'ed). */
+char *kscen_value_text(const struct kscen_param *p, const void *params);
 /* "int", "size", "time", "bool", "string", "enum" */
 const char *kscen_ptype_name(enum kscen_ptype t);
 
@@ -304,6 +308,14 @@ struct kscen_job_result {
 	unsigned nr_metrics;
 	char *baseline, *previous;	/* job ids or NULL */
 	int converged;		/* repeat: auto: 1 yes, 0 no; -1 not asked */
+	/*
+	 * What the job measured, for matching it across runs: the workload's
+	 * version (0: not recorded) and every parameter, defaults included,
+	 * as kscen_value_text() gives them.
+	 */
+	unsigned workload_version;
+	char **eff_keys, **eff_values;
+	unsigned nr_eff;
 };
 
 #define KSCEN_PARANOID_UNKNOWN (-100)	/* perf_event_paranoid unreadable */
@@ -315,11 +327,15 @@ struct kscen_system {
 	/* The environment manifest; NULL where unknown. */
 	char *governor, *smt, *mitigations, *thp, *config_sha256;
 	char *isolcpus, *nohz_full, *loadavg;
+	char *microcode, *scaling_driver, *boost;
 };
 
 struct kscen_run {
 	char *version, *scenario, *scenario_file, *scenario_sha256, *command;
 	char *started, *finished;	/* UTC ISO 8601 */
+	char *label;		/* run --label, or NULL */
+	char *describe;		/* git describe of the kscen build */
+	char *filter;		/* run --filter, or NULL: every job */
 	bool partial;
 	unsigned repeat, warmup;
 	unsigned max_repeat;	/* repeat: auto: the most samples a job takes */
@@ -367,6 +383,11 @@ struct kscen_change {
 	bool paired;		/* from the rounds' pairs (signed-rank) */
 	bool ci_valid;		/* false: too few samples for a 95% CI */
 	enum kscen_verdict verdict;
+	/* Between runs (kscen_change_widen(), history.c): */
+	bool between;		/* the samples come from two runs */
+	unsigned hist_runs;	/* earlier runs the drift was estimated from */
+	bool drift;		/* lo, hi include the run-to-run drift */
+	double spread;		/* relative: two runs may differ by +-spread */
 };
 
 /*
@@ -399,11 +420,20 @@ int kscen_result_save(struct kscen_run *run, const char *dir);
 int kscen_result_dir_ready(const char *dir, const char *scenario);
 /* Load a stored run; the caller frees it with kscen_run_free(). */
 int kscen_result_load(const char *path, struct kscen_run **out);
+/* The same; the first problem goes to @err instead of stderr. */
+int kscen_result_load_err(const char *path, struct kscen_run **out,
+			  char *err, size_t errlen);
 /*
  * The newest stored run in @dir/<scenario>/ from host @hostname, or in @path
  * when that is a directory of runs; NULL path in *out when there is none.
  */
 int kscen_result_latest(const char *dir, const char *hostname, char **out);
+/*
+ * Every stored run in @dir (from @hostname, NULL: any), newest first, as
+ * malloc'ed paths in a malloc'ed array of *@nr.
+ */
+int kscen_result_list(const char *dir, const char *hostname, char ***out,
+		      unsigned *nr);
 
 /* report.c */
 enum kscen_format {
@@ -412,19 +442,21 @@ enum kscen_format {
 	KSCEN_FMT_JSON,
 	KSCEN_FMT_CSV,
 };
-/* @last may be NULL: no "vs last run" line. */
+struct kscen_refs;
+/* @refs may be NULL: no "vs" lines (history.h builds them). */
 void kscen_report(FILE *out, const struct kscen_run *run,
-		  const struct kscen_run *last, enum kscen_format fmt);
-/* The delta table of two stored runs, matched by job id (compare.c). */
-void kscen_compare_print(FILE *out, const struct kscen_run *old,
-			 const struct kscen_run *new_);
+		  const struct kscen_refs *refs, enum kscen_format fmt);
+/* The delta table of @new_ against its references (compare.c). */
+void kscen_compare_print(FILE *out, const struct kscen_run *new_,
+			 const struct kscen_refs *refs);
 /*
- * The regression gate: name the jobs of @new_ worse than in @old by more
- * than @pct percent with the whole 95% CI beyond it; return their number.
- * @old NULL: nothing to compare against, says so, returns 0.
+ * The regression gate: name the jobs of @new_ worse than their reference by
+ * more than @pct percent with the whole 95% CI beyond it; return their
+ * number, or -1 when no job could be compared (a gate that compared nothing
+ * fails closed: exit 2).
  */
-unsigned kscen_gate(FILE *out, const struct kscen_run *old,
-		    const struct kscen_run *new_, double pct);
+int kscen_gate(FILE *out, const struct kscen_run *new_,
+	       const struct kscen_refs *refs, double pct);
 
 /* util.c */
 void *kscen_xmalloc(size_t n);	/* aborts on OOM, like git's xmalloc */

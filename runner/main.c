@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "history.h"
 #include "kscen.h"
 #include "runner.h"
 #include "scenario_load.h"
@@ -24,6 +25,7 @@
 #define EXIT_GATE 1
 #define EXIT_USAGE 2
 #define EXIT_FAILED_JOBS 3
+#define EXIT_BISECT_SKIP 125	/* git bisect run: cannot tell */
 #define DEFAULT_MAX_JOBS 100000UL
 
 
@@ -238,37 +240,140 @@ static char *join_argv(int argc, char **argv)
 	return s;
 }
 
-/* --compare REF: "last" (default), "none", or a result file or directory. */
-static struct kscen_run *load_reference(const char *ref, const char *results,
-					const struct kscen_run *run)
+/*
+ * --compare REF: "last" (default: per job, the newest complete run from
+ * this host that measured the same thing), "none", "label:NAME" (the same
+ * among the runs labelled NAME, from any host), a directory of runs (the
+ * same, from any host) or a result file. Checked before anything runs: a
+ * reference that cannot be had is exit 2, never a run compared with nothing.
+ */
+struct ref_spec {
+	enum { REF_LAST, REF_NONE, REF_LABEL, REF_DIR, REF_FILE } kind;
+	const char *arg;	/* the label, directory or file */
+	struct kscen_run *file;	/* REF_FILE, loaded */
+};
+
+static int ref_check(const char *cmd, const char *ref, const char *results,
+		     const struct kscen_scenario *s, struct ref_spec *rs)
 {
-	struct kscen_run *last = NULL;
-	char *path = NULL, *dir;
+	struct kscen_history h;
+	struct stat st;
+	char *dir;
+	int found = 0;
 
-	if (strcmp(ref, "none") == 0)
-		return NULL;
-	if (strcmp(ref, "last") == 0) {
-		dir = kscen_xasprintf("%s/%s", results, run->scenario);
-		kscen_result_latest(dir, run->system.hostname, &path);
-		free(dir);
-	} else {
-		struct stat st;
-
-		if (stat(ref, &st) == 0 && S_ISDIR(st.st_mode))
-			kscen_result_latest(ref, NULL, &path);
-		else
-			path = kscen_xstrdup(ref);
+	memset(rs, 0, sizeof(*rs));
+	if (!strcmp(ref, "last") || !strcmp(ref, "none")) {
+		rs->kind = !strcmp(ref, "last") ? REF_LAST : REF_NONE;
+		return 0;
 	}
-	if (path && kscen_result_load(path, &last))
-		fprintf(stderr, "kscen: not comparing against %s: it does not load\n", path);
-	free(path);
-	return last;
+	if (!strncmp(ref, "label:", 6)) {
+		rs->kind = REF_LABEL;
+		rs->arg = ref + 6;
+		dir = kscen_xasprintf("%s/%s", results, s->name);
+		kscen_history_load(dir, s->name, NULL, NULL, &h);
+		for (unsigned i = 0; i < h.nr; i++)
+			found += h.run[i]->label && !strcmp(h.run[i]->label, rs->arg);
+		kscen_history_free(&h);
+		if (!found)
+			fprintf(stderr, "kscen %s: --compare %s: no complete run "
+				"labelled '%s' in %s\n", cmd, ref, rs->arg, dir);
+		free(dir);
+		return found ? 0 : -EINVAL;
+	}
+	rs->arg = ref;
+	if (stat(ref, &st)) {
+		fprintf(stderr, "kscen %s: --compare %s: %s\n", cmd, ref,
+			strerror(errno));
+		return -EINVAL;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		rs->kind = REF_DIR;
+		return 0;
+	}
+	rs->kind = REF_FILE;
+	if (kscen_result_load(ref, &rs->file)) {
+		fprintf(stderr, "kscen %s: --compare %s: not a kscen result\n",
+			cmd, ref);
+		return -EINVAL;
+	}
+	if (strcmp(rs->file->scenario, s->name)) {
+		fprintf(stderr, "kscen %s: --compare %s: a run of scenario '%s', "
+			"not '%s'\n", cmd, ref, rs->file->scenario, s->name);
+		kscen_run_free(rs->file);
+		rs->file = NULL;
+		return -EINVAL;
+	}
+	return 0;
 }
 
+/* After the run: each job's reference and drift (history.c). */
+static void ref_resolve(struct ref_spec *rs, const char *results,
+			const struct kscen_run *run, struct kscen_refs *refs)
+{
+	char *dir;
+
+	memset(refs, 0, sizeof(*refs));
+	switch (rs->kind) {
+	case REF_NONE:
+		return;
+	case REF_FILE:
+		kscen_refs_single(refs, run, rs->file);
+		rs->file = NULL;
+		return;
+	case REF_DIR:
+		kscen_refs_history(refs, run, rs->arg, NULL, NULL);
+		return;
+	case REF_LAST:
+	case REF_LABEL:
+		dir = kscen_xasprintf("%s/%s", results, run->scenario);
+		kscen_refs_history(refs, run, dir, rs->kind == REF_LAST ?
+				   run->system.hostname : NULL,
+				   rs->kind == REF_LABEL ? rs->arg : NULL);
+		free(dir);
+		return;
+	}
+}
+
+/*
+ * --bisect: what `git bisect run` reads: 0 good, 1 bad (the gate tripped),
+ * 125 cannot tell (failed or skipped jobs, no reference, too few samples,
+ * invalid input); 128 and above only for a signal, which aborts a bisect.
+ */
+static int bisect_code(int code, const struct kscen_run *run,
+		       const struct kscen_refs *refs, int gate)
+{
+	if (code == 128 + SIGINT || code == 128 + SIGTERM)
+		return code;
+	if (code && code != EXIT_GATE)
+		return EXIT_BISECT_SKIP;
+	for (unsigned i = 0; i < run->nr_jobs; i++) {
+		struct kscen_change c;
+
+		if (run->jobs[i].status != KSCEN_OK)
+			return EXIT_BISECT_SKIP;
+		if (!kscen_ref_change(refs, run, i, &c) || !c.ci_valid)
+			return EXIT_BISECT_SKIP;
+	}
+	return gate > 0 ? EXIT_GATE : gate < 0 ? EXIT_BISECT_SKIP : 0;
+}
+
+static int run_main(int argc, char **argv, bool *bisect);
+
+/* Under --bisect every exit code is one `git bisect run` understands. */
 static int cmd_run(int argc, char **argv)
+{
+	bool bisect = false;
+	int code = run_main(argc, argv, &bisect);
+
+	return bisect && code == EXIT_USAGE ? EXIT_BISECT_SKIP : code;
+}
+
+static int run_main(int argc, char **argv, bool *bisect)
 {
 	static const struct option opts[] = {
 		HELP_OPT,
+		{ "label", required_argument, NULL, 'L' },
+		{ "bisect", no_argument, NULL, 'B' },
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "warmup", required_argument, NULL, 'w' },
 		{ "results", required_argument, NULL, 'o' },
@@ -290,16 +395,32 @@ static int cmd_run(int argc, char **argv)
 	unsigned long repeat = 0, warmup = ULONG_MAX, max_jobs = DEFAULT_MAX_JOBS;
 	enum kscen_format fmt = KSCEN_FMT_TEXT;
 	struct kscen_run_opts ro = { 0 };
-	struct kscen_run *run, *last;
+	struct kscen_refs refs;
+	struct ref_spec rs;
+	struct kscen_run *run;
 	struct kscen_scenario *s;
 	struct kscen_jobs jobs;
+	const char *label = NULL;
 	bool save = true;
-	int c, ret, code = 0;
+	unsigned matched = 0;
+	int c, ret, code = 0, tripped = 0;
 
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		*bisect |= !strcmp(argv[i], "--bisect");
 	while ((c = getopt_long(argc, argv, "+hr:w:o:qv", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			return cmd_help(find_cmd("run"), stdout), 0;
+		case 'L':
+			if (!kscen_name_ok(optarg))
+				return usage_error("run", "--label: '%s' is not a name "
+						   "of letters, digits, '_', '.' and '-'",
+						   optarg);
+			label = optarg;
+			break;
+		case 'B':
+			*bisect = true;
+			break;
 		case 'r':
 			if (opt_uint("run", "--repeat", optarg, 1000000, &repeat) || !repeat)
 				return repeat ? EXIT_USAGE :
@@ -368,15 +489,35 @@ static int cmd_run(int argc, char **argv)
 	if (ro.until_ci > 0 && ro.max_repeat < ro.repeat)
 		ro.max_repeat = ro.repeat;
 
-	if (save && (ret = kscen_result_dir_ready(results, s->name))) {
+	/* --bisect judges by the gate: 5% unless told otherwise. */
+	if (*bisect && !gate)
+		gate = 5;
+	for (unsigned i = 0; i < jobs.nr; i++)
+		matched += !ro.filter || !fnmatch(ro.filter, jobs.job[i].id, 0);
+	if (!matched) {
+		fprintf(stderr, "kscen run: --filter '%s' matches none of the %u "
+			"jobs (kscen plan lists them)\n", ro.filter, jobs.nr);
+		code = EXIT_USAGE;
+	} else if (save && (ret = kscen_result_dir_ready(results, s->name))) {
 		fprintf(stderr, "kscen run: cannot store runs in %s/%s: %s\n",
 			results, s->name, strerror(-ret));
+		code = EXIT_USAGE;
+	} else if (ref_check("run", compare, results, s, &rs)) {
+		code = EXIT_USAGE;
+	} else if (gate > 0 && rs.kind == REF_NONE) {
+		usage_error("run", "--gate needs a reference: not --compare none");
+		code = EXIT_USAGE;
+	}
+	if (code) {
 		kscen_jobs_free(&jobs);
 		kscen_scenario_free(s);
-		return EXIT_USAGE;
+		return code;
 	}
 	run = kscen_xcalloc(1, sizeof(*run));
 	run->version = kscen_xstrdup(KSCEN_VERSION);
+	run->describe = kscen_xstrdup(kscen_describe);
+	run->filter = ro.filter ? kscen_xstrdup(ro.filter) : NULL;
+	run->label = label ? kscen_xstrdup(label) : NULL;
 	run->scenario = kscen_xstrdup(s->name);
 	run->scenario_file = kscen_xstrdup(s->file);
 	run->scenario_sha256 = kscen_xstrdup(s->sha256);
@@ -386,7 +527,6 @@ static int cmd_run(int argc, char **argv)
 	run->until_ci = ro.until_ci;
 	run->max_repeat = ro.until_ci > 0 ? ro.max_repeat : 0;
 	kscen_system_read(&run->system);
-	last = load_reference(compare, results, run);
 
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
@@ -398,13 +538,16 @@ static int cmd_run(int argc, char **argv)
 
 	if (save && kscen_result_save(run, results))
 		fprintf(stderr, "kscen: could not save the results under %s\n", results);
-	kscen_report(stdout, run, last, fmt);
+	/* The references are read now, not during the run: see history.c. */
+	ref_resolve(&rs, results, run, &refs);
+	kscen_report(stdout, run, &refs, fmt);
 	if (gate > 0 && fmt == KSCEN_FMT_TEXT)
 		fputc('\n', stdout);
-	/* A gate without a reference run cannot trip; it says so. */
-	if (gate > 0 && kscen_gate(fmt == KSCEN_FMT_JSON || fmt == KSCEN_FMT_CSV ?
-				   stderr : stdout, last, run, gate))
-		code = EXIT_GATE;
+	if (gate > 0) {
+		tripped = kscen_gate(fmt == KSCEN_FMT_JSON || fmt == KSCEN_FMT_CSV ?
+				     stderr : stdout, run, &refs, gate);
+		code = tripped > 0 ? EXIT_GATE : tripped < 0 ? EXIT_USAGE : 0;
+	}
 	/* JSON and CSV stay parseable: the path goes beside them. */
 	if (save && run->path)
 		fprintf(fmt == KSCEN_FMT_JSON || fmt == KSCEN_FMT_CSV ? stderr :
@@ -418,9 +561,13 @@ static int cmd_run(int argc, char **argv)
 		code = 128 + SIGINT;
 	else if (ret)
 		code = EXIT_FAILED_JOBS;
+	if (*bisect) {
+		code = bisect_code(code, run, &refs, tripped);
+		printf("bisect: %s\n", code == 0 ? "good" : code == EXIT_GATE ? "bad" :
+		       code == EXIT_BISECT_SKIP ? "cannot tell (skip)" : "interrupted");
+	}
+	kscen_refs_free(&refs);
 	kscen_run_free(run);
-	if (last)
-		kscen_run_free(last);
 	kscen_jobs_free(&jobs);
 	kscen_scenario_free(s);
 	return code;
@@ -549,6 +696,29 @@ static int cmd_report(int argc, char **argv)
 	return 0;
 }
 
+/* label:NAME in @dir: the newest complete run labelled NAME. */
+static int load_label(const char *arg, const char *dir, struct kscen_run **out)
+{
+	struct kscen_history h;
+
+	*out = NULL;
+	kscen_history_load(dir, NULL, NULL, NULL, &h);
+	for (unsigned i = 0; i < h.nr && !*out; i++) {
+		if (!h.run[i]->label || strcmp(h.run[i]->label, arg + 6))
+			continue;
+		*out = h.run[i];
+		h.run[i] = NULL;
+		for (unsigned k = i + 1; k < h.nr; k++)	/* keep the array dense */
+			h.run[k - 1] = h.run[k];
+		h.nr--;
+	}
+	kscen_history_free(&h);
+	if (!*out)
+		fprintf(stderr, "kscen compare: %s: no complete run with that label "
+			"in %s\n", arg, dir);
+	return *out ? 0 : -EINVAL;
+}
+
 static int cmd_compare(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -558,7 +728,9 @@ static int cmd_compare(int argc, char **argv)
 		{ 0 },
 	};
 	struct kscen_run *old = NULL, *new_ = NULL;
-	int c, code = 0;
+	struct kscen_refs refs;
+	int c, code = 0, nargs;
+	bool labels;
 	double gate = 0;
 
 	while ((c = getopt_long(argc, argv, "+hv", opts, NULL)) != -1) {
@@ -573,23 +745,30 @@ static int cmd_compare(int argc, char **argv)
 		if (opt_pct("compare", "--gate", optarg, &gate))
 			return EXIT_USAGE;
 	}
-	if (argc - optind != 2)
-		return usage_error("compare", "needs OLD and NEW");
-	if (load_result_arg(argv[optind], &old) ||
-	    load_result_arg(argv[optind + 1], &new_))
-		code = EXIT_USAGE;
-	else {
-		kscen_compare_print(stdout, old, new_);
-		if (gate > 0) {
-			fputc('\n', stdout);
-			if (kscen_gate(stdout, old, new_, gate))
-				code = EXIT_GATE;
-		}
-	}
-	if (old)
+	nargs = argc - optind;
+	labels = nargs == 3 && !strncmp(argv[optind], "label:", 6) &&
+		 !strncmp(argv[optind + 1], "label:", 6);
+	if (nargs != 2 && !labels)
+		return usage_error("compare", "needs OLD and NEW, or label:A label:B DIR");
+	if (labels ? load_label(argv[optind], argv[optind + 2], &old) ||
+		     load_label(argv[optind + 1], argv[optind + 2], &new_) :
+		     load_result_arg(argv[optind], &old) ||
+		     load_result_arg(argv[optind + 1], &new_)) {
 		kscen_run_free(old);
-	if (new_)
 		kscen_run_free(new_);
+		return EXIT_USAGE;
+	}
+	kscen_refs_single(&refs, new_, old);	/* takes old */
+	kscen_compare_print(stdout, new_, &refs);
+	if (gate > 0) {
+		int bad;
+
+		fputc('\n', stdout);
+		bad = kscen_gate(stdout, new_, &refs, gate);
+		code = bad > 0 ? EXIT_GATE : bad < 0 ? EXIT_USAGE : 0;
+	}
+	kscen_refs_free(&refs);
+	kscen_run_free(new_);
 	return code;
 }
 
@@ -667,7 +846,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (strcmp(argv[1], "--version") == 0) {
-		printf("kscen %s\n", KSCEN_VERSION);
+		printf("kscen %s (%s)\n", KSCEN_VERSION, kscen_describe);
 		return 0;
 	}
 	c = find_cmd(argv[1]);

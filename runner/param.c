@@ -285,3 +285,36 @@ void kscen_params_free(const struct kscen_workload *w, void *params)
 			free(*(char **)((char *)params + w->params[i].offset));
 	free(params);
 }
+
+/*
+ * The value of @p in a filled params struct as canonical text: numbers in
+ * their base unit (bytes, nanoseconds), booleans as true/false, enums by
+ * name. Equal values give equal texts, so two runs can be checked to have
+ * measured the same thing whatever spelling their scenarios used.
+ */
+char *kscen_value_text(const struct kscen_param *p, const void *params)
+{
+	const char *at = (const char *)params + p->offset;
+	const char *c;
+	int idx;
+
+	switch (p->type) {
+	case KSCEN_P_INT:
+	case KSCEN_P_SIZE:
+	case KSCEN_P_TIME:
+		return kscen_xasprintf("%lld", *(const long long *)at);
+	case KSCEN_P_BOOL:
+		return kscen_xstrdup(*(const bool *)at ? "true" : "false");
+	case KSCEN_P_ENUM:
+		idx = *(const int *)at;
+		for (c = p->choices; c && idx > 0; idx--) {
+			c = strchr(c, '|');
+			c = c ? c + 1 : NULL;
+		}
+		return c ? kscen_xasprintf("%.*s", (int)strcspn(c, "|"), c) :
+			   kscen_xasprintf("%d", *(const int *)at);
+	case KSCEN_P_STRING:
+		return kscen_xstrdup(*(char *const *)at ? *(char *const *)at : "");
+	}
+	return kscen_xstrdup("");
+}

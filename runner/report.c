@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "envdiff.h"
+#include "history.h"
 #include "kscen.h"
 #include "report.h"
 
@@ -81,9 +83,18 @@ static void pct(char *buf, size_t len, double v)
 	snprintf(buf, len, "%+.1f%%", fabs(v) < 0.0005 ? 0.0 : 100 * v);
 }
 
+/* Between runs: what the interval allows for, or that it allows for nothing. */
+static void between_note(const struct kscen_change *c, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (c->between && !c->drift)
+		snprintf(buf, len, "; in-run noise only (%u earlier run%s)",
+			 c->hist_runs, c->hist_runs == 1 ? "" : "s");
+}
+
 void kscen_format_change(const struct kscen_change *c, char *buf, size_t len)
 {
-	char rel[32], lo[32], hi[32], n[32];
+	char rel[32], lo[32], hi[32], n[32], note[64];
 
 	if (!isfinite(c->rel)) {
 		snprintf(buf, len, "n/a");
@@ -94,18 +105,29 @@ void kscen_format_change(const struct kscen_change *c, char *buf, size_t len)
 		snprintf(n, sizeof(n), "n=%u pairs", c->n_new);
 	else
 		snprintf(n, sizeof(n), "n=%u+%u", c->n_old, c->n_new);
+	between_note(c, note, sizeof(note));
 	if (!c->ci_valid || !isfinite(c->lo)) {
-		snprintf(buf, len, "%s ~ (too few samples for a 95%% CI, %s)",
-			 rel, n);
+		snprintf(buf, len, "%s ~ (too few samples for a 95%% CI, %s%s)",
+			 rel, n, note);
 		return;
 	}
 	pct(lo, sizeof(lo), c->lo);
 	pct(hi, sizeof(hi), c->hi);
-	snprintf(buf, len, "%s [%s .. %s] %s (p%s%.3f %s%s%s)", rel, lo, hi,
+	if (c->drift) {
+		/* The interval is the evidence; the in-run p would overclaim. */
+		snprintf(buf, len, "%s [%s .. %s] %s (run-to-run ±%.1f%%, %u runs%s%s)",
+			 rel, lo, hi, c->verdict == KSCEN_WORSE ? "worse" :
+			 c->verdict == KSCEN_BETTER ? "better" : "~",
+			 100 * c->spread, c->hist_runs, kscen_verbose ? "; " : "",
+			 kscen_verbose ? n : "");
+		return;
+	}
+	snprintf(buf, len, "%s [%s .. %s] %s (p%s%.3f %s%s%s%s)", rel, lo, hi,
 		 c->verdict == KSCEN_WORSE ? "worse" :
 		 c->verdict == KSCEN_BETTER ? "better" : "~",
 		 c->p < 0.001 ? "<" : "=", c->p < 0.001 ? 0.001 : c->p, n,
-		 kscen_verbose ? ", " : "", kscen_verbose ? kscen_change_test(c) : "");
+		 kscen_verbose ? ", " : "", kscen_verbose ? kscen_change_test(c) : "",
+		 note);
 }
 
 /*
@@ -142,17 +164,77 @@ static bool ref_change(const struct kscen_run *run,
 						      m->name), m, true, c);
 }
 
-/* @j's primary metric against the same job of another run: no pairs. */
-static bool last_change(const struct kscen_run *last,
-			const struct kscen_job_result *j,
-			struct kscen_change *c)
+/* Job @i against its reference run: never paired, drift allowed for. */
+static bool last_change(const struct kscen_refs *refs, const struct kscen_run *run,
+			unsigned i, struct kscen_change *c)
 {
-	const struct kscen_metric *m = kscen_primary(j);
+	return kscen_ref_change(refs, run, i, c);
+}
 
-	if (!m || !last)
-		return false;
-	return kscen_change_compute(kscen_find_metric(kscen_run_find(last,
-						j->id), m->name), m, false, c);
+/*
+ * How a reference is named: by its label ("v6.8-rc1"), by its kernel when
+ * that differs ("6.1.0-47-amd64"), else "last run"; @date adds when it ran
+ * (for the jobs whose reference is not the one named at the top).
+ */
+static void ref_name(const struct kscen_run *run, const struct kscen_run *ref,
+		     bool date, char *buf, size_t len)
+{
+	char when[40];
+
+	short_time(ref->started, when, sizeof(when));
+	if (ref->label)
+		snprintf(buf, len, "%s", ref->label);
+	else if (strcmp(str(ref->system.kernel), str(run->system.kernel)) ||
+		 strcmp(str(ref->system.kernel_build), str(run->system.kernel_build)))
+		snprintf(buf, len, "%s", str(ref->system.kernel));
+	else
+		snprintf(buf, len, "last run");
+	if (date && strlen(buf) + strlen(when) + 4 <= len)
+		sprintf(buf + strlen(buf), " (%s)", when);
+}
+
+/* The reference, once for the run: what it is, and how its machine differs. */
+static void text_reference(FILE *out, const struct kscen_run *run,
+			   const struct kscen_refs *refs)
+{
+	const struct kscen_run *m;
+	char when[64];
+
+	if (!refs || !refs->asked)
+		return;
+	m = refs->main;
+	if (!m) {
+		fprintf(out, "# reference: none: no earlier complete run holds these jobs\n");
+		return;
+	}
+	short_time(m->started, when, sizeof(when));
+	fprintf(out, "# reference: %s%s%s, kernel %s, %s\n", when,
+		m->label ? ", label " : "", m->label ? m->label : "",
+		str(m->system.kernel), str(m->path));
+	if (refs->compared < run->nr_jobs)
+		fprintf(out, "#   %u of %u jobs have a reference\n", refs->compared,
+			run->nr_jobs);
+	kscen_env_diff_print(out, m, run, "# ");
+}
+
+/*
+ * The hint, once: where drift between runs hides changes over 5%, an
+ * interleaved comparison inside one run sees them.
+ */
+static void text_hint(FILE *out, const struct kscen_run *run,
+		      const struct kscen_refs *refs)
+{
+	double worst = 0;
+
+	for (unsigned i = 0; refs && i < refs->nr && i < run->nr_jobs; i++)
+		if (refs->ref[i].run && refs->ref[i].drift.runs >= KSCEN_DRIFT_MIN_RUNS)
+			worst = fmax(worst, expm1(refs->ref[i].drift.mde_between));
+	if (worst <= 0.05)
+		return;
+	fprintf(out, "\n# between runs, changes under %.0f%% cannot be told from "
+		"run-to-run drift here\n# (kscen calibrate); for a sharper answer "
+		"put both variants in one scenario,\n# as an axis with a "
+		"baseline: their rounds are then interleaved\n", 100 * worst);
 }
 
 /* ", converged after 12" / ", did not converge: ±7.2% after max 30" */
@@ -200,9 +282,9 @@ static void text_summary(FILE *out, const struct kscen_run *run,
 }
 
 static void text_job(FILE *out, const struct kscen_run *run,
-		     const struct kscen_run *last,
-		     const struct kscen_job_result *j)
+		     const struct kscen_refs *refs, unsigned ji)
 {
+	const struct kscen_job_result *j = &run->jobs[ji];
 	const struct kscen_metric *m = kscen_primary(j);
 	char lbl[128], chg[192], when[64];
 	struct kscen_change cb, cp, cl;
@@ -252,15 +334,17 @@ static void text_job(FILE *out, const struct kscen_run *run,
 		kscen_format_change(&cp, chg, sizeof(chg));
 		fprintf(out, "     to previous: %s\n", chg);
 	}
-	if (last_change(last, j, &cl)) {
-		short_time(last->started, when, sizeof(when));
+	if (last_change(refs, run, ji, &cl)) {
+		const struct kscen_run *ref = refs->ref[ji].run;
+
 		kscen_format_change(&cl, chg, sizeof(chg));
-		fprintf(out, "     vs last run (%s): %s\n", when, chg);
+		ref_name(run, ref, ref != refs->main, when, sizeof(when));
+		fprintf(out, "     vs %s: %s\n", when, chg);
 	}
 }
 
 static void text(FILE *out, const struct kscen_run *run,
-		 const struct kscen_run *last)
+		 const struct kscen_refs *refs)
 {
 	const struct kscen_system *sys = &run->system;
 	unsigned i, n[3] = { 0 };
@@ -274,16 +358,20 @@ static void text(FILE *out, const struct kscen_run *run,
 	fprintf(out, "\n# %s %s, %s, %ld CPUs\n", str(sys->kernel),
 		str(sys->arch), sys->cpu_model ? sys->cpu_model : "unknown CPU",
 		sys->nr_cpus);
+	if (run->label)
+		fprintf(out, "# label: %s\n", run->label);
 	if (run->partial)
 		fprintf(out, "# partial: the run was cut short\n");
+	text_reference(out, run, refs);
 	for (i = 0; i < run->nr_jobs; i++) {
 		fputc('\n', out);
-		text_job(out, run, last, &run->jobs[i]);
+		text_job(out, run, refs, i);
 		n[run->jobs[i].status <= KSCEN_FAILED ? run->jobs[i].status :
 						       KSCEN_FAILED]++;
 	}
 	fprintf(out, "\n# %u ok, %u skipped, %u failed\n", n[KSCEN_OK],
 		n[KSCEN_SKIPPED], n[KSCEN_FAILED]);
+	text_hint(out, run, refs);
 }
 
 /* ---- Markdown ---------------------------------------------------------- */
@@ -320,9 +408,9 @@ static void md_change(FILE *out, const struct kscen_change *c, bool have)
 }
 
 static void md_job(FILE *out, const struct kscen_run *run,
-		   const struct kscen_run *last,
-		   const struct kscen_job_result *j)
+		   const struct kscen_refs *refs, unsigned ji)
 {
+	const struct kscen_job_result *j = &run->jobs[ji];
 	char status[KSCEN_REASON_MAX + 16], ci[32];
 	const struct kscen_metric *m;
 	struct kscen_change c;
@@ -346,14 +434,14 @@ static void md_job(FILE *out, const struct kscen_run *run,
 		/* Deltas are for the primary metric, as in the text report. */
 		md_change(out, &c, !i && ref_change(run, j, j->baseline, &c));
 		md_change(out, &c, !i && ref_change(run, j, j->previous, &c));
-		md_change(out, &c, !i && last_change(last, j, &c));
+		md_change(out, &c, !i && last_change(refs, run, ji, &c));
 		md_cell(out, status);
 		fputs("|\n", out);
 	}
 }
 
 static void markdown(FILE *out, const struct kscen_run *run,
-		     const struct kscen_run *last)
+		     const struct kscen_refs *refs)
 {
 	const struct kscen_system *sys = &run->system;
 	char when[64];
@@ -365,17 +453,23 @@ static void markdown(FILE *out, const struct kscen_run *run,
 		run->partial ? ", cut short" : "");
 	fprintf(out, "%s %s, %s, %ld CPUs", str(sys->kernel), str(sys->arch),
 		str(sys->cpu_model), sys->nr_cpus);
-	if (last) {
-		short_time(last->started, when, sizeof(when));
-		fprintf(out, "; \"vs last\" is against the run of %s", when);
+	if (refs && refs->main) {
+		short_time(refs->main->started, when, sizeof(when));
+		fprintf(out, "; \"vs ref\" is against the run of %s%s%s (kernel %s)",
+			when, refs->main->label ? ", label " : "",
+			str(refs->main->label), str(refs->main->system.kernel));
 	}
 	fprintf(out, "  \nChanges: median ratio, [95%% CI], ~ when not significant "
 		"(Mann-Whitney U; Wilcoxon signed-rank on pairs of rounds)");
 	fprintf(out, "\n\n| job | metric | median | unit | 95%% CI | CV "
-		"| to baseline | to previous | vs last | status |\n"
+		"| to baseline | to previous | vs ref | status |\n"
 		"|---|---|---:|---|---:|---:|---:|---:|---:|---|\n");
 	for (i = 0; i < run->nr_jobs; i++)
-		md_job(out, run, last, &run->jobs[i]);
+		md_job(out, run, refs, i);
+	if (refs && refs->main) {
+		fputc('\n', out);
+		kscen_env_diff_print(out, refs->main, run, "    ");
+	}
 }
 
 /* ---- JSON -------------------------------------------------------------- */
@@ -508,12 +602,18 @@ static void json_change(FILE *out, const char *key, const char *against,
 		c->paired ? "true" : "false", kscen_change_test(c),
 		c->verdict == KSCEN_WORSE ? "worse" :
 		c->verdict == KSCEN_BETTER ? "better" : "same");
+	if (c->between) {
+		fprintf(out, ", \"history_runs\": %u, \"run_to_run\": ",
+			c->hist_runs);
+		json_num(out, c->drift ? c->spread : NAN);
+	}
 }
 
 static void json_deltas(FILE *out, const struct kscen_run *run,
-			const struct kscen_run *last,
-			const struct kscen_job_result *j)
+			const struct kscen_refs *refs, unsigned ji)
 {
+	const struct kscen_job_result *j = &run->jobs[ji];
+	const struct kscen_run *ref = refs && ji < refs->nr ? refs->ref[ji].run : NULL;
 	struct kscen_change c;
 
 	fputs("      \"deltas\": {\n", out);
@@ -523,15 +623,15 @@ static void json_deltas(FILE *out, const struct kscen_run *run,
 	json_change(out, "previous", j->previous, &c,
 		    ref_change(run, j, j->previous, &c));
 	fputs(",\n", out);
-	json_change(out, "last", last ? last->path : NULL, &c,
-		    last_change(last, j, &c));
+	json_change(out, "last", ref ? ref->path : NULL, &c,
+		    last_change(refs, run, ji, &c));
 	fputs("\n      },\n", out);
 }
 
 static void json_job(FILE *out, const struct kscen_run *run,
-		     const struct kscen_run *last,
-		     const struct kscen_job_result *j, bool more)
+		     const struct kscen_refs *refs, unsigned ji, bool more)
 {
+	const struct kscen_job_result *j = &run->jobs[ji];
 	unsigned i;
 
 	fprintf(out, "    {\n");
@@ -560,7 +660,7 @@ static void json_job(FILE *out, const struct kscen_run *run,
 		json_metric(out, &j->metrics[i], i + 1 < j->nr_metrics);
 	if (j->nr_metrics)
 		fprintf(out, "      ],\n");
-	json_deltas(out, run, last, j);
+	json_deltas(out, run, refs, ji);
 	jkey(out, 3, "converged");
 	fputs(j->converged < 0 ? "null,\n" : j->converged ? "true,\n" :
 	      "false,\n", out);
@@ -569,8 +669,47 @@ static void json_job(FILE *out, const struct kscen_run *run,
 	fprintf(out, "    }%s\n", more ? "," : "");
 }
 
+/* "reference": the run named once, and how its machine differs. */
+static void json_reference(FILE *out, const struct kscen_run *run,
+			   const struct kscen_refs *refs)
+{
+	const struct kscen_run *m = refs ? refs->main : NULL;
+	struct kscen_envdiff *v;
+	unsigned nr;
+
+	jkey(out, 1, "reference");
+	if (!m) {
+		fputs("null,\n", out);
+		return;
+	}
+	fputs("{\n", out);
+	jstr(out, 2, "path", m->path, true);
+	jstr(out, 2, "started", m->started, true);
+	jstr(out, 2, "label", m->label, true);
+	jstr(out, 2, "kernel", m->system.kernel, true);
+	jlong(out, 2, "jobs_compared", refs->compared, true);
+	jkey(out, 2, "environment_diff");
+	nr = kscen_env_diff(m, run, &v);
+	fputs(nr ? "[\n" : "[]\n", out);
+	for (unsigned i = 0; i < nr; i++) {
+		fprintf(out, "      {\"field\": ");
+		json_str(out, v[i].name);
+		fputs(", \"old\": ", out);
+		json_str(out, v[i].old);
+		fputs(", \"new\": ", out);
+		json_str(out, v[i].new_);
+		fputs(", \"tokens\": ", out);
+		json_str(out, v[i].tokens);
+		fprintf(out, "}%s\n", i + 1 < nr ? "," : "");
+	}
+	if (nr)
+		fputs("    ]\n", out);
+	kscen_env_diff_free(v, nr);
+	fputs("  },\n", out);
+}
+
 static void json(FILE *out, const struct kscen_run *run,
-		 const struct kscen_run *last)
+		 const struct kscen_refs *refs)
 {
 	const struct kscen_system *sys = &run->system;
 	unsigned i;
@@ -592,6 +731,10 @@ static void json(FILE *out, const struct kscen_run *run,
 	json_num(out, run->until_ci > 0 ? run->until_ci : NAN);
 	fputs(",\n", out);
 	jstr(out, 1, "path", run->path, true);
+	jstr(out, 1, "label", run->label, true);
+	jstr(out, 1, "kscen_describe", run->describe, true);
+	jstr(out, 1, "filter", run->filter, true);
+	json_reference(out, run, refs);
 	fputs("  \"system\": {\n", out);
 	jstr(out, 2, "hostname", sys->hostname, true);
 	jstr(out, 2, "kernel", sys->kernel, true);
@@ -612,11 +755,14 @@ static void json(FILE *out, const struct kscen_run *run,
 	jstr(out, 2, "config_sha256", sys->config_sha256, true);
 	jstr(out, 2, "isolcpus", sys->isolcpus, true);
 	jstr(out, 2, "nohz_full", sys->nohz_full, true);
-	jstr(out, 2, "loadavg", sys->loadavg, false);
+	jstr(out, 2, "loadavg", sys->loadavg, true);
+	jstr(out, 2, "microcode", sys->microcode, true);
+	jstr(out, 2, "scaling_driver", sys->scaling_driver, true);
+	jstr(out, 2, "boost", sys->boost, false);
 	fputs("  },\n", out);
 	fputs(run->nr_jobs ? "  \"jobs\": [\n" : "  \"jobs\": []\n", out);
 	for (i = 0; i < run->nr_jobs; i++)
-		json_job(out, run, last, &run->jobs[i], i + 1 < run->nr_jobs);
+		json_job(out, run, refs, i, i + 1 < run->nr_jobs);
 	if (run->nr_jobs)
 		fputs("  ]\n", out);
 	fputs("}\n", out);
@@ -702,21 +848,21 @@ static void csv(FILE *out, const struct kscen_run *run)
 }
 
 void kscen_report(FILE *out, const struct kscen_run *run,
-		  const struct kscen_run *last, enum kscen_format fmt)
+		  const struct kscen_refs *refs, enum kscen_format fmt)
 {
 	switch (fmt) {
 	case KSCEN_FMT_MARKDOWN:
-		markdown(out, run, last);
+		markdown(out, run, refs);
 		break;
 	case KSCEN_FMT_JSON:
-		json(out, run, last);
+		json(out, run, refs);
 		break;
 	case KSCEN_FMT_CSV:
 		csv(out, run);
 		break;
 	case KSCEN_FMT_TEXT:
 	default:
-		text(out, run, last);
+		text(out, run, refs);
 		break;
 	}
 }

@@ -250,6 +250,9 @@ static void write_system(struct writer *w, const struct kscen_system *sys)
 	kv_str(w, "isolcpus", sys->isolcpus);
 	kv_str(w, "nohz_full", sys->nohz_full);
 	kv_str(w, "loadavg", sys->loadavg);
+	kv_str(w, "microcode", sys->microcode);
+	kv_str(w, "scaling_driver", sys->scaling_driver);
+	kv_str(w, "boost", sys->boost);
 	map_end(w);
 }
 
@@ -288,6 +291,8 @@ static void write_job(struct writer *w, const struct kscen_job_result *j)
 	kv_str(w, "id", j->id);
 	kv_str(w, "name", j->name);
 	kv_str(w, "workload", j->workload);
+	if (j->workload_version)
+		kv_long(w, "workload_version", j->workload_version);
 	put_str(w, "params");
 	map_start(w);
 	for (i = 0; i < j->nr_kv; i++) {
@@ -295,6 +300,15 @@ static void write_job(struct writer *w, const struct kscen_job_result *j)
 		put_param(w, j->values[i]);
 	}
 	map_end(w);
+	if (j->nr_eff) {
+		put_str(w, "effective");
+		map_start(w);
+		for (i = 0; i < j->nr_eff; i++) {
+			put_str(w, j->eff_keys[i]);
+			put_param(w, j->eff_values[i]);
+		}
+		map_end(w);
+	}
 	kv_str(w, "status", kscen_status_names[st]);
 	kv_str(w, "reason", j->reason);
 	if (j->describe)
@@ -333,12 +347,15 @@ static int write_run(FILE *f, const struct kscen_run *run)
 							    NULL, 1));
 	map_start(&w);
 	kv_str(&w, "kscen", run->version);
+	kv_str(&w, "kscen_describe", run->describe);
 	kv_str(&w, "scenario", run->scenario);
+	kv_str(&w, "label", run->label);
 	kv_str(&w, "scenario_file", run->scenario_file);
 	kv_str(&w, "scenario_sha256", run->scenario_sha256);
 	kv_str(&w, "command", run->command);
 	kv_str(&w, "started", run->started);
 	kv_str(&w, "finished", run->finished);
+	kv_str(&w, "filter", run->filter);
 	put_str(&w, "partial");
 	scalar(&w, run->partial ? "true" : "false", YAML_PLAIN_SCALAR_STYLE);
 	kv_long(&w, "repeat", run->repeat);
@@ -522,7 +539,9 @@ int kscen_result_save(struct kscen_run *run, const char *dir)
 		free(final);
 		gmtime_r(&ti, &tm);
 		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
-		final = kscen_xasprintf("%s/%s-%s.yaml", sdir, stamp, host);
+		final = kscen_xasprintf("%s/%s-%s%s%s.yaml", sdir, stamp, host,
+					run->label ? "+" : "",
+					run->label ? run->label : "");
 		ret = place(tmp, final);
 	}
 	if (ret)
@@ -561,18 +580,43 @@ static bool stamp_ok(const char *s)
 }
 
 /*
- * Only names kscen_result_save() makes count, so a result copied in by hand
- * as "baseline.yaml" is never taken for the last run. The timestamp leads the
- * name, so the greatest name is the newest run.
+ * A name kscen_result_save() makes: <stamp>-<host>[+<label>].yaml. Sets
+ * *@host_len to the length of <host>.
  */
-int kscen_result_latest(const char *dir, const char *hostname, char **out)
+static bool run_name(const char *name, size_t *host_len)
 {
-	char host[HOST_LEN + 1], *best = NULL;
+	size_t len = strlen(name);
+	const char *host = name + STAMP_LEN + 1, *plus;
+
+	if (len < STAMP_LEN + 7 || !stamp_ok(name) || name[STAMP_LEN] != '-' ||
+	    strcmp(name + len - 5, ".yaml"))
+		return false;
+	plus = memchr(host, '+', name + len - 5 - host);
+	*host_len = (plus ? plus : name + len - 5) - host;
+	return *host_len > 0;
+}
+
+static int cmp_name_desc(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)b, *(char *const *)a);
+}
+
+/*
+ * Only names kscen_result_save() makes count, so a result copied in by hand
+ * as "baseline.yaml" is never taken for a stored run. The timestamp leads
+ * the name, so sorting the names sorts the runs, newest first.
+ */
+int kscen_result_list(const char *dir, const char *hostname, char ***out,
+		      unsigned *nr)
+{
+	char host[HOST_LEN + 1], **v = NULL;
+	unsigned n = 0, cap = 0;
 	struct dirent *de;
-	size_t len, hlen;
+	size_t hlen;
 	DIR *d;
 
 	*out = NULL;
+	*nr = 0;
 	d = opendir(dir);
 	if (!d)
 		return errno == ENOENT ? 0 : -errno;
@@ -581,23 +625,46 @@ int kscen_result_latest(const char *dir, const char *hostname, char **out)
 	while ((de = readdir(d))) {
 		const char *name = de->d_name;
 
-		len = strlen(name);
-		if (len < STAMP_LEN + 7 || !stamp_ok(name) ||
-		    name[STAMP_LEN] != '-' || strcmp(name + len - 5, ".yaml"))
+		if (!run_name(name, &hlen))
 			continue;
-		hlen = len - STAMP_LEN - 6;
 		if (hostname && (hlen != strlen(host) ||
 				 strncmp(name + STAMP_LEN + 1, host, hlen)))
 			continue;
-		if (!best || strcmp(name, best) > 0) {
-			free(best);
-			best = kscen_xstrdup(name);
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			v = kscen_xrealloc(v, cap * sizeof(*v));
 		}
+		v[n++] = kscen_xstrdup(name);
 	}
 	closedir(d);
-	if (best)
-		*out = join(dir, best);
-	free(best);
+	qsort(v, n, sizeof(*v), cmp_name_desc);
+	for (unsigned i = 0; i < n; i++) {
+		char *full = join(dir, v[i]);
+
+		free(v[i]);
+		v[i] = full;
+	}
+	*out = v;
+	*nr = n;
+	return 0;
+}
+
+int kscen_result_latest(const char *dir, const char *hostname, char **out)
+{
+	char **names;
+	unsigned nr;
+	int ret = kscen_result_list(dir, hostname, &names, &nr);
+
+	*out = NULL;
+	if (ret)
+		return ret;
+	for (unsigned i = 0; i < nr; i++) {
+		if (!i)
+			*out = names[i];
+		else
+			free(names[i]);
+	}
+	free(names);
 	return 0;
 }
 
@@ -618,6 +685,12 @@ void kscen_run_free(struct kscen_run *run)
 		}
 		free(j->keys);
 		free(j->values);
+		for (k = 0; k < j->nr_eff; k++) {
+			free(j->eff_keys[k]);
+			free(j->eff_values[k]);
+		}
+		free(j->eff_keys);
+		free(j->eff_values);
 		for (k = 0; k < j->nr_metrics; k++) {
 			free(j->metrics[k].name);
 			free(j->metrics[k].unit);
@@ -635,6 +708,9 @@ void kscen_run_free(struct kscen_run *run)
 	free(run->jobs);
 	kscen_system_fini(&run->system);
 	free(run->version);
+	free(run->describe);
+	free(run->label);
+	free(run->filter);
 	free(run->scenario);
 	free(run->scenario_file);
 	free(run->scenario_sha256);

@@ -28,19 +28,37 @@ struct loader {
 	const char *path;
 	yaml_document_t doc;
 	size_t budget;		/* values left to read; see spend() */
+	char *err;		/* NULL: messages go to stderr */
+	size_t errlen;
 };
+
+/* One message, "file:line:col: what", to stderr or to the caller's buffer. */
+static void __attribute__((format(printf, 2, 3)))
+say(struct loader *l, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (!l->err)
+		fprintf(stderr, "%s\n", msg);
+	else if (!*l->err)
+		snprintf(l->err, l->errlen, "%s", msg);
+}
 
 static int __attribute__((format(printf, 3, 4)))
 bad(struct loader *l, const yaml_node_t *n, const char *fmt, ...)
 {
+	char msg[384];
 	va_list ap;
 
-	fprintf(stderr, "%s:%zu:%zu: ", l->path, n->start_mark.line + 1,
-		n->start_mark.column + 1);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	say(l, "%s:%zu:%zu: %s", l->path, n->start_mark.line + 1,
+	    n->start_mark.column + 1, msg);
 	return -EINVAL;
 }
 
@@ -337,31 +355,47 @@ static int load_metrics(struct loader *l, yaml_node_t *n, void *base)
 	return 0;
 }
 
-static int load_params(struct loader *l, yaml_node_t *n, void *base)
+/* A mapping of scalars into @keys/@values: params and effective. */
+static int load_kv(struct loader *l, yaml_node_t *n, const char *what,
+		   char ***keys, char ***values, unsigned *nr_out)
 {
-	struct kscen_job_result *j = base;
 	yaml_node_pair_t *pair;
 	const char *k, *v;
 	unsigned nr;
 
 	if (n->type != YAML_MAPPING_NODE)
-		return bad(l, n, "params: expected a mapping");
+		return bad(l, n, "%s: expected a mapping", what);
 	nr = n->data.mapping.pairs.top - n->data.mapping.pairs.start;
-	j->keys = kscen_xcalloc(nr, sizeof(*j->keys));
-	j->values = kscen_xcalloc(nr, sizeof(*j->values));
-	j->nr_kv = nr;
+	*keys = kscen_xcalloc(nr, sizeof(**keys));
+	*values = kscen_xcalloc(nr, sizeof(**values));
+	*nr_out = nr;
 	for (pair = n->data.mapping.pairs.start, nr = 0;
 	     pair < n->data.mapping.pairs.top; pair++, nr++) {
 		yaml_node_t *kn = node(l, pair->key);
 		yaml_node_t *vn = node(l, pair->value);
 
-		if (spend(l, vn) || text(l, kn, "params", &k) ||
+		if (spend(l, vn) || text(l, kn, what, &k) ||
 		    text(l, vn, k, &v))
 			return -EINVAL;
-		j->keys[nr] = kscen_xstrdup(k);
-		j->values[nr] = kscen_xstrdup(v);
+		(*keys)[nr] = kscen_xstrdup(k);
+		(*values)[nr] = kscen_xstrdup(v);
 	}
 	return 0;
+}
+
+static int load_params(struct loader *l, yaml_node_t *n, void *base)
+{
+	struct kscen_job_result *j = base;
+
+	return load_kv(l, n, "params", &j->keys, &j->values, &j->nr_kv);
+}
+
+static int load_effective(struct loader *l, yaml_node_t *n, void *base)
+{
+	struct kscen_job_result *j = base;
+
+	return load_kv(l, n, "effective", &j->eff_keys, &j->eff_values,
+		       &j->nr_eff);
 }
 
 static int load_converged(struct loader *l, yaml_node_t *n, void *base)
@@ -382,7 +416,9 @@ static const struct field job_fields[] = {
 	{ "id", F_STR, J(id), true, NULL },
 	{ "name", F_STR, J(name), false, NULL },
 	{ "workload", F_STR, J(workload), false, NULL },
+	{ "workload_version", F_UINT, J(workload_version), false, NULL },
 	{ "params", F_FUNC, 0, false, load_params },
+	{ "effective", F_FUNC, 0, false, load_effective },
 	{ "status", F_STATUS, J(status), true, NULL },
 	{ "reason", F_STR, J(reason), false, NULL },
 	{ "describe", F_STR, J(describe), false, NULL },
@@ -434,6 +470,9 @@ static const struct field system_fields[] = {
 	{ "isolcpus", F_STR, S(isolcpus), false, NULL },
 	{ "nohz_full", F_STR, S(nohz_full), false, NULL },
 	{ "loadavg", F_STR, S(loadavg), false, NULL },
+	{ "microcode", F_STR, S(microcode), false, NULL },
+	{ "scaling_driver", F_STR, S(scaling_driver), false, NULL },
+	{ "boost", F_STR, S(boost), false, NULL },
 };
 #undef S
 
@@ -448,7 +487,10 @@ static int load_system(struct loader *l, yaml_node_t *n, void *base)
 #define R(f) offsetof(struct kscen_run, f)
 static const struct field run_fields[] = {
 	{ "kscen", F_STR, R(version), false, NULL },
+	{ "kscen_describe", F_STR, R(describe), false, NULL },
 	{ "scenario", F_STR, R(scenario), true, NULL },
+	{ "label", F_STR, R(label), false, NULL },
+	{ "filter", F_STR, R(filter), false, NULL },
 	{ "scenario_file", F_STR, R(scenario_file), false, NULL },
 	{ "scenario_sha256", F_STR, R(scenario_sha256), false, NULL },
 	{ "command", F_STR, R(command), false, NULL },
@@ -514,9 +556,10 @@ out:
 	return ret;
 }
 
-static void parser_error(const char *path, const yaml_parser_t *p,
+static void parser_error(struct loader *l, const yaml_parser_t *p,
 			 const char *buf)
 {
+	char ctx[96] = "";
 	size_t line = p->problem_mark.line + 1;
 	size_t col = p->problem_mark.column + 1;
 	size_t i;
@@ -530,17 +573,22 @@ static void parser_error(const char *path, const yaml_parser_t *p,
 			else
 				col++;
 	}
-	fprintf(stderr, "%s:%zu:%zu: %s", path, line, col,
-		p->problem ? p->problem : "invalid YAML");
 	if (p->context)
-		fprintf(stderr, " (%s at line %zu)", p->context,
-			p->context_mark.line + 1);
-	fputc('\n', stderr);
+		snprintf(ctx, sizeof(ctx), " (%s at line %zu)", p->context,
+			 p->context_mark.line + 1);
+	say(l, "%s:%zu:%zu: %s%s", l->path, line, col,
+	    p->problem ? p->problem : "invalid YAML", ctx);
 }
 
 int kscen_result_load(const char *path, struct kscen_run **out)
 {
-	struct loader l = { .path = path };
+	return kscen_result_load_err(path, out, NULL, 0);
+}
+
+int kscen_result_load_err(const char *path, struct kscen_run **out,
+			  char *err, size_t errlen)
+{
+	struct loader l = { .path = path, .err = err, .errlen = errlen };
 	struct kscen_run *run = NULL;
 	yaml_parser_t parser;
 	yaml_node_t *root;
@@ -551,11 +599,13 @@ int kscen_result_load(const char *path, struct kscen_run **out)
 
 	*out = NULL;
 	ret = read_all(path, &buf, &len);
+	if (err && errlen)
+		err[0] = '\0';
 	if (ret == -EFBIG)
-		fprintf(stderr, "%s: larger than %d MiB, not a kscen result\n",
-			path, MAX_FILE >> 20);
+		say(&l, "%s: larger than %d MiB, not a kscen result", path,
+		    MAX_FILE >> 20);
 	else if (ret)
-		fprintf(stderr, "%s: %s\n", path, strerror(-ret));
+		say(&l, "%s: %s", path, strerror(-ret));
 	if (ret)
 		return ret;
 
@@ -565,14 +615,14 @@ int kscen_result_load(const char *path, struct kscen_run **out)
 	}
 	yaml_parser_set_input_string(&parser, (unsigned char *)buf, len);
 	if (!yaml_parser_load(&parser, &l.doc)) {
-		parser_error(path, &parser, buf);
+		parser_error(&l, &parser, buf);
 		ret = parser.error == YAML_MEMORY_ERROR ? -ENOMEM : -EINVAL;
 		goto out;
 	}
 	have_doc = true;
 	root = yaml_document_get_root_node(&l.doc);
 	if (!root) {
-		fprintf(stderr, "%s:1:1: empty file, not a kscen result\n", path);
+		say(&l, "%s:1:1: empty file, not a kscen result", path);
 		ret = -EINVAL;
 		goto out;
 	}

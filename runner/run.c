@@ -34,6 +34,14 @@ static void result_init(struct kscen_job_result *r, const struct kscen_job *job,
 		r->keys[i] = kscen_xstrdup(job->keys[i]);
 		r->values[i] = kscen_xstrdup(job->values[i]);
 	}
+	r->workload_version = w->version;
+	r->nr_eff = w->nr_params;
+	r->eff_keys = kscen_xcalloc(w->nr_params + 1, sizeof(char *));
+	r->eff_values = kscen_xcalloc(w->nr_params + 1, sizeof(char *));
+	for (unsigned i = 0; i < w->nr_params; i++) {
+		r->eff_keys[i] = kscen_xstrdup(w->params[i].name);
+		r->eff_values[i] = kscen_value_text(&w->params[i], job->params);
+	}
 	if (w->describe) {
 		buf[0] = '\0';
 		w->describe(job->params, buf, sizeof(buf));

@@ -77,6 +77,47 @@ static char *cpu_model(void)
 	return model ? model : kscen_xstrdup("unknown");
 }
 
+/* "microcode : 0xf0" of the first CPU in /proc/cpuinfo; NULL in a VM without. */
+static char *microcode(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	char *line = NULL, *p, *v = NULL;
+	size_t cap = 0;
+
+	if (!f)
+		return NULL;
+	while (!v && getline(&line, &cap, f) > 0) {
+		if (strncmp(line, "microcode", 9) || !(p = strchr(line, ':')))
+			continue;
+		p += 1 + strspn(p + 1, " \t");
+		trim(p);
+		v = kscen_xstrdup(p);
+	}
+	free(line);
+	fclose(f);
+	return v;
+}
+
+/*
+ * Frequency boost (turbo): acpi-cpufreq's cpufreq/boost, or intel_pstate's
+ * no_turbo inverted; "none" when neither exists (most VMs).
+ */
+static char *boost(void)
+{
+	char *s = read_line("/sys/devices/system/cpu/cpufreq/boost");
+
+	if (s)
+		return s;
+	s = read_line("/sys/devices/system/cpu/intel_pstate/no_turbo");
+	if (s) {
+		char *r = kscen_xstrdup(!strcmp(s, "1") ? "0" : "1");
+
+		free(s);
+		return r;
+	}
+	return kscen_xstrdup("none");
+}
+
 static int paranoid(void)
 {
 	char *s = read_line("/proc/sys/kernel/perf_event_paranoid"), *end;
@@ -224,6 +265,11 @@ int kscen_system_read(struct kscen_system *sys)
 		sys->cmdline = kscen_xstrdup("");
 	sys->perf_event_paranoid = paranoid();
 	sys->governor = governor();
+	sys->scaling_driver = read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver");
+	if (!sys->scaling_driver)
+		sys->scaling_driver = kscen_xstrdup("none");
+	sys->boost = boost();
+	sys->microcode = microcode();
 	sys->smt = read_line("/sys/devices/system/cpu/smt/control");
 	sys->mitigations = mitigations();
 	sys->thp = thp();
@@ -260,6 +306,9 @@ void kscen_system_fini(struct kscen_system *sys)
 	free(sys->isolcpus);
 	free(sys->nohz_full);
 	free(sys->loadavg);
+	free(sys->microcode);
+	free(sys->scaling_driver);
+	free(sys->boost);
 	memset(sys, 0, sizeof(*sys));
 	sys->perf_event_paranoid = KSCEN_PARANOID_UNKNOWN;
 }

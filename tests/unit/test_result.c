@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "history.h"
 #include "kscen.h"
 #include "tests.h"
 
@@ -459,7 +460,7 @@ void test_result_load_recomputes_missing_summary(void)
 	rmtree(dir);
 }
 
-static char *render(const struct kscen_run *r, const struct kscen_run *last,
+static char *render(const struct kscen_run *r, const struct kscen_refs *refs,
 		    enum kscen_format fmt)
 {
 	char *buf = NULL;
@@ -468,7 +469,7 @@ static char *render(const struct kscen_run *r, const struct kscen_run *last,
 
 	if (!f)
 		return kscen_xstrdup("");
-	kscen_report(f, r, last, fmt);
+	kscen_report(f, r, refs, fmt);
 	fclose(f);
 	return buf;
 }
@@ -477,6 +478,7 @@ void test_report_formats_deltas_and_escaping(void)
 {
 	struct kscen_run *r = new_run("2026-12-02T10:15:03Z");
 	struct kscen_run *last = new_run("2026-12-01T10:02:33Z");
+	struct kscen_refs refs;
 	const char *csv_head = "id,name,workload,status,metric,unit,better,n,"
 			       "median,mean,stddev,min,max,baseline,previous,"
 			       "cv,ci_low,ci_high,outliers,bimodal\n";
@@ -485,7 +487,8 @@ void test_report_formats_deltas_and_escaping(void)
 	/* Changes come from the samples: 10 then, 11 now, +10%. */
 	memcpy(last->jobs[1].metrics->samples, (double[]){ 10, 11, 9 },
 	       3 * sizeof(double));
-	t = render(r, last, KSCEN_FMT_TEXT);
+	kscen_refs_single(&refs, r, last);	/* takes last */
+	t = render(r, &refs, KSCEN_FMT_TEXT);
 	T_CHECK(strstr(t, "# kscen 1.0: scenario s, 4 jobs, repeat 3"));
 	T_CHECK(strstr(t, "# Running s/b/x=1\n# Created/joined 1,120 threads\n"));
 	/* 3 samples: [min, max] covers the median only 75% of the time. */
@@ -498,7 +501,10 @@ void test_report_formats_deltas_and_escaping(void)
 	T_CHECK(!strstr(t, "to previous:"));
 	/* The baseline itself gets no "+0.000 to baseline". */
 	T_CHECK(strstr(t, "      10.000000 usecs/op   (median of 3"));
-	T_CHECK(strstr(t, "vs last run (2026-12-01T10:02Z): +10.0% ~ (too few"));
+	/* The reference is named once; no history: it says so. */
+	T_CHECK(strstr(t, "# reference: 2026-12-01T10:02Z, kernel "));
+	T_CHECK(strstr(t, "     vs last run: +10.0% ~ (too few samples for a 95% "
+			  "CI, n=3+3; in-run noise only (0 earlier runs))\n"));
 	T_CHECK(strstr(t, "     skipped: why\n"));
 	T_CHECK(strstr(t, "     FAILED: boom"));
 	T_CHECK(strstr(t, "# 2 ok, 1 skipped, 1 failed\n"));
@@ -522,13 +528,13 @@ void test_report_formats_deltas_and_escaping(void)
 	T_CHECK(strstr(t, "\n\"c/y=\"\"a,b\"\"\",c,exec,failed,"));
 	free(t);
 
-	t = render(r, last, KSCEN_FMT_MARKDOWN);
+	t = render(r, &refs, KSCEN_FMT_MARKDOWN);
 	T_CHECK(strstr(t, "| job | metric | median | unit | 95% CI | CV |"));
 	T_CHECK(strstr(t, "| b/x=1 | usecs/op | 11 | usecs | ±9.1% (75.0%) | "
 			  "9.1% | +10.0% ~ (too few samples for a 95% CI, "
 			  "n=3+3) | +10.0% ~ (too few"));
 	free(t);
 
+	kscen_refs_free(&refs);
 	kscen_run_free(r);
-	kscen_run_free(last);
 }
