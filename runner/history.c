@@ -88,10 +88,9 @@ int kscen_history_load(const char *dir, const char *scenario,
 			goto next;
 		if (kscen_result_load_err(paths[i], &run, err, sizeof(err)))
 			why = err[0] ? err : "does not load";
-		else if (before && run->started && strcmp(run->started, before) > 0)
+		else if (!(why = unusable(run, scenario, now)) && before &&
+			 strcmp(run->started, before) > 0)
 			goto next;	/* later than the run at hand: silently */
-		else
-			why = unusable(run, scenario, now);
 		if (!why) {
 			h->run[h->nr++] = run;
 			run = NULL;
@@ -246,6 +245,13 @@ static void drift_of(const struct kscen_history *h, const struct kscen_run *ref,
 	kscen_drift_from(lmed, se, k, d);
 }
 
+void kscen_history_drift(const struct kscen_history *h, const struct kscen_run *ref,
+			 const struct kscen_job_result *job, const char *metric,
+			 struct kscen_drift *d)
+{
+	drift_of(h, ref, job, metric, d);
+}
+
 /* ---- References ------------------------------------------------------- */
 
 /* The reference most jobs use is named once; the others where they differ. */
@@ -391,6 +397,8 @@ void kscen_change_widen(struct kscen_change *c, const struct kscen_drift *d,
 
 	c->between = true;
 	c->hist_runs = d->runs;
+	if (d->runs >= KSCEN_DRIFT_MIN_RUNS)
+		c->spread = expm1(d->spread);
 	if (d->runs < KSCEN_DRIFT_MIN_RUNS || !c->ci_valid || !isfinite(c->lo) ||
 	    !isfinite(c->hi) || c->lo <= -1 || c->rel <= -1)
 		return;
@@ -401,7 +409,6 @@ void kscen_change_widen(struct kscen_change *c, const struct kscen_drift *d,
 	c->lo = expm1(lc - sqrt((lc - llo) * (lc - llo) + b * b));
 	c->hi = expm1(lc + sqrt((lhi - lc) * (lhi - lc) + b * b));
 	c->drift = true;
-	c->spread = expm1(b);
 	c->verdict = KSCEN_SAME;
 	if (c->lo > 0 || c->hi < 0)
 		c->verdict = (c->lo > 0) == (better == KSCEN_HIGHER) ?

@@ -61,6 +61,13 @@ struct kscen_drift {
  */
 void kscen_drift_from(const double *lmed, const double *se, unsigned k,
 		      struct kscen_drift *d);
+/*
+ * The drift of @job's metric @metric over the runs of @h from the host and
+ * kernel build of @ref, newest first, at most KSCEN_DRIFT_MAX_RUNS.
+ */
+void kscen_history_drift(const struct kscen_history *h, const struct kscen_run *ref,
+			 const struct kscen_job_result *job, const char *metric,
+			 struct kscen_drift *d);
 /* 97.5% quantile of Student's t with @df degrees of freedom. */
 double kscen_t975(unsigned df);
 

@@ -7,6 +7,7 @@
  * tripped; 2 invalid usage or input, nothing run; 3 some job failed.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <getopt.h>
 #include <limits.h>
@@ -14,11 +15,16 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
+#include <spawn.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "history.h"
 #include "kscen.h"
+#include "report.h"
 #include "runner.h"
 #include "scenario_load.h"
 
@@ -498,14 +504,15 @@ static int run_main(int argc, char **argv, bool *bisect)
 		fprintf(stderr, "kscen run: --filter '%s' matches none of the %u "
 			"jobs (kscen plan lists them)\n", ro.filter, jobs.nr);
 		code = EXIT_USAGE;
-	} else if (save && (ret = kscen_result_dir_ready(results, s->name))) {
-		fprintf(stderr, "kscen run: cannot store runs in %s/%s: %s\n",
-			results, s->name, strerror(-ret));
-		code = EXIT_USAGE;
 	} else if (ref_check("run", compare, results, s, &rs)) {
 		code = EXIT_USAGE;
 	} else if (gate > 0 && rs.kind == REF_NONE) {
 		usage_error("run", "--gate needs a reference: not --compare none");
+		code = EXIT_USAGE;
+	} else if (save && (ret = kscen_result_dir_ready(results, s->name))) {
+		fprintf(stderr, "kscen run: cannot store runs in %s/%s: %s\n",
+			results, s->name, strerror(-ret));
+		kscen_run_free(rs.file);
 		code = EXIT_USAGE;
 	}
 	if (code) {
@@ -571,6 +578,156 @@ static int run_main(int argc, char **argv, bool *bisect)
 	kscen_jobs_free(&jobs);
 	kscen_scenario_free(s);
 	return code;
+}
+
+/* ---- calibrate ----------------------------------------------------------- */
+
+/* Run this kscen with @args, stdout to /dev/null; its exit code or -errno. */
+static int self_run(char **args)
+{
+	posix_spawn_file_actions_t fa;
+	extern char **environ;
+	int status, ret;
+	pid_t pid;
+
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+	ret = posix_spawn(&pid, "/proc/self/exe", &fa, NULL, args, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (ret)
+		return -ret;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/*
+ * Seed the history: N ordinary stored runs, then per job the run-to-run
+ * drift and the smallest change a comparison between runs can find, beside
+ * the one an interleaved comparison within a run can.
+ */
+static int cmd_calibrate(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		HELP_OPT,
+		{ "runs", required_argument, NULL, 'n' },
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "results", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ 0 },
+	};
+	const char *results = "results", *repeat = NULL;
+	unsigned long n = 5, r = 0;
+	struct kscen_scenario *s;
+	struct kscen_system sys;
+	struct kscen_history h;
+	struct kscen_jobs jobs;
+	bool quiet = false;
+	char *dir, *args[16];
+	int c, code = 0;
+
+	while ((c = getopt_long(argc, argv, "+hn:r:o:q", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			return cmd_help(find_cmd("calibrate"), stdout), 0;
+		case 'n':
+			if (opt_uint("calibrate", "-n", optarg, 1000, &n) || n < 1)
+				return n ? EXIT_USAGE : usage_error("calibrate", "-n: at least 1");
+			break;
+		case 'r':
+			if (opt_uint("calibrate", "--repeat", optarg, 1000000, &r) || !r)
+				return r ? EXIT_USAGE : usage_error("calibrate", "--repeat: at least 1");
+			repeat = optarg;
+			break;
+		case 'o':
+			results = optarg;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		default:
+			return usage_error("calibrate", "unknown option");
+		}
+	}
+	if (argc - optind != 1)
+		return usage_error("calibrate", "needs one scenario file");
+	if (load_and_expand(argv[optind], DEFAULT_MAX_JOBS, &s, &jobs))
+		return EXIT_USAGE;
+	for (unsigned long i = 0; i < n && !code; i++) {
+		unsigned k = 0;
+
+		args[k++] = "kscen";
+		args[k++] = "run";
+		args[k++] = "-q";
+		args[k++] = "--compare";
+		args[k++] = "none";
+		args[k++] = "-o";
+		args[k++] = (char *)results;
+		if (repeat) {
+			args[k++] = "-r";
+			args[k++] = (char *)repeat;
+		}
+		args[k++] = "--";
+		args[k++] = argv[optind];
+		args[k] = NULL;
+		if (!quiet)
+			fprintf(stderr, "kscen calibrate: run %lu/%lu\n", i + 1, n);
+		code = self_run(args);
+		if (code == 128 + SIGINT || code == 128 + SIGTERM || code < 0 ||
+		    code == EXIT_USAGE)
+			break;
+		code = 0;	/* failed jobs are in the table as such */
+	}
+	if (code) {
+		fprintf(stderr, "kscen calibrate: stopped: run exited %d\n", code);
+		goto out;
+	}
+	kscen_system_read(&sys);
+	dir = kscen_xasprintf("%s/%s", results, s->name);
+	kscen_history_load(dir, s->name, NULL, NULL, &h);
+	printf("# kscen calibrate: scenario %s, %s, kernel %s\n", s->name,
+	       sys.hostname, sys.kernel);
+	printf("# run-to-run: two runs' medians differ by up to this, 95%%, "
+	       "with nothing changed\n# detectable: the smallest change found "
+	       "80%% of the time at 95%% confidence\n");
+	printf("%4s %11s %9s %9s  %s\n", "runs", "run-to-run", "between",
+	       "within", "job (detectable change: between runs, within a run)");
+	for (unsigned i = 0; i < h.nr; i++) {
+		const struct kscen_run *ref = h.run[i];
+
+		if (strcmp(ref->system.hostname, sys.hostname) ||
+		    strcmp(ref->system.kernel_build, sys.kernel_build) ||
+		    strcmp(ref->system.kernel, sys.kernel))
+			continue;
+		for (unsigned k = 0; k < ref->nr_jobs; k++) {
+			const struct kscen_job_result *j = &ref->jobs[k];
+			struct kscen_drift d;
+			char a[32], b[32], w[32];
+
+			if (!kscen_primary(j))
+				continue;
+			kscen_history_drift(&h, ref, j, kscen_primary(j)->name, &d);
+			if (d.runs < KSCEN_DRIFT_MIN_RUNS) {
+				printf("%4u %11s %9s %9s  %s\n", d.runs, "too few",
+				       "-", "-", j->id);
+				continue;
+			}
+			snprintf(a, sizeof(a), "±%.1f%%", 100 * expm1(d.spread));
+			snprintf(b, sizeof(b), "%.1f%%", 100 * expm1(d.mde_between));
+			snprintf(w, sizeof(w), "%.1f%%", 100 * expm1(d.mde_within));
+			printf("%4u %12s %9s %9s  %s\n", d.runs, a, b, w, j->id);
+		}
+		break;	/* the newest run of this machine lists the jobs */
+	}
+	printf("# history: %s (%u usable runs)\n", dir, h.nr);
+	kscen_history_free(&h);
+	kscen_system_fini(&sys);
+	free(dir);
+out:
+	kscen_jobs_free(&jobs);
+	kscen_scenario_free(s);
+	return code ? (code < 0 ? EXIT_USAGE : code) : 0;
 }
 
 /* ---- list, report, compare --------------------------------------------- */
@@ -781,12 +938,18 @@ static const struct cmd cmds[] = {
 	  "  -w, --warmup N      discarded samples per job (default: the scenario's)\n"
 	  "  -o, --results DIR   where runs are stored (default: results/)\n"
 	  "      --filter GLOB   run only the jobs whose id matches GLOB\n"
-	  "      --compare REF   last (default), none, or a result file or directory\n"
+	  "      --compare REF   last (default: per job, the newest complete run on\n"
+	  "                      this host that measured the same), label:NAME, a\n"
+	  "                      directory of runs, a result file, or none\n"
+	  "      --label NAME    store the run under a name (--compare label:NAME)\n"
 	  "      --no-save       do not store the run\n"
 	  "      --format F      text (default), markdown, json or csv\n"
 	  "      --max-jobs N    refuse a larger matrix (default 100000)\n"
-	  "      --gate PCT      exit 1 if a job got worse than the --compare run by\n"
-	  "                      more than PCT%, with its whole 95% CI beyond PCT\n"
+	  "      --gate PCT      exit 1 if a job got worse than its reference by more\n"
+	  "                      than PCT%, with its whole 95% CI beyond PCT; exit 2\n"
+	  "                      if no job could be compared\n"
+	  "      --bisect        exit as `git bisect run` reads it: 0 good, 1 the gate\n"
+	  "                      (default 5%) tripped, 125 cannot tell\n"
 	  "      --until-ci PCT  repeat: auto: sample until the median's 95% CI is\n"
 	  "                      within +-PCT% (at least 6, at most --max-repeat)\n"
 	  "      --max-repeat N  repeat: auto: at most N samples a job (default 30)\n"
@@ -800,11 +963,18 @@ static const struct cmd cmds[] = {
 	  "Check scenario files; exit 0 if all are valid, 2 otherwise.", "" },
 	{ "list", cmd_list, "[WORKLOAD]",
 	  "List the workloads, or one workload's metrics and parameters.", "" },
-	{ "compare", cmd_compare, "OLD NEW [--gate PCT]",
-	  "Delta table between two stored runs (files, or directories: the newest run in each).",
+	{ "compare", cmd_compare, "OLD NEW [--gate PCT] | label:A label:B DIR",
+	  "Delta table between two stored runs (files, directories: the newest run in\n"
+	  "each, or labels in DIR); the earlier runs beside OLD give each job's drift.",
 	  "      --gate PCT      exit 1 if a job got worse by more than PCT%, with its\n"
 	  "                      whole 95% CI beyond PCT (inconclusive never trips it)\n"
 	  "  -v, --verbose       name the test behind each p-value\n" },
+	{ "calibrate", cmd_calibrate, "SCENARIO.yaml [-n N] [-r N] [-o DIR]",
+	  "Run the scenario N times to measure each job's run-to-run drift.",
+	  "  -n, --runs N        stored runs to make (default 5)\n"
+	  "  -r, --repeat N      recorded samples per job (default: the scenario's)\n"
+	  "  -o, --results DIR   where runs are stored (default: results/)\n"
+	  "  -q, --quiet         no progress on stderr\n" },
 	{ "report", cmd_report, "RESULT [--format F]",
 	  "Re-render a stored run (a file, or the newest in a directory).",
 	  "      --format F      text (default), markdown, json or csv\n" },
@@ -826,7 +996,8 @@ static void main_help(FILE *out)
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		fprintf(out, "  %-10s %s\n", cmds[i].name, cmds[i].summary);
 	fprintf(out, "\n'kscen COMMAND --help' shows a command's options.\n"
-		"exit codes: 0 ok, 1 regression gate, 2 invalid input, 3 a job failed\n");
+		"exit codes: 0 ok, 1 regression gate, 2 invalid input or nothing to\n"
+		"compare, 3 a job failed, 125 run --bisect cannot tell, 130/143 interrupted\n");
 }
 
 int main(int argc, char **argv)
@@ -851,7 +1022,7 @@ int main(int argc, char **argv)
 	}
 	c = find_cmd(argv[1]);
 	if (!c) {
-		const char *names[8];
+		const char *names[ARRAY_SIZE(cmds)];
 		unsigned nr = 0;
 
 		for (; nr < sizeof(cmds) / sizeof(cmds[0]); nr++)

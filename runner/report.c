@@ -87,9 +87,12 @@ static void pct(char *buf, size_t len, double v)
 static void between_note(const struct kscen_change *c, char *buf, size_t len)
 {
 	buf[0] = '\0';
-	if (c->between && !c->drift)
+	if (c->between && c->hist_runs < KSCEN_DRIFT_MIN_RUNS)
 		snprintf(buf, len, "; in-run noise only (%u earlier run%s)",
 			 c->hist_runs, c->hist_runs == 1 ? "" : "s");
+	else if (c->between && !c->drift)
+		snprintf(buf, len, "; run-to-run ±%.1f%%, %u runs",
+			 100 * c->spread, c->hist_runs);
 }
 
 void kscen_format_change(const struct kscen_change *c, char *buf, size_t len)
@@ -598,15 +601,16 @@ static void json_change(FILE *out, const char *key, const char *against,
 	fputs(", \"p\": ", out);
 	json_num(out, c->p);
 	fprintf(out, ", \"n_old\": %u, \"n_new\": %u, \"paired\": %s, "
-		"\"test\": \"%s\", \"verdict\": \"%s\"}", c->n_old, c->n_new,
+		"\"test\": \"%s\", \"verdict\": \"%s\"", c->n_old, c->n_new,
 		c->paired ? "true" : "false", kscen_change_test(c),
 		c->verdict == KSCEN_WORSE ? "worse" :
 		c->verdict == KSCEN_BETTER ? "better" : "same");
 	if (c->between) {
 		fprintf(out, ", \"history_runs\": %u, \"run_to_run\": ",
 			c->hist_runs);
-		json_num(out, c->drift ? c->spread : NAN);
+		json_num(out, c->hist_runs >= KSCEN_DRIFT_MIN_RUNS ? c->spread : NAN);
 	}
+	fputc('}', out);
 }
 
 static void json_deltas(FILE *out, const struct kscen_run *run,

@@ -120,7 +120,6 @@ assert a["status"] == "ok" and len(a["metrics"][0]["samples"]) == 3, a
 assert b["baseline"] == a["id"] and b["previous"] == a["id"], b
 m = b["metrics"][0]["median"]
 assert 0.015 < m < 0.5, m                      # sleep 0.02 measured in s
-assert b["metrics"][0]["median"] > a["metrics"][0]["median"]
 v = jobs["value/command=echo 'result: 12.5 usecs/op',metric_regex=result: ([0-9.]+),metric_name=latency,metric_unit=usecs/op"]
 assert v["metrics"][0]["samples"] == [12.5] * 3, v
 assert v["metrics"][0]["unit"] == "usecs/op"
@@ -230,6 +229,87 @@ then pass repeat_auto_stored; else fail repeat_auto_stored "$(cat "$tmp/err")"; 
 run "$kscen" run -q --no-save --until-ci 50% -r 3 --max-repeat 7 $fx/e2e/tiny.yaml
 [ $rc = 0 ] && grep -q 'auto: until ±50% or 7' "$tmp/out" && pass until_ci_option ||
 	fail until_ci_option "rc=$rc $(head -n 3 "$tmp/out")"
+
+# ---- comparisons between runs: references, history, labels, bisect -------------
+# Printed values (gate.yaml), so the verdicts do not depend on the machine.
+cr=$tmp/cmp
+run "$kscen" plan $fx/good/id-escape.yaml
+[ $rc = 0 ] && grep -qx 'a/command=true%2Cmetric_name=x' "$tmp/out" &&
+	grep -qx 'a/command=true,metric_name=x' "$tmp/out" && grep -qx 'a/command=100%25' "$tmp/out" &&
+	[ "$(grep -c '^a/' "$tmp/out")" = "$(grep '^a/' "$tmp/out" | sort -u | wc -l)" ] &&
+	pass ids_escape_separators || fail ids_escape_separators "$(cat "$tmp/out")"
+run "$kscen" run -q -o "$cr" --filter 'nothing*' $fx/e2e/gate.yaml
+[ $rc = 2 ] && grep -q "matches none of the" "$tmp/err" && [ ! -d "$cr/e2e-gate" ] &&
+	pass filter_matching_nothing_exit_2 || fail filter_matching_nothing_exit_2 "rc=$rc $(cat "$tmp/err")"
+run "$kscen" run -q -o "$cr" --compare "$tmp/no-such.yaml" $fx/e2e/gate.yaml
+[ $rc = 2 ] && [ ! -d "$cr/e2e-gate" ] && pass compare_missing_path_exit_2_before_running ||
+	fail compare_missing_path_exit_2_before_running "rc=$rc"
+echo 'not: [a kscen result' >"$tmp/garbage.yaml"
+run "$kscen" run -q -o "$cr" --compare "$tmp/garbage.yaml" $fx/e2e/gate.yaml
+[ $rc = 2 ] && [ ! -d "$cr/e2e-gate" ] && pass compare_unparseable_path_exit_2_before_running ||
+	fail compare_unparseable_path_exit_2_before_running "rc=$rc"
+run "$kscen" run -q -o "$cr" --compare label:nope $fx/e2e/gate.yaml
+[ $rc = 2 ] && grep -q "no complete run labelled 'nope'" "$tmp/err" &&
+	pass compare_unknown_label_exit_2 || fail compare_unknown_label_exit_2 "rc=$rc $(cat "$tmp/err")"
+E2E_COST=100 run "$kscen" run -q -o "$cr" --gate 5 $fx/e2e/gate.yaml
+[ $rc = 2 ] && grep -q '^gate: nothing compared' "$tmp/out" && [ "$(ls "$cr"/e2e-gate | wc -l)" = 1 ] &&
+	pass gate_with_nothing_to_compare_exit_2 || fail gate_with_nothing_to_compare_exit_2 "rc=$rc $(tail -n 3 "$tmp/out")"
+run "$kscen" run -q --no-save -o "$cr" --gate 5 --compare none $fx/e2e/gate.yaml
+expect_rc gate_with_compare_none_exit_2 2
+first=$(ls "$cr"/e2e-gate/*.yaml | head -n1)
+run "$kscen" compare --gate 5 "$first" "$file"
+[ $rc = 2 ] && grep -q '^# different scenarios' "$tmp/out" && grep -q '^gate: nothing compared' "$tmp/out" &&
+	pass compare_other_scenario_gate_exit_2 || fail compare_other_scenario_gate_exit_2 "rc=$rc $(cat "$tmp/out")"
+# A filtered run and a partial one are never references: skipped, named.
+sleep 1
+E2E_COST=300 run "$kscen" run -q -o "$cr" --filter 'steady*' $fx/e2e/gate.yaml
+sed 's/^partial: false/partial: true/' "$first" >"$cr/e2e-gate/20991231T235959Z-vm.yaml"
+sleep 1
+E2E_COST=100 run "$kscen" run -q -o "$cr" $fx/e2e/gate.yaml
+if [ $rc = 0 ] && grep -q 'skipping stored run .*: filtered' "$tmp/err" &&
+   grep -q 'skipping stored run .*20991231T235959Z-vm.yaml: partial' "$tmp/err" &&
+   grep -q "^# reference: .*$(basename "$first")" "$tmp/out" &&
+   grep -q '^# environment: the same as the reference' "$tmp/out" &&
+   grep -q 'vs last run: .*in-run noise only (1 earlier run)' "$tmp/out"; then
+	pass reference_skips_filtered_and_partial_runs
+else fail reference_skips_filtered_and_partial_runs "$(cat "$tmp/err" "$tmp/out")"; fi
+rm -f "$cr/e2e-gate/20991231T235959Z-vm.yaml"
+# With 3 earlier runs the verdict includes the run-to-run drift.
+for i in 1 2; do
+	sleep 1
+	E2E_COST=100 run "$kscen" run -q -o "$cr" $fx/e2e/gate.yaml
+done
+grep -Eq 'vs last run: .* (~|worse|better) \(run-to-run ±[0-9.]+%, 3 runs\)' "$tmp/out" &&
+	pass history_widens_between_run_verdict || fail history_widens_between_run_verdict "$(cat "$tmp/out")"
+sleep 1
+E2E_COST=100 run "$kscen" run -q -o "$cr" --label v1 $fx/e2e/gate.yaml
+ls "$cr"/e2e-gate/*+v1.yaml >/dev/null 2>&1 && grep -q '^# label: v1' "$tmp/out" &&
+	pass label_in_file_name || fail label_in_file_name "$(ls "$cr"/e2e-gate)"
+# --bisect: 0 good, 1 bad, 125 cannot tell; never 2.
+E2E_COST=100 run "$kscen" run -q --no-save -o "$cr" --bisect --gate 50 --compare label:v1 $fx/e2e/gate.yaml
+[ $rc = 0 ] && grep -q '^bisect: good' "$tmp/out" && pass bisect_good_exit_0 || fail bisect_good_exit_0 "rc=$rc"
+E2E_COST=200 run "$kscen" run -q --no-save -o "$cr" --bisect --gate 50 --compare label:v1 $fx/e2e/gate.yaml
+[ $rc = 1 ] && grep -q '^bisect: bad' "$tmp/out" && pass bisect_bad_exit_1 || fail bisect_bad_exit_1 "rc=$rc"
+run "$kscen" run -q --no-save -o "$tmp/empty-results" --bisect $fx/e2e/gate.yaml
+[ $rc = 125 ] && pass bisect_no_reference_exit_125 || fail bisect_no_reference_exit_125 "rc=$rc"
+run "$kscen" run -q --no-save --bisect -r 3x $fx/e2e/gate.yaml
+expect_rc bisect_bad_usage_exit_125 125
+run "$kscen" run -q --no-save -o "$res" --bisect $fx/e2e/crash.yaml
+[ $rc = 125 ] && pass bisect_failed_job_exit_125 || fail bisect_failed_job_exit_125 "rc=$rc"
+sleep 1
+E2E_COST=200 run "$kscen" run -q -o "$cr" --label v2 --compare label:v1 $fx/e2e/gate.yaml
+grep -q '^     vs v1: ' "$tmp/out" && pass report_names_label || fail report_names_label "$(cat "$tmp/out")"
+run "$kscen" compare --gate 50 label:v1 label:v2 "$cr/e2e-gate"
+[ $rc = 1 ] && grep -q '^# old: .*label v1' "$tmp/out" && grep -q '^# new: .*label v2' "$tmp/out" &&
+	pass compare_by_labels || fail compare_by_labels "rc=$rc $(cat "$tmp/out" "$tmp/err")"
+run "$kscen" calibrate -q -n 2 -r 6 -o "$tmp/cal" $fx/e2e/gate.yaml
+if [ $rc = 0 ] && [ "$(ls "$tmp/cal/e2e-gate" | wc -l)" = 2 ] &&
+   grep -q '^   2     too few' "$tmp/out"; then pass calibrate_seeds_history_too_few
+else fail calibrate_seeds_history_too_few "rc=$rc $(cat "$tmp/out" "$tmp/err")"; fi
+sleep 1
+run "$kscen" calibrate -q -n 1 -r 6 -o "$tmp/cal" $fx/e2e/gate.yaml
+grep -Eq '^   3 +±[0-9.]+% +[0-9.]+% +[0-9.]+%  steady/' "$tmp/out" && pass calibrate_prints_drift ||
+	fail calibrate_prints_drift "rc=$rc $(cat "$tmp/out" "$tmp/err")"
 
 # ---- the breakpoint workloads, for real --------------------------------------
 if [ "$(id -u)" != 0 ] && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 1 ]; then

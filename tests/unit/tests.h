@@ -26,6 +26,11 @@
 	X(test_result_load_rejects_bad_files)		\
 	X(test_result_load_recomputes_missing_summary)	\
 	X(test_report_formats_deltas_and_escaping)	\
+	X(test_expand_ids_escape_separators)		\
+	X(test_history_drift_random_effects)		\
+	X(test_history_change_widened_by_drift)		\
+	X(test_history_reference_per_job_never_silent)	\
+	X(test_env_diff_lists_tokens)			\
 	X(test_synthesize_readers_agree)		\
 	X(test_bpf_missing_btf_is_a_skip)		\
 	X(test_uprobe_nop_counts_every_hit)		\
