@@ -637,7 +637,8 @@ int kscen_result_list(const char *dir, const char *hostname, char ***out,
 		v[n++] = kscen_xstrdup(name);
 	}
 	closedir(d);
-	qsort(v, n, sizeof(*v), cmp_name_desc);
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_name_desc);
 	for (unsigned i = 0; i < n; i++) {
 		char *full = join(dir, v[i]);
 
