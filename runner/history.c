@@ -365,6 +365,70 @@ void kscen_refs_single(struct kscen_refs *r, const struct kscen_run *run,
 	pick_main(r);
 }
 
+/* A stored reference path, as written or beside the run that names it. */
+static struct kscen_run *load_ref(struct kscen_history *h, const char *path,
+				  const char *beside)
+{
+	struct kscen_run *run = NULL;
+	char *alt;
+
+	for (unsigned i = 0; i < h->nr; i++)
+		if (!strcmp(str(h->run[i]->path), path))
+			return h->run[i];
+	if (kscen_result_load_err(path, &run, NULL, 0) && beside) {
+		char *d = dir_of(beside), *p = kscen_xstrdup(path);
+
+		alt = kscen_xasprintf("%s/%s", d, basename(p));
+		if (kscen_result_load_err(alt, &run, NULL, 0))
+			run = NULL;
+		free(alt);
+		free(d);
+		free(p);
+	}
+	if (!run)
+		return NULL;
+	h->run = kscen_xrealloc(h->run, (h->nr + 1) * sizeof(*h->run));
+	free(run->path);
+	run->path = kscen_xstrdup(path);	/* as the run named it */
+	h->run[h->nr++] = run;
+	return run;
+}
+
+void kscen_refs_stored(struct kscen_refs *r, const struct kscen_run *run)
+{
+	const char *first = NULL;
+	char *dir;
+
+	refs_init(r, run);
+	r->asked = run->compare && strcmp(run->compare, "none");
+	for (unsigned i = 0; i < run->nr_jobs && !first; i++)
+		first = run->jobs[i].reference;
+	if (first) {
+		dir = dir_of(first);
+		kscen_history_load(dir, run->scenario, run->started, run->path,
+				   &r->hist);
+		free(dir);
+	}
+	for (unsigned i = 0; i < run->nr_jobs; i++) {
+		const struct kscen_job_result *j = &run->jobs[i], *rj;
+		const struct kscen_run *ref;
+
+		r->ref[i].why = "no reference when it ran";
+		if (!j->reference || !kscen_primary(j))
+			continue;
+		ref = load_ref(&r->hist, j->reference, run->path);
+		rj = ref ? kscen_run_find(ref, j->id) : NULL;
+		if (!rj || !kscen_primary(rj)) {
+			fprintf(stderr, "kscen: %s: its reference %s no longer loads\n",
+				str(j->id), j->reference);
+			r->ref[i].why = "the stored reference no longer loads";
+			continue;
+		}
+		set_ref(r, i, ref, rj, j);
+	}
+	pick_main(r);
+}
+
 void kscen_refs_free(struct kscen_refs *r)
 {
 	kscen_history_free(&r->hist);

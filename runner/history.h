@@ -113,6 +113,11 @@ void kscen_refs_history(struct kscen_refs *r, const struct kscen_run *run,
  */
 void kscen_refs_single(struct kscen_refs *r, const struct kscen_run *run,
 		       struct kscen_run *ref);
+/*
+ * The references a stored run was reported against (each job's
+ * `reference`), for `kscen report`: what run printed, printed again.
+ */
+void kscen_refs_stored(struct kscen_refs *r, const struct kscen_run *run);
 void kscen_refs_free(struct kscen_refs *r);
 
 /*

@@ -316,6 +316,7 @@ struct kscen_job_result {
 	unsigned workload_version;
 	char **eff_keys, **eff_values;
 	unsigned nr_eff;
+	char *reference;	/* the stored run it was compared with, or NULL */
 };
 
 #define KSCEN_PARANOID_UNKNOWN (-100)	/* perf_event_paranoid unreadable */
@@ -336,6 +337,7 @@ struct kscen_run {
 	char *label;		/* run --label, or NULL */
 	char *describe;		/* git describe of the kscen build */
 	char *filter;		/* run --filter, or NULL: every job */
+	char *compare;		/* run --compare, as given */
 	bool partial;
 	unsigned repeat, warmup;
 	unsigned max_repeat;	/* repeat: auto: the most samples a job takes */

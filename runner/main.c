@@ -543,10 +543,17 @@ static int run_main(int argc, char **argv, bool *bisect)
 	if (ret && ret != -EINTR)
 		fprintf(stderr, "kscen: run cut short: %s\n", strerror(-ret));
 
+	/*
+	 * The references are read now, not during the run, and stored with
+	 * it, so that `kscen report` shows what this report shows.
+	 */
+	ref_resolve(&rs, results, run, &refs);
+	run->compare = kscen_xstrdup(compare);
+	for (unsigned i = 0; i < run->nr_jobs && i < refs.nr; i++)
+		if (refs.ref[i].run && refs.ref[i].run->path)
+			run->jobs[i].reference = kscen_xstrdup(refs.ref[i].run->path);
 	if (save && kscen_result_save(run, results))
 		fprintf(stderr, "kscen: could not save the results under %s\n", results);
-	/* The references are read now, not during the run: see history.c. */
-	ref_resolve(&rs, results, run, &refs);
 	kscen_report(stdout, run, &refs, fmt);
 	if (gate > 0 && fmt == KSCEN_FMT_TEXT)
 		fputc('\n', stdout);
@@ -835,6 +842,7 @@ static int cmd_report(int argc, char **argv)
 		HELP_OPT, { "format", required_argument, NULL, 'F' }, { 0 },
 	};
 	enum kscen_format fmt = KSCEN_FMT_TEXT;
+	struct kscen_refs refs;
 	struct kscen_run *run;
 	int c;
 
@@ -848,7 +856,9 @@ static int cmd_report(int argc, char **argv)
 		return usage_error("report", "needs one result file or directory");
 	if (load_result_arg(argv[optind], &run))
 		return EXIT_USAGE;
-	kscen_report(stdout, run, NULL, fmt);
+	kscen_refs_stored(&refs, run);
+	kscen_report(stdout, run, &refs, fmt);
+	kscen_refs_free(&refs);
 	kscen_run_free(run);
 	return 0;
 }

@@ -320,6 +320,8 @@ static void write_job(struct writer *w, const struct kscen_job_result *j)
 	seq_end(w);
 	kv_str(w, "baseline", j->baseline);
 	kv_str(w, "previous", j->previous);
+	if (j->reference)
+		kv_str(w, "reference", j->reference);
 	if (j->converged >= 0) {
 		put_str(w, "converged");
 		scalar(w, j->converged ? "true" : "false",
@@ -356,6 +358,7 @@ static int write_run(FILE *f, const struct kscen_run *run)
 	kv_str(&w, "started", run->started);
 	kv_str(&w, "finished", run->finished);
 	kv_str(&w, "filter", run->filter);
+	kv_str(&w, "compare", run->compare);
 	put_str(&w, "partial");
 	scalar(&w, run->partial ? "true" : "false", YAML_PLAIN_SCALAR_STYLE);
 	kv_long(&w, "repeat", run->repeat);
@@ -705,6 +708,7 @@ void kscen_run_free(struct kscen_run *run)
 		free(j->describe);
 		free(j->baseline);
 		free(j->previous);
+		free(j->reference);
 	}
 	free(run->jobs);
 	kscen_system_fini(&run->system);
@@ -712,6 +716,7 @@ void kscen_run_free(struct kscen_run *run)
 	free(run->describe);
 	free(run->label);
 	free(run->filter);
+	free(run->compare);
 	free(run->scenario);
 	free(run->scenario_file);
 	free(run->scenario_sha256);

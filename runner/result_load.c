@@ -425,6 +425,7 @@ static const struct field job_fields[] = {
 	{ "metrics", F_FUNC, 0, false, load_metrics },
 	{ "baseline", F_STR, J(baseline), false, NULL },
 	{ "previous", F_STR, J(previous), false, NULL },
+	{ "reference", F_STR, J(reference), false, NULL },
 	{ "converged", F_FUNC, 0, false, load_converged },
 };
 #undef J
@@ -491,6 +492,7 @@ static const struct field run_fields[] = {
 	{ "scenario", F_STR, R(scenario), true, NULL },
 	{ "label", F_STR, R(label), false, NULL },
 	{ "filter", F_STR, R(filter), false, NULL },
+	{ "compare", F_STR, R(compare), false, NULL },
 	{ "scenario_file", F_STR, R(scenario_file), false, NULL },
 	{ "scenario_sha256", F_STR, R(scenario_sha256), false, NULL },
 	{ "command", F_STR, R(command), false, NULL },

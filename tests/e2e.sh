@@ -281,6 +281,12 @@ for i in 1 2; do
 done
 grep -Eq 'vs last run: .* (~|worse|better) \(run-to-run ±[0-9.]+%, 3 runs\)' "$tmp/out" &&
 	pass history_widens_between_run_verdict || fail history_widens_between_run_verdict "$(cat "$tmp/out")"
+last_file=$(ls "$cr"/e2e-gate/*.yaml | tail -n1)
+grep -v '^results: ' "$tmp/out" | sed '$d' >"$tmp/run.txt"
+"$kscen" report "$last_file" >"$tmp/rep.txt" 2>/dev/null
+cmp -s "$tmp/run.txt" "$tmp/rep.txt" && grep -q 'run-to-run' "$tmp/rep.txt" &&
+	pass report_shows_what_run_showed ||
+	fail report_shows_what_run_showed "$(diff "$tmp/run.txt" "$tmp/rep.txt" | head -20)"
 sleep 1
 E2E_COST=100 run "$kscen" run -q -o "$cr" --label v1 $fx/e2e/gate.yaml
 ls "$cr"/e2e-gate/*+v1.yaml >/dev/null 2>&1 && grep -q '^# label: v1' "$tmp/out" &&
