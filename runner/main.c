@@ -44,6 +44,7 @@ struct cmd {
 };
 
 static const struct cmd *find_cmd(const char *name);
+int kscen_cmd_history(int argc, char **argv);	/* cmd_history.c */
 
 static int usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -985,6 +986,11 @@ static const struct cmd cmds[] = {
 	  "  -r, --repeat N      recorded samples per job (default: the scenario's)\n"
 	  "  -o, --results DIR   where runs are stored (default: results/)\n"
 	  "  -q, --quiet         no progress on stderr\n" },
+	{ "history", kscen_cmd_history, "SCENARIO.yaml|DIR [--job GLOB] [-o DIR]",
+	  "The stored runs of a scenario; with --job, one job's median over time.",
+	  "      --job GLOB      one job (glob on job ids) over time, '<-' where\n"
+	  "                      its change against the run before is a verdict\n"
+	  "  -o, --results DIR   where runs are stored (default: results/)\n" },
 	{ "report", cmd_report, "RESULT [--format F]",
 	  "Re-render a stored run (a file, or the newest in a directory).",
 	  "      --format F      text (default), markdown, json or csv\n" },

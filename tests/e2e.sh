@@ -308,6 +308,14 @@ grep -q '^     vs v1: ' "$tmp/out" && pass report_names_label || fail report_nam
 run "$kscen" compare --gate 50 label:v1 label:v2 "$cr/e2e-gate"
 [ $rc = 1 ] && grep -q '^# old: .*label v1' "$tmp/out" && grep -q '^# new: .*label v2' "$tmp/out" &&
 	pass compare_by_labels || fail compare_by_labels "rc=$rc $(cat "$tmp/out" "$tmp/err")"
+run "$kscen" history -o "$cr" $fx/e2e/gate.yaml
+[ $rc = 0 ] && grep -Eq '^[0-9T:-]+Z +v2 +' "$tmp/out" && grep -q ' filtered$' "$tmp/out" &&
+	pass history_lists_runs || fail history_lists_runs "rc=$rc $(cat "$tmp/out" "$tmp/err")"
+run "$kscen" history --job 'planted/*' "$cr/e2e-gate"
+[ $rc = 0 ] && grep -q '^[0-9T:-]*Z *v2 .*<- planted/.* worse' "$tmp/out" &&
+	pass history_job_marks_verdict_changes || fail history_job_marks_verdict_changes "rc=$rc $(cat "$tmp/out")"
+run "$kscen" history "$tmp/nothing-here"
+expect_rc history_no_runs_exit_2 2
 run "$kscen" calibrate -q -n 2 -r 6 -o "$tmp/cal" $fx/e2e/gate.yaml
 if [ $rc = 0 ] && [ "$(ls "$tmp/cal/e2e-gate" | wc -l)" = 2 ] &&
    grep -q '^   2     too few' "$tmp/out"; then pass calibrate_seeds_history_too_few
