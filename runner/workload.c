@@ -19,7 +19,12 @@
 	X(kscen_wl_sched_messaging)	\
 	X(kscen_wl_sched_pipe)		\
 	X(kscen_wl_syscall_basic)	\
-	X(kscen_wl_lock_contention)
+	X(kscen_wl_lock_contention)	\
+	X(kscen_wl_futex_hash)		\
+	X(kscen_wl_futex_wake)		\
+	X(kscen_wl_futex_wake_parallel)	\
+	X(kscen_wl_futex_requeue)	\
+	X(kscen_wl_futex_lock_pi)
 
 #define DECLARE(sym) extern const struct kscen_workload sym;
 KSCEN_WORKLOADS(DECLARE)
