@@ -24,7 +24,9 @@
 	X(kscen_wl_futex_wake)		\
 	X(kscen_wl_futex_wake_parallel)	\
 	X(kscen_wl_futex_requeue)	\
-	X(kscen_wl_futex_lock_pi)
+	X(kscen_wl_futex_lock_pi)	\
+	X(kscen_wl_epoll_wait)		\
+	X(kscen_wl_epoll_ctl)
 
 #define DECLARE(sym) extern const struct kscen_workload sym;
 KSCEN_WORKLOADS(DECLARE)
