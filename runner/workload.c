@@ -26,7 +26,14 @@
 	X(kscen_wl_futex_requeue)	\
 	X(kscen_wl_futex_lock_pi)	\
 	X(kscen_wl_epoll_wait)		\
-	X(kscen_wl_epoll_ctl)
+	X(kscen_wl_epoll_ctl)		\
+	X(kscen_wl_syscall_getpgid)	\
+	X(kscen_wl_syscall_fork)	\
+	X(kscen_wl_syscall_execve)	\
+	X(kscen_wl_sched_seccomp_notify)	\
+	X(kscen_wl_mem_memcpy)		\
+	X(kscen_wl_mem_memset)		\
+	X(kscen_wl_mem_find_bit)
 
 #define DECLARE(sym) extern const struct kscen_workload sym;
 KSCEN_WORKLOADS(DECLARE)
