@@ -33,7 +33,8 @@
 	X(kscen_wl_sched_seccomp_notify)	\
 	X(kscen_wl_mem_memcpy)		\
 	X(kscen_wl_mem_memset)		\
-	X(kscen_wl_mem_find_bit)
+	X(kscen_wl_mem_find_bit)		\
+	X(kscen_wl_perf_bench)
 
 #define DECLARE(sym) extern const struct kscen_workload sym;
 KSCEN_WORKLOADS(DECLARE)
