@@ -34,7 +34,9 @@
 	X(kscen_wl_mem_memcpy)		\
 	X(kscen_wl_mem_memset)		\
 	X(kscen_wl_mem_find_bit)		\
-	X(kscen_wl_perf_bench)
+	X(kscen_wl_perf_bench)		\
+	X(kscen_wl_fio)			\
+	X(kscen_wl_stress_ng)
 
 #define DECLARE(sym) extern const struct kscen_workload sym;
 KSCEN_WORKLOADS(DECLARE)
