@@ -36,7 +36,8 @@
 	X(kscen_wl_mem_find_bit)		\
 	X(kscen_wl_perf_bench)		\
 	X(kscen_wl_fio)			\
-	X(kscen_wl_stress_ng)
+	X(kscen_wl_stress_ng)		\
+	X(kscen_wl_numa_mem)
 
 #define DECLARE(sym) extern const struct kscen_workload sym;
 KSCEN_WORKLOADS(DECLARE)

@@ -406,13 +406,17 @@ struct fb_params {
 	long long bits, set_bits, outer, inner;
 };
 
-static unsigned accumulator, use_of_val;
+/* What the loop body writes, so that the compiler keeps the loops. */
+struct fb_sink {
+	unsigned long long accumulator, use_of_val;
+};
 
 /* The loop body perf calls for each bit found: kept out of line. */
-static __attribute__((noinline)) void fb_work(unsigned long bit)
+static __attribute__((noinline)) void fb_work(struct fb_sink *s,
+					      unsigned long bit)
 {
-	use_of_val += bit;
-	accumulator++;
+	s->use_of_val += bit;
+	s->accumulator++;
 	asm volatile("" : : : "memory");
 }
 
@@ -445,6 +449,7 @@ static int fb_sample(struct kscen_ctx *ctx, double *values)
 	unsigned long *map, skip, bit, i;
 	const unsigned long *volatile vmap;
 	struct timespec a, b;
+	struct fb_sink sink = { 0 };
 	double fb = 0, tb = 0;
 
 	if (set > n)
@@ -460,7 +465,7 @@ static int fb_sample(struct kscen_ctx *ctx, double *values)
 		for (long long j = 0; j < p->inner; j++)
 			for (bit = next_bit(vmap, n, 0); bit < n;
 			     bit = next_bit(vmap, n, bit + 1))
-				fb_work(bit);
+				fb_work(&sink, bit);
 		clock_gettime(CLOCK_MONOTONIC, &b);
 		fb += (b.tv_sec - a.tv_sec) * 1e6 + (b.tv_nsec - a.tv_nsec) / 1e3;
 
@@ -468,11 +473,15 @@ static int fb_sample(struct kscen_ctx *ctx, double *values)
 		for (long long j = 0; j < p->inner; j++)
 			for (bit = 0; bit < n; bit++)
 				if (test_bit(bit, vmap))
-					fb_work(bit);
+					fb_work(&sink, bit);
 		clock_gettime(CLOCK_MONOTONIC, &b);
 		tb += (b.tv_sec - a.tv_sec) * 1e6 + (b.tv_nsec - a.tv_nsec) / 1e3;
 	}
 	free(map);
+	if (sink.accumulator != 2 * p->outer * p->inner * ((n + skip - 1) / skip))
+		return kscen_reason(ctx, -EPROTO, "found %llu bits, expected %llu",
+				    sink.accumulator,
+				    2ULL * p->outer * p->inner * ((n + skip - 1) / skip));
 	values[0] = fb / p->outer;
 	values[1] = tb / p->outer;
 	return 0;

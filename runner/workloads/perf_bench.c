@@ -24,6 +24,7 @@
 
 struct pb_params {
 	char *collection, *benchmark, *args, *perf;
+	long long repeat;
 };
 
 /* Where a metric is in the output: see pb_find(). */
@@ -226,6 +227,12 @@ static int pb_sample(struct kscen_ctx *ctx, double *values)
 
 	n = kscen_tool_split(&argv, n, p->perf);
 	n = kscen_tool_split(&argv, n, "bench -f simple");
+	if (p->repeat) {
+		char r[32];
+
+		snprintf(r, sizeof(r), "-r %lld", p->repeat);
+		n = kscen_tool_split(&argv, n, r);
+	}
 	n = kscen_tool_split(&argv, n, p->collection);
 	n = kscen_tool_split(&argv, n, p->benchmark);
 	n = kscen_tool_split(&argv, n, p->args);
@@ -252,7 +259,11 @@ static void pb_describe(const void *params, char *buf, size_t len)
 {
 	const struct pb_params *p = params;
 
-	snprintf(buf, len, "perf bench -f simple %s %s%s%s", p->collection,
+	char r[32] = "";
+
+	if (p->repeat)
+		snprintf(r, sizeof(r), " -r %lld", p->repeat);
+	snprintf(buf, len, "perf bench -f simple%s %s %s%s%s", r, p->collection,
 		 p->benchmark, *p->args ? " " : "", p->args);
 }
 
@@ -266,6 +277,9 @@ static const struct kscen_param pb_table[] = {
 	{ .name = "args", .type = KSCEN_P_STRING, .def = "",
 	  .offset = offsetof(struct pb_params, args),
 	  .help = "its options, split on blanks: \"-l 100000 -T\"" },
+	{ .name = "repeat", .type = KSCEN_P_INT, .def = "0",
+	  .offset = offsetof(struct pb_params, repeat), .min = 0, .max = 1000000,
+	  .help = "perf bench's own -r (futex wake/requeue rounds); 0: perf's default" },
 	{ .name = "perf", .type = KSCEN_P_STRING, .def = "perf",
 	  .offset = offsetof(struct pb_params, perf),
 	  .help = "the perf binary (PATH searched)" },
