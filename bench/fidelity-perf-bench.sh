@@ -17,12 +17,13 @@ echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg)"
 /usr/bin/python3 - "$out/run.json" <<'PY'
 import json, sys
 run = json.load(open(sys.argv[1]))
-med, n = {}, {}
+med, n, cv = {}, {}, {}
 for j in run["jobs"]:
     if j["status"] != "ok":
         sys.exit(f"{j['id']}: {j['status']}: {j.get('reason')}")
     med[j["name"]] = j["metrics"][0]["median"]
     n[j["name"]] = len(j["metrics"][0]["samples"])
+    cv[j["name"]] = j["metrics"][0]["cv"]
 # perf's mem numbers are bytes/sec, kscen's GB/sec (2^30 bytes, as perf's
 # print_bps()).
 scale = {"memcpy": 2**30, "memcpy-movsb": 2**30, "memset": 2**30, "memset-stosb": 2**30}
@@ -30,8 +31,9 @@ units = {"futex-hash": "ops/sec", "futex-lock-pi": "ops/sec", "futex-wake": "ms"
          "futex-wake-parallel": "ms", "futex-requeue": "ms", "epoll-wait": "ops/sec",
          "epoll-ctl": "ADD ops/sec", "memcpy": "GB/sec", "memcpy-movsb": "GB/sec",
          "memset": "GB/sec", "memset-stosb": "GB/sec", "find-bit": "usec"}
-print(f"{'point':22} {'unit':12} {'kscen':>12} {'perf':>12} {'kscen/perf':>10}   (medians of {run['repeat']})")
+print(f"{'point':22} {'unit':12} {'kscen':>12} {'perf':>12} {'kscen/perf':>10} {'CV k':>6} {'CV p':>6}   (medians of {run['repeat']})")
 for name in units:
     k, p = med["k-" + name], med["p-" + name] / scale.get(name, 1)
-    print(f"{name:22} {units[name]:12} {k:12.4f} {p:12.4f} {k / p:10.3f}")
+    print(f"{name:22} {units[name]:12} {k:12.4f} {p:12.4f} {k / p:10.3f} "
+          f"{cv['k-' + name]:6.1%} {cv['p-' + name]:6.1%}")
 PY
