@@ -474,7 +474,8 @@ n=0 bad=""
 for case in 'perf.bench|{collection: sched, benchmark: all}|name one benchmark' \
 	'exec|{command: "true", json: results}|starts with' \
 	'exec|{command: "true", json: ".a", metric_regex: "(x)"}|not both' \
-	'fio|{}|job_file or options' 'stress_ng|{stressor: "cpu --all"}|stressor:'; do
+	'fio|{}|job_file or options' 'stress_ng|{stressor: "cpu --all"}|stressor:' \
+	'futex.wake_parallel|{threads: 5, nwakers: 2}|does not divide'; do
 	IFS='|' read -r wl params want <<<"$case"
 	printf 'scenario: e2e-bad\njobs:\n  - name: a\n    workload: %s\n    params: %s\n' "$wl" "$params" >"$tmp/bad-adapter.yaml"
 	run "$kscen" validate "$tmp/bad-adapter.yaml"
@@ -484,7 +485,7 @@ for case in 'perf.bench|{collection: sched, benchmark: all}|name one benchmark' 
 		bad="$bad [$wl: rc=$rc $(cat "$tmp/err")]"
 	fi
 done
-[ $n = 5 ] && pass adapters_bad_params_exit_2 || fail adapters_bad_params_exit_2 "$bad"
+[ $n = 6 ] && pass adapters_bad_params_exit_2 || fail adapters_bad_params_exit_2 "$bad"
 
 # A missing tool is a skip that names the apt-get line.
 printf 'scenario: e2e-missing\nrepeat: 1\nwarmup: 0\njobs:\n  - name: p\n    workload: perf.bench\n    params: {collection: sched, benchmark: pipe, perf: no-such-perf}\n  - name: f\n    workload: fio\n    params: {options: "--name=x", fio: no-such-fio}\n  - name: s\n    workload: stress_ng\n    params: {stressor: cpu, stress_ng: no-such-stress-ng}\n' >"$tmp/missing.yaml"

@@ -597,28 +597,45 @@ static const struct kscen_metric_desc requeue_metrics[] = {
 	{ .name = "requeued", .unit = "threads", .better = KSCEN_HIGHER },
 };
 
-#define FUTEX_WORKLOAD(sym, nm, sum, tab, met, fn, desc)		\
+/* perf refuses a thread count its wakers cannot share out evenly. */
+static int wake_parallel_check(const void *params, char *err, size_t len)
+{
+	const struct futex_params *p = params;
+
+	if (p->threads && p->nwakes && p->nwakes <= p->threads &&
+	    p->threads % p->nwakes) {
+		snprintf(err, len, "nwakers: %lld does not divide threads (%lld)",
+			 p->nwakes, p->threads);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+#define FUTEX_WORKLOAD(sym, nm, sum, tab, met, fn, desc, chk)		\
 const struct kscen_workload sym = {					\
 	.name = nm, .summary = sum, .version = 1,			\
 	.params = tab, .nr_params = ARRAY_SIZE(tab),			\
 	.params_size = sizeof(struct futex_params),			\
 	.metrics = met, .nr_metrics = ARRAY_SIZE(met),			\
-	.setup = futex_setup, .sample = fn, .describe = desc,		\
+	.check = chk, .setup = futex_setup, .sample = fn,		\
+	.describe = desc,						\
 }
 
 FUTEX_WORKLOAD(kscen_wl_futex_hash, "futex.hash",
 	       "FUTEX_WAIT that fails at once: futex hash table (perf bench futex hash)",
-	       hash_table, throughput_metrics, hash_sample, hash_describe);
+	       hash_table, throughput_metrics, hash_sample, hash_describe, NULL);
 FUTEX_WORKLOAD(kscen_wl_futex_lock_pi, "futex.lock_pi",
 	       "FUTEX_LOCK_PI/UNLOCK_PI pairs (perf bench futex lock-pi)",
-	       lock_pi_table, throughput_metrics, lock_pi_sample, lock_pi_describe);
+	       lock_pi_table, throughput_metrics, lock_pi_sample, lock_pi_describe,
+	       NULL);
 FUTEX_WORKLOAD(kscen_wl_futex_wake, "futex.wake",
 	       "wake threads blocked on one futex, N a call (perf bench futex wake)",
-	       wake_table, wake_metrics, wake_sample, wake_describe);
+	       wake_table, wake_metrics, wake_sample, wake_describe, NULL);
 FUTEX_WORKLOAD(kscen_wl_futex_wake_parallel, "futex.wake_parallel",
 	       "wake blocked threads from parallel wakers (perf bench futex wake-parallel)",
 	       wake_parallel_table, wake_parallel_metrics, wake_parallel_sample,
-	       wake_parallel_describe);
+	       wake_parallel_describe, wake_parallel_check);
 FUTEX_WORKLOAD(kscen_wl_futex_requeue, "futex.requeue",
 	       "FUTEX_CMP_REQUEUE blocked threads to a second futex (perf bench futex requeue)",
-	       requeue_table, requeue_metrics, requeue_sample, requeue_describe);
+	       requeue_table, requeue_metrics, requeue_sample, requeue_describe,
+	       NULL);
