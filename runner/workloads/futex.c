@@ -343,7 +343,7 @@ static int latency_round(struct kscen_ctx *ctx, struct futex_run *r,
 	const struct futex_params *p = r->p;
 	unsigned nwakers = 0, batch;
 	long long start;
-	long n = 0, ret;
+	long n = 0, ret = 0;
 	int err;
 
 	r->futex1 = r->futex2 = 0;
@@ -390,8 +390,10 @@ static int latency_round(struct kscen_ctx *ctx, struct futex_run *r,
 		*ms = (bench_now_ns() - start) / 1e6;
 		break;
 	}
-	if (n < (long)r->nthreads && kind != LAT_WAKE_PARALLEL && !err)
-		err = kscen_reason(ctx, -errno, "futex: %s", strerror(errno));
+	if (ret < 0 && !err)
+		err = kscen_reason(ctx, ret, "%s: %s", kind == LAT_WAKE ?
+				   "FUTEX_WAKE" : "FUTEX_CMP_REQUEUE",
+				   strerror(-ret));
 	*done_nr = n;
 	/* Everybody not woken yet (requeued ones, or after an error) goes. */
 	stop_blocked(r);
