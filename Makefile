@@ -17,6 +17,9 @@ LDLIBS  := -lcyaml -lyaml -lbpf -lelf -lz -lpthread -lm
 
 # Debian packages the build and the tests need.
 DEB_PKGS := libyaml-dev libcyaml-dev libbpf-dev bpftool clang libelf-dev zlib1g-dev
+# JSON for exec's json option and the fio adapter; the tools the adapters run.
+DEB_PKGS += libjansson-dev fio stress-ng
+LDLIBS  += -ljansson
 
 # BPF programs: bpf/X.bpf.c -> $(BUILD)/bpf/X.bpf.o -> $(BUILD)/bpf/X.skel.h,
 # whose skeleton is struct X_bpf (X_bpf__open() ...); a workload includes

@@ -19,7 +19,25 @@
 	X(kscen_wl_sched_messaging)	\
 	X(kscen_wl_sched_pipe)		\
 	X(kscen_wl_syscall_basic)	\
-	X(kscen_wl_lock_contention)
+	X(kscen_wl_lock_contention)	\
+	X(kscen_wl_futex_hash)		\
+	X(kscen_wl_futex_wake)		\
+	X(kscen_wl_futex_wake_parallel)	\
+	X(kscen_wl_futex_requeue)	\
+	X(kscen_wl_futex_lock_pi)	\
+	X(kscen_wl_epoll_wait)		\
+	X(kscen_wl_epoll_ctl)		\
+	X(kscen_wl_syscall_getpgid)	\
+	X(kscen_wl_syscall_fork)	\
+	X(kscen_wl_syscall_execve)	\
+	X(kscen_wl_sched_seccomp_notify)	\
+	X(kscen_wl_mem_memcpy)		\
+	X(kscen_wl_mem_memset)		\
+	X(kscen_wl_mem_find_bit)		\
+	X(kscen_wl_perf_bench)		\
+	X(kscen_wl_fio)			\
+	X(kscen_wl_stress_ng)		\
+	X(kscen_wl_numa_mem)
 
 #define DECLARE(sym) extern const struct kscen_workload sym;
 KSCEN_WORKLOADS(DECLARE)

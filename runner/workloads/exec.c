@@ -6,7 +6,11 @@
  * sample is the command's wall time. With metric_regex set, the number that
  * the regex captures from the command's stdout becomes the primary metric
  * (for tools that print their own result, such as "perf bench -f simple"),
- * and the wall time becomes the second metric. The command's stdout and
+ * and the wall time becomes the second metric. With json set instead, the
+ * metric is the number at that path (".results[0].mean") in the JSON
+ * document the command prints on stdout (hyperfine --export-json
+ * /dev/stdout, Google Benchmark --benchmark_format=json, ...), read with
+ * jansson. The command's stdout and
  * stderr are read into capped buffers, so a chatty command never blocks on a
  * full pipe. The last line of stderr explains a failure.
  */
@@ -30,6 +34,7 @@
 #include <sys/wait.h>
 
 #include "kscen.h"
+#include "json_path.h"
 
 
 #define EXEC_OUTPUT_MAX		(1 << 20)	/* bytes kept of stdout and of stderr */
@@ -44,6 +49,7 @@ struct exec_params {
 	char *metric_name;
 	char *metric_unit;
 	int metric_better;	/* index into "lower|higher" */
+	char *json;		/* "": no JSON; else the metric's path */
 };
 
 #define P(field) offsetof(struct exec_params, field)
@@ -64,6 +70,8 @@ static const struct kscen_param exec_param_table[] = {
 	{ .name = "metric_better", .type = KSCEN_P_ENUM,
 	  .offset = P(metric_better), .def = "lower", .choices = "lower|higher",
 	  .help = "whether a lower or a higher captured value is better" },
+	{ .name = "json", .type = KSCEN_P_STRING, .offset = P(json), .def = "",
+	  .help = "path of the metric in the JSON document on stdout: .results[0].mean" },
 };
 
 static const struct kscen_metric_desc exec_metrics[] = {
@@ -106,6 +114,17 @@ static bool blank(const char *s)
 static bool has_regex(const struct exec_params *p)
 {
 	return p->metric_regex && *p->metric_regex;
+}
+
+static bool has_json(const struct exec_params *p)
+{
+	return p->json && *p->json;
+}
+
+/* A captured metric, by regex or by JSON path. */
+static bool has_capture(const struct exec_params *p)
+{
+	return has_regex(p) || has_json(p);
 }
 
 static size_t min_size(size_t a, size_t b)
@@ -222,7 +241,19 @@ static int exec_check(const void *params, char *err, size_t len)
 		snprintf(err, len, "command: must not be empty");
 		return -EINVAL;
 	}
-	if (!has_regex(p))
+	if (has_regex(p) && has_json(p)) {
+		snprintf(err, len, "json: give metric_regex or json, not both");
+		return -EINVAL;
+	}
+	if (has_json(p)) {
+		char msg[160];
+
+		if (kscen_json_path_check(p->json, msg, sizeof(msg))) {
+			snprintf(err, len, "json: %s", msg);
+			return -EINVAL;
+		}
+	}
+	if (!has_capture(p))
 		return 0;
 	if (blank(p->metric_name)) {
 		snprintf(err, len, "metric_name: must not be empty");
@@ -234,19 +265,21 @@ static int exec_check(const void *params, char *err, size_t len)
 			 exec_metrics[0].name);
 		return -EINVAL;
 	}
+	if (!has_regex(p))
+		return 0;
 	ret = exec_compile(&re, p->metric_regex, err, len);
 	if (!ret)
 		regfree(&re);
 	return ret;
 }
 
-/* With a regex, its capture comes first and the wall time second. */
+/* With a regex or json, its capture comes first and the wall time second. */
 static unsigned exec_job_metrics(const void *params,
 				 struct kscen_metric_desc *m)
 {
 	const struct exec_params *p = params;
 
-	if (!has_regex(p))
+	if (!has_capture(p))
 		return 1;
 	m[1] = exec_metrics[0];
 	m[0].name = p->metric_name;
@@ -689,6 +722,33 @@ static int exec_match(struct kscen_ctx *ctx, const struct exec_state *st,
 			     m[1].rm_eo - m[1].rm_so, value);
 }
 
+/* The number at p->json in the JSON document the command printed. */
+static int exec_json(struct kscen_ctx *ctx, const struct exec_params *p,
+		     const struct exec_state *st, double *value)
+{
+	char msg[160], excerpt[EXEC_EXCERPT_MAX + 1];
+	json_error_t jerr;
+	json_t *root;
+	int ret;
+
+	if (st->out.truncated)
+		return kscen_reason(ctx, -E2BIG,
+				    "json: stdout is over 1 MiB, more than is kept");
+	root = json_loadb(st->out.data, st->out.len, JSON_DECODE_ANY, &jerr);
+	if (!root) {
+		clean_copy(excerpt, sizeof(excerpt), st->out.data,
+			   min_size(st->out.len, EXEC_EXCERPT_MAX));
+		return kscen_reason(ctx, -EBADMSG,
+				    "json: stdout is not JSON (line %d: %s): \"%s\"",
+				    jerr.line, jerr.text, excerpt);
+	}
+	ret = kscen_json_path_number(root, p->json, value, msg, sizeof(msg));
+	json_decref(root);
+	if (ret)
+		return kscen_reason(ctx, ret, "json: %s", msg);
+	return 0;
+}
+
 static double elapsed(const struct timespec *a, const struct timespec *b)
 {
 	return (b->tv_sec - a->tv_sec) + (b->tv_nsec - a->tv_nsec) / 1e9;
@@ -724,6 +784,10 @@ static int exec_sample(struct kscen_ctx *ctx, double *values)
 	if (!WIFEXITED(c.status) || WEXITSTATUS(c.status))
 		return exec_failed(ctx, st, c.status);
 	wall = elapsed(&c.start, &c.end);
+	if (has_json(p)) {
+		values[1] = wall;
+		return exec_json(ctx, p, st, &values[0]);
+	}
 	if (!st->have_re) {
 		values[0] = wall;
 		return 0;

@@ -36,7 +36,10 @@
 	X(test_uprobe_nop_counts_every_hit)		\
 	X(test_sched_defaults_are_perf_benchs)		\
 	X(test_lock_contention_metrics_follow_tracer)	\
-	X(test_messaging_engine_runs_and_stops)
+	X(test_messaging_engine_runs_and_stops)		\
+	X(test_perf_bench_more_defaults_are_perfs)	\
+	X(test_perf_bench_units_detected)		\
+	X(test_json_path_names_one_value)
 
 #define DECLARE(fn) void fn(void);
 KSCEN_UNIT_TESTS(DECLARE)

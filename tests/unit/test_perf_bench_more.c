@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_perf_bench_more.c - the perf bench twins of issue 13 keep perf's
+ * defaults, perf.bench finds each benchmark's unit and direction at load
+ * time, and the JSON paths of exec's json option and fio name exactly one
+ * value or fail with a reason.
+ */
+#include <errno.h>
+#include <string.h>
+#include <jansson.h>
+
+#include "harness.h"
+#include "kscen.h"
+#include "tests.h"
+#include "workloads/json_path.h"
+
+static const char *def_of(const char *workload, const char *param)
+{
+	const struct kscen_workload *w = kscen_workload_find(workload);
+	const struct kscen_param *p = w ? kscen_param_find(w, param) : NULL;
+
+	return p && p->def ? p->def : "";
+}
+
+void test_perf_bench_more_defaults_are_perfs(void)
+{
+	T_CHECK(!strcmp(def_of("futex.hash", "futexes"), "1024"));
+	T_CHECK(!strcmp(def_of("futex.hash", "runtime"), "10s"));
+	T_CHECK(!strcmp(def_of("futex.hash", "threads"), "0"));
+	T_CHECK(!strcmp(def_of("futex.wake", "nwakes"), "1"));
+	T_CHECK(!strcmp(def_of("futex.wake", "repeat"), "10"));
+	T_CHECK(!strcmp(def_of("futex.wake", "settle"), "100ms"));
+	T_CHECK(!strcmp(def_of("futex.requeue", "nrequeue"), "1"));
+	T_CHECK(!strcmp(def_of("futex.lock_pi", "multi"), "false"));
+	T_CHECK(!strcmp(def_of("epoll.wait", "nfds"), "64"));
+	T_CHECK(!strcmp(def_of("epoll.wait", "runtime"), "8s"));
+	T_CHECK(!strcmp(def_of("epoll.ctl", "nfds"), "64"));
+	T_CHECK(!strcmp(def_of("mem.memcpy", "size"), "1M"));
+	T_CHECK(!strcmp(def_of("mem.memcpy", "nr_loops"), "1"));
+	T_CHECK(!strcmp(def_of("mem.memset", "function"), "default"));
+	T_CHECK(!strcmp(def_of("mem.find_bit", "outer_iterations"), "5"));
+	T_CHECK(!strcmp(def_of("mem.find_bit", "inner_iterations"), "100000"));
+	T_CHECK(!strcmp(def_of("syscall.getpgid", "loops"), "10000000"));
+	T_CHECK(!strcmp(def_of("syscall.fork", "loops"), "10000"));
+	T_CHECK(!strcmp(def_of("syscall.execve", "loops"), "10000"));
+	T_CHECK(!strcmp(def_of("sched.seccomp_notify", "loops"), "1000000"));
+}
+
+/* The metrics a job of @workload gets with @n params set as text. */
+static unsigned metrics_of(const char *workload, const char *const *kv,
+			   unsigned n, struct kscen_metric_desc *m)
+{
+	const struct kscen_workload *w = kscen_workload_find(workload);
+	struct kscen_value v;
+	char err[256];
+	unsigned nr = 0;
+	void *params;
+
+	if (!w)
+		return 0;
+	params = kscen_params_new(w);
+	for (unsigned i = 0; params && i < n; i++) {
+		const struct kscen_param *p = kscen_param_find(w, kv[2 * i]);
+
+		if (!p || kscen_value_parse(p, kv[2 * i + 1], &v, err, sizeof(err)))
+			goto out;
+		kscen_value_store(p, params, &v);
+	}
+	memcpy(m, w->metrics, w->nr_metrics * sizeof(*m));
+	nr = w->job_metrics ? w->job_metrics(params, m) : w->nr_metrics;
+out:
+	kscen_params_free(w, params);
+	return nr;
+}
+
+void test_perf_bench_units_detected(void)
+{
+	struct kscen_metric_desc m[KSCEN_MAX_METRICS];
+	const char *pipe[] = { "collection", "sched", "benchmark", "pipe" };
+	const char *hash[] = { "collection", "futex", "benchmark", "hash" };
+	const char *ctl[] = { "collection", "epoll", "benchmark", "ctl" };
+	const char *wake[] = { "collection", "futex", "benchmark", "wake" };
+	const char *cyc[] = { "collection", "mem", "benchmark", "memcpy",
+			      "args", "-f default -c" };
+	const char *odd[] = { "collection", "new", "benchmark", "thing" };
+	const char *cycles[] = { "cycles", "true" };
+
+	T_CHECK(metrics_of("perf.bench", pipe, 2, m) == 1 &&
+		!strcmp(m[0].name, "seconds") && m[0].better == KSCEN_LOWER);
+	T_CHECK(metrics_of("perf.bench", hash, 2, m) == 1 &&
+		!strcmp(m[0].name, "ops/sec") && m[0].better == KSCEN_HIGHER);
+	T_CHECK(metrics_of("perf.bench", ctl, 2, m) == 3 &&
+		!strcmp(m[2].name, "DEL operations"));
+	T_CHECK(metrics_of("perf.bench", wake, 2, m) == 1 &&
+		!strcmp(m[0].unit, "ms") && m[0].better == KSCEN_LOWER);
+	T_CHECK(metrics_of("perf.bench", cyc, 3, m) == 1 &&
+		!strcmp(m[0].name, "cycles/Byte") && m[0].better == KSCEN_LOWER);
+	T_CHECK(metrics_of("perf.bench", odd, 2, m) == 1 &&
+		!strcmp(m[0].name, "value"));
+	T_CHECK(metrics_of("mem.memset", cycles, 1, m) == 1 &&
+		!strcmp(m[0].name, "cycles/Byte") && m[0].better == KSCEN_LOWER);
+	T_CHECK(metrics_of("mem.memset", NULL, 0, m) == 1 &&
+		!strcmp(m[0].name, "GB/sec") && m[0].better == KSCEN_HIGHER);
+}
+
+void test_json_path_names_one_value(void)
+{
+	json_t *doc = json_loads("{\"results\": [{\"mean\": 0.5, \"s\": \"x\"},"
+				 " {\"mean\": 2}], \"a.b\": {\"c\": -3e2}, \"n\": null}",
+				 0, NULL);
+	char err[160];
+	double v = 0;
+
+	T_CHECK(doc != NULL);
+	T_CHECK(!kscen_json_path_number(doc, ".results[0].mean", &v, err, sizeof(err)) && v == 0.5);
+	T_CHECK(!kscen_json_path_number(doc, ".results[1].mean", &v, err, sizeof(err)) && v == 2);
+	T_CHECK(!kscen_json_path_number(doc, ".[\"a.b\"].c", &v, err, sizeof(err)) && v == -300);
+	T_CHECK(!kscen_json_path_number(doc, "[\"a.b\"][\"c\"]", &v, err, sizeof(err)) && v == -300);
+	T_CHECK(kscen_json_path_number(doc, ".results[2].mean", &v, err, sizeof(err)) == -ENOENT &&
+		strstr(err, "2 elements"));
+	T_CHECK(kscen_json_path_number(doc, ".results[0].s", &v, err, sizeof(err)) == -EINVAL &&
+		strstr(err, "a string"));
+	T_CHECK(kscen_json_path_number(doc, ".n", &v, err, sizeof(err)) == -EINVAL &&
+		strstr(err, "null"));
+	T_CHECK(kscen_json_path_number(doc, ".nope", &v, err, sizeof(err)) == -ENOENT &&
+		strstr(err, "nope"));
+	T_CHECK(kscen_json_path_number(doc, ".results.mean", &v, err, sizeof(err)) == -ENOENT &&
+		strstr(err, "not an object"));
+	T_CHECK(kscen_json_path_check("results", err, sizeof(err)) == -EINVAL);
+	T_CHECK(kscen_json_path_check(".a[x]", err, sizeof(err)) == -EINVAL);
+	T_CHECK(kscen_json_path_check(".a..b", err, sizeof(err)) == -EINVAL);
+	T_CHECK(kscen_json_path_check(".a[\"b]", err, sizeof(err)) == -EINVAL);
+	T_CHECK(kscen_json_path_check(".a[99999999999999999999]", err, sizeof(err)) == -EINVAL);
+	T_CHECK(kscen_json_path_check(".", err, sizeof(err)) == 0);
+	json_decref(doc);
+}
