@@ -17,6 +17,7 @@
 
 #include "kscen.h"
 #include "report.h"
+#include "profile_report.h"
 
 static const char *str(const char *s)
 {
@@ -224,6 +225,7 @@ void kscen_compare_print(FILE *out, const struct kscen_run *old,
 		}
 	fprintf(out, "# %u jobs in both, %u only in old, %u only in new\n",
 		both, only_old, only_new);
+	kscen_profile_compare(out, old, new_);	/* profile_report.h */
 	free(done);
 }
 

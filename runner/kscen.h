@@ -205,6 +205,8 @@ struct kscen_map {
 	struct kscen_mark mark;
 };
 
+struct kscen_profile_spec;
+
 struct kscen_job_spec {
 	const char *spec_file;	/* the scenario's file, for messages */
 	char *name;
@@ -215,6 +217,7 @@ struct kscen_job_spec {
 	unsigned nr_include, nr_exclude;
 	struct kscen_map baseline;	/* nr == 0: none */
 	long long timeout_ns;		/* per sample; the scenario's if unset */
+	struct kscen_profile_spec *profile;	/* profile.h; NULL: the scenario's */
 };
 
 struct kscen_scenario {
@@ -227,6 +230,7 @@ struct kscen_scenario {
 	double until_ci;	/* repeat: auto: CI half-width target, %; 0 off */
 	unsigned warmup;	/* discarded samples per job */
 	long long timeout_ns;	/* per sample */
+	struct kscen_profile_spec *profile;	/* profile.h; NULL: none */
 	struct kscen_job_spec *jobs;
 	unsigned nr_jobs;
 };
@@ -293,6 +297,8 @@ struct kscen_metric {
 	struct kscen_summary sum;
 };
 
+struct kscen_profile;
+
 struct kscen_job_result {
 	char *id, *name, *workload;
 	char **keys, **values;	/* params */
@@ -304,6 +310,7 @@ struct kscen_job_result {
 	unsigned nr_metrics;
 	char *baseline, *previous;	/* job ids or NULL */
 	int converged;		/* repeat: auto: 1 yes, 0 no; -1 not asked */
+	struct kscen_profile *profile;	/* profile.h; NULL: none asked */
 };
 
 #define KSCEN_PARANOID_UNKNOWN (-100)	/* perf_event_paranoid unreadable */

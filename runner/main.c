@@ -20,6 +20,7 @@
 #include "kscen.h"
 #include "runner.h"
 #include "scenario_load.h"
+#include "profile.h"
 
 #define EXIT_GATE 1
 #define EXIT_USAGE 2
@@ -282,6 +283,7 @@ static int cmd_run(int argc, char **argv)
 		{ "gate", required_argument, NULL, 'g' },
 		{ "until-ci", required_argument, NULL, 'u' },
 		{ "max-repeat", required_argument, NULL, 'm' },
+		{ "profile", no_argument, NULL, 'P' },
 		{ 0 },
 	};
 	const char *results = "results", *compare = "last";
@@ -349,6 +351,9 @@ static int cmd_run(int argc, char **argv)
 				return max_repeat ? usage_error("run", "--max-repeat: "
 					"must be at least %d", KSCEN_AUTO_MIN_REPEAT) : EXIT_USAGE;
 			break;
+		case 'P':
+			ro.profile = true;
+			break;
 		default:
 			return usage_error("run", "unknown option");
 		}
@@ -398,6 +403,8 @@ static int cmd_run(int argc, char **argv)
 
 	if (save && kscen_result_save(run, results))
 		fprintf(stderr, "kscen: could not save the results under %s\n", results);
+	else if (save)
+		kscen_profile_save_folded(run);	/* profile.h */
 	kscen_report(stdout, run, last, fmt);
 	if (gate > 0 && fmt == KSCEN_FMT_TEXT)
 		fputc('\n', stdout);
@@ -611,6 +618,8 @@ static const struct cmd cmds[] = {
 	  "      --until-ci PCT  repeat: auto: sample until the median's 95% CI is\n"
 	  "                      within +-PCT% (at least 6, at most --max-repeat)\n"
 	  "      --max-repeat N  repeat: auto: at most N samples a job (default 30)\n"
+	  "      --profile       one more sample per job under a sampling profiler:\n"
+	  "                      top symbols, folded stacks (see profile: in README)\n"
 	  "  -q, --quiet         no progress on stderr\n"
 	  "  -v, --verbose       every sample on stderr\n" },
 	{ "plan", cmd_plan, "SCENARIO.yaml [--filter GLOB] [--max-jobs N]",

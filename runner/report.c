@@ -16,6 +16,7 @@
 
 #include "kscen.h"
 #include "report.h"
+#include "profile_report.h"
 
 /* Stored runs may lack any optional field; print them as empty. */
 static const char *str(const char *s)
@@ -257,6 +258,7 @@ static void text_job(FILE *out, const struct kscen_run *run,
 		kscen_format_change(&cl, chg, sizeof(chg));
 		fprintf(out, "     vs last run (%s): %s\n", when, chg);
 	}
+	kscen_profile_job_report(out, run, j, false);	/* profile_report.h */
 }
 
 static void text(FILE *out, const struct kscen_run *run,
@@ -376,6 +378,7 @@ static void markdown(FILE *out, const struct kscen_run *run,
 		"|---|---|---:|---|---:|---:|---:|---:|---:|---|\n");
 	for (i = 0; i < run->nr_jobs; i++)
 		md_job(out, run, last, &run->jobs[i]);
+	kscen_profile_markdown(out, run);	/* profile_report.h */
 }
 
 /* ---- JSON -------------------------------------------------------------- */

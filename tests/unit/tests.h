@@ -31,7 +31,12 @@
 	X(test_uprobe_nop_counts_every_hit)		\
 	X(test_sched_defaults_are_perf_benchs)		\
 	X(test_lock_contention_metrics_follow_tracer)	\
-	X(test_messaging_engine_runs_and_stops)
+	X(test_messaging_engine_runs_and_stops)		\
+	X(test_profile_self_children_and_folding)	\
+	X(test_profile_diff_orders_by_delta)		\
+	X(test_profile_folded_names_are_safe)		\
+	X(test_profile_result_roundtrip)		\
+	X(test_symbols_kallsyms_and_elf)
 
 #define DECLARE(fn) void fn(void);
 KSCEN_UNIT_TESTS(DECLARE)
