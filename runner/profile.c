@@ -132,6 +132,9 @@ static int symacc_cmp(const void *a, const void *b)
 	const struct symacc *x = *(struct symacc *const *)a;
 	const struct symacc *y = *(struct symacc *const *)b;
 
+	/* Symbols with self time first, then by self and by children. */
+	if (!x->self != !y->self)
+		return x->self ? -1 : 1;
 	if (x->self != y->self)
 		return x->self > y->self ? -1 : 1;
 	if (x->children != y->children)
@@ -196,13 +199,19 @@ void kscen_profile_summarize(struct kscen_profile *p)
 		free(p->sym[i].name);
 	free(p->sym);
 	p->nr_sym = 0;
-	p->sym = kscen_xcalloc(KSCEN_PROFILE_KEEP + 1, sizeof(*p->sym));
-	for (unsigned i = 0; i < nr && p->nr_sym < KSCEN_PROFILE_KEEP && total; i++) {
+	/*
+	 * The KEEP largest by self time, then (for perf report --children
+	 * and the diffs) the KEEP largest by children time among the rest:
+	 * do_syscall_64 has no self time but is on most stacks.
+	 */
+	p->sym = kscen_xcalloc(2 * KSCEN_PROFILE_KEEP + 1, sizeof(*p->sym));
+	for (unsigned i = 0, kept = 0; i < nr && total; i++) {
 		struct kscen_profile_sym *s = &p->sym[p->nr_sym];
 		size_t n = strlen(all[i]->name);
 
-		if (!all[i]->self)
-			break;
+		if (all[i]->self ? p->nr_sym >= KSCEN_PROFILE_KEEP :
+		    !p->children || kept++ >= KSCEN_PROFILE_KEEP)
+			continue;
 		s->kernel = n > 4 && !strcmp(all[i]->name + n - 4, "_[k]");
 		s->name = kscen_xstrdup(all[i]->name);
 		if (s->kernel)
@@ -242,8 +251,12 @@ static void *poll_pids(void *arg)
 		struct profile_key key, next, *prev = NULL;
 
 		while (!bpf_map_get_next_key(fd, prev, &next)) {
-			if (next.tgid && !kscen_usyms_has_pid(b->usyms, next.tgid))
-				kscen_usyms_add_pid(b->usyms, next.tgid);
+			char comm[PROFILE_COMM_LEN + 1];
+
+			memcpy(comm, next.comm, PROFILE_COMM_LEN);
+			comm[PROFILE_COMM_LEN] = '\0';
+			if (next.tgid && !kscen_usyms_has_pid(b->usyms, next.tgid, comm))
+				kscen_usyms_add_pid(b->usyms, next.tgid, comm);
 			key = next;
 			prev = &key;
 		}
@@ -329,7 +342,7 @@ static int bpf_prof_start(struct bpf_prof *b, const struct kscen_profile_spec *s
 	}
 	p->event = kscen_xstrdup(hw ? "cycles" : "cpu-clock");
 	b->usyms = kscen_usyms_new();
-	kscen_usyms_add_pid(b->usyms, getpid());
+	kscen_usyms_add_pid(b->usyms, getpid(), NULL);
 	if (!pthread_create(&b->poller, NULL, poll_pids, b))
 		b->poller_on = true;
 	return 0;
@@ -408,11 +421,11 @@ static int bpf_prof_collect(struct bpf_prof *b, const struct kscen_profile_spec 
 		prev = &key;
 		if (bpf_map_lookup_elem(counts, &key, &count) || !count)
 			continue;
-		if (key.tgid && !kscen_usyms_has_pid(b->usyms, key.tgid) &&
-		    !strncmp(key.comm, self_comm, sizeof(key.comm)))
-			kscen_usyms_alias_pid(b->usyms, key.tgid, getpid());
 		memcpy(comm, key.comm, PROFILE_COMM_LEN);
 		comm[PROFILE_COMM_LEN] = '\0';
+		if (key.tgid && !kscen_usyms_has_pid(b->usyms, key.tgid, comm) &&
+		    !strcmp(comm, self_comm))
+			kscen_usyms_alias_pid(b->usyms, key.tgid, comm, getpid(), self_comm);
 		frame_name(name, sizeof(name), comm[0] ? comm : "[unknown]");
 		bcap = 256;
 		buf = kscen_xmalloc(bcap);
@@ -425,7 +438,8 @@ static int bpf_prof_collect(struct bpf_prof *b, const struct kscen_profile_spec 
 			for (int i = n - 1; i >= 0; i--) {
 				/* A return address points after its call. */
 				__u64 ip = i ? ips[i] - 1 : ips[i];
-				const char *dso, *s = kscen_usyms_find(b->usyms, key.tgid, ip, &dso);
+				const char *dso, *s = kscen_usyms_find(b->usyms, key.tgid,
+								      comm, ip, &dso);
 
 				if (s) {
 					frame_name(name, sizeof(name), s);

@@ -22,7 +22,8 @@ enum {
 
 #define KSCEN_PROFILE_FREQ 999		/* Hz; see docs/profiles.md */
 #define KSCEN_PROFILE_TOP 10
-#define KSCEN_PROFILE_KEEP 50		/* symbols stored per job */
+#define KSCEN_PROFILE_KEEP 50	/* stored per job: the top by self %, and as
+				   many more by children % among the rest */
 
 /* What the scenario (profile: ...) or `run --profile` asks for. */
 struct kscen_profile_spec {

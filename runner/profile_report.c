@@ -18,20 +18,37 @@
 #include "profile.h"
 #include "profile_report.h"
 
+/* A code span in a table cell: only '|' and '`' need care. */
 static void md_text(FILE *out, const char *s)
 {
+	fputc('`', out);
 	for (; s && *s; s++) {
-		if (strchr("|`*_[]<>\\", *s))
+		if (*s == '|')
 			fputc('\\', out);
-		fputc(*s == '\n' ? ' ' : *s, out);
+		fputc(*s == '\n' || *s == '`' ? '\'' : *s, out);
 	}
+	fputc('`', out);
 }
 
+/* How many symbols a report shows: the top ones with self time. */
 static unsigned shown(const struct kscen_profile *p)
 {
-	unsigned top = p->top ? p->top : KSCEN_PROFILE_TOP;
+	unsigned top = p->top ? p->top : KSCEN_PROFILE_TOP, n = 0;
 
-	return top < p->nr_sym ? top : p->nr_sym;
+	while (n < p->nr_sym && n < top && p->sym[n].self > 0)
+		n++;
+	return n;
+}
+
+/* The smallest self share the stored list holds: below it, unknown. */
+static double smallest(const struct kscen_profile *p)
+{
+	double m = NAN;
+
+	for (unsigned i = 0; i < p->nr_sym; i++)
+		if (p->sym[i].self > 0 && !(m <= p->sym[i].self))
+			m = p->sym[i].self;
+	return m;
 }
 
 void kscen_profile_header(FILE *out, const struct kscen_profile *p, bool md)
@@ -143,10 +160,8 @@ unsigned kscen_profile_diff_rows(const struct kscen_profile *old,
 		rows[k].old = d[k].old;
 		rows[k].new_ = d[k].new_;
 		/* Below a profile's stored list: under its smallest share. */
-		rows[k].old_below = isnan(d[k].old) && old->nr_sym ?
-				    old->sym[old->nr_sym - 1].self : NAN;
-		rows[k].new_below = isnan(d[k].new_) && new_->nr_sym ?
-				    new_->sym[new_->nr_sym - 1].self : NAN;
+		rows[k].old_below = isnan(d[k].old) ? smallest(old) : NAN;
+		rows[k].new_below = isnan(d[k].new_) ? smallest(new_) : NAN;
 	}
 	free(d);
 	return k;
@@ -174,9 +189,9 @@ void kscen_profile_diff(FILE *out, const struct kscen_profile *old,
 		return;
 	nr = kscen_profile_diff_rows(old, new_, rows, top);
 	if (md) {
-		fprintf(out, "\nProfile against %s (`", what);
+		fprintf(out, "\nProfile against %s (", what);
 		md_text(out, against);
-		fprintf(out, "`), self %%, largest moves first:\n\n"
+		fprintf(out, "), self %%, largest moves first:\n\n"
 			"| %s | job | delta | symbol |\n|---:|---:|---:|---|\n", what);
 	} else {
 		fprintf(out, "# Profile against %s (%s), self %%, largest moves first:\n"
@@ -209,7 +224,11 @@ void kscen_profile_job_report(FILE *out, const struct kscen_run *run,
 	if (!j->profile)
 		return;
 	if (md)
-		fprintf(out, "\n#### %s\n\n", j->id);
+	{
+		fputs("\n#### ", out);
+		md_text(out, j->id);
+		fputs("\n\n", out);
+	}
 	kscen_profile_top(out, j->profile, md);
 	base = j->baseline && strcmp(j->baseline, j->id) ?
 	       kscen_run_find(run, j->baseline) : NULL;

@@ -150,6 +150,7 @@ struct mapping {
 
 struct proc {
 	pid_t pid;
+	char comm[17];
 	struct mapping *m;
 	unsigned n;
 };
@@ -301,20 +302,21 @@ out:
 	close(fd);
 }
 
-static struct proc *proc_find(const struct kscen_usyms *u, pid_t pid)
+static struct proc *proc_find(const struct kscen_usyms *u, pid_t pid,
+			      const char *comm)
 {
 	for (unsigned i = 0; i < u->nr_p; i++)
-		if (u->p[i].pid == pid)
+		if (u->p[i].pid == pid && !strncmp(u->p[i].comm, comm, 16))
 			return &u->p[i];
 	return NULL;
 }
 
-bool kscen_usyms_has_pid(const struct kscen_usyms *u, pid_t pid)
+bool kscen_usyms_has_pid(const struct kscen_usyms *u, pid_t pid, const char *comm)
 {
-	return proc_find(u, pid) != NULL;
+	return proc_find(u, pid, comm) != NULL;
 }
 
-static struct proc *proc_new(struct kscen_usyms *u, pid_t pid)
+static struct proc *proc_new(struct kscen_usyms *u, pid_t pid, const char *comm)
 {
 	struct proc *p;
 
@@ -322,23 +324,45 @@ static struct proc *proc_new(struct kscen_usyms *u, pid_t pid)
 	p = &u->p[u->nr_p++];
 	memset(p, 0, sizeof(*p));
 	p->pid = pid;
+	snprintf(p->comm, sizeof(p->comm), "%s", comm);
 	return p;
 }
 
-int kscen_usyms_add_pid(struct kscen_usyms *u, pid_t pid)
+static int read_comm(pid_t pid, char *buf, size_t len)
 {
-	char path[64], line[4096], perms[8], file[4096];
-	unsigned long long start, end, pgoff;
-	struct proc *p;
+	char path[64];
 	FILE *f;
 
-	if (proc_find(u, pid))
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	if (!fgets(buf, len, f))
+		buf[0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+	return 0;
+}
+
+int kscen_usyms_add_pid(struct kscen_usyms *u, pid_t pid, const char *comm)
+{
+	char path[64], line[4096], perms[8], file[4096], now[32];
+	unsigned long long start, end, pgoff;
+	struct proc *p;
+	int ret;
+	FILE *f;
+
+	if ((ret = read_comm(pid, now, sizeof(now))))
+		return ret;
+	if (comm && strncmp(now, comm, 15))
+		return -ESRCH;
+	if (proc_find(u, pid, now))
 		return 0;
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
 	f = fopen(path, "r");
 	if (!f)
 		return -errno;
-	p = proc_new(u, pid);
+	p = proc_new(u, pid, now);
 	while (fgets(line, sizeof(line), f)) {
 		int pos = 0;
 
@@ -357,25 +381,26 @@ int kscen_usyms_add_pid(struct kscen_usyms *u, pid_t pid)
 	return 0;
 }
 
-void kscen_usyms_alias_pid(struct kscen_usyms *u, pid_t pid, pid_t from)
+void kscen_usyms_alias_pid(struct kscen_usyms *u, pid_t pid, const char *comm,
+			   pid_t from, const char *from_comm)
 {
-	struct proc *src = proc_find(u, from), *p;
+	struct proc *src = proc_find(u, from, from_comm), *p;
 	unsigned i;
 
-	if (!src || proc_find(u, pid))
+	if (!src || proc_find(u, pid, comm))
 		return;
 	i = src - u->p;
-	p = proc_new(u, pid);	/* may move u->p */
+	p = proc_new(u, pid, comm);	/* may move u->p */
 	src = &u->p[i];
 	p->n = src->n;
 	p->m = kscen_xcalloc(p->n + 1, sizeof(*p->m));
 	memcpy(p->m, src->m, p->n * sizeof(*p->m));
 }
 
-const char *kscen_usyms_find(struct kscen_usyms *u, pid_t pid, uint64_t addr,
-			     const char **dso)
+const char *kscen_usyms_find(struct kscen_usyms *u, pid_t pid, const char *comm,
+			     uint64_t addr, const char **dso)
 {
-	struct proc *p = proc_find(u, pid);
+	struct proc *p = proc_find(u, pid, comm);
 	const struct sym *s;
 
 	if (dso)

@@ -30,17 +30,25 @@ void kscen_ksyms_free(struct kscen_ksyms *k);
  */
 struct kscen_usyms *kscen_usyms_new(void);
 void kscen_usyms_free(struct kscen_usyms *u);
-/* Snapshot @pid's executable file mappings; 0, or -errno (-ENOENT: gone). */
-int kscen_usyms_add_pid(struct kscen_usyms *u, pid_t pid);
-bool kscen_usyms_has_pid(const struct kscen_usyms *u, pid_t pid);
-/* Use @from's mappings for @pid (a fork that did not exec). */
-void kscen_usyms_alias_pid(struct kscen_usyms *u, pid_t pid, pid_t from);
 /*
- * The function containing @addr in @pid, or NULL; *@dso gets the object's
- * base name when @dso is not NULL (NULL when no mapping holds @addr).
+ * A process is known by its pid and its command (@comm, as in
+ * /proc/PID/comm; NULL: whatever it is now), because exec keeps the pid and
+ * replaces the mappings: "sh" then "hot" are two address spaces.
+ *
+ * Snapshot @pid's executable file mappings, when its command is still
+ * @comm; 0, -ESRCH (it is not, any more), or -errno (-ENOENT: gone).
  */
-const char *kscen_usyms_find(struct kscen_usyms *u, pid_t pid, uint64_t addr,
-			     const char **dso);
+int kscen_usyms_add_pid(struct kscen_usyms *u, pid_t pid, const char *comm);
+bool kscen_usyms_has_pid(const struct kscen_usyms *u, pid_t pid, const char *comm);
+/* Use (@from, @from_comm)'s mappings for (@pid, @comm): a fork, no exec. */
+void kscen_usyms_alias_pid(struct kscen_usyms *u, pid_t pid, const char *comm,
+			   pid_t from, const char *from_comm);
+/*
+ * The function containing @addr in (@pid, @comm), or NULL; *@dso gets the
+ * object's base name when @dso is not NULL (NULL when no mapping holds it).
+ */
+const char *kscen_usyms_find(struct kscen_usyms *u, pid_t pid, const char *comm,
+			     uint64_t addr, const char **dso);
 /*
  * Every object whose symbols were looked at, with its build id (hex, ""
  * when it has none): for i in 0.. until it returns false.

@@ -7,6 +7,7 @@
  * very binary's ELF symbol table for one of its own functions).
  */
 #define _GNU_SOURCE	/* open_memstream, mkdtemp */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,7 +65,12 @@ void test_profile_self_children_and_folding(void)
 	T_CHECK(p->nr_folded == 4);
 	T_CHECK(p->samples == 100);
 	T_CHECK(p->children);
-	T_CHECK(p->nr_sym == 3);	/* main has no self time: not listed */
+	/* By self time; then main and the entry, with children time only. */
+	T_CHECK(p->nr_sym == 5);
+	s = find(p, "main");
+	T_CHECK(s && s == &p->sym[3] && s->self == 0 && fabs(s->children - 100) < 1e-9);
+	s = find(p, "entry_SYSCALL_64");
+	T_CHECK(s && s == &p->sym[4] && s->kernel && fabs(s->children - 60) < 1e-9);
 	T_CHECK(!strcmp(p->sym[0].name, "__x64_sys_getppid") && p->sym[0].kernel);
 	T_CHECK(fabs(p->sym[0].self - 60) < 1e-9 && fabs(p->sym[0].children - 60) < 1e-9);
 	s = find(p, "work");
@@ -216,6 +222,7 @@ void test_symbols_kallsyms_and_elf(void)
 	struct kscen_ksyms *k = NULL;
 	struct kscen_usyms *u;
 	const char *dso = NULL, *name, *obj, *id;
+	char comm[32];
 	bool hidden = true, found = false;
 	int fd = mkstemp(path);
 	FILE *f = fdopen(fd, "w");
@@ -240,19 +247,27 @@ void test_symbols_kallsyms_and_elf(void)
 	kscen_ksyms_free(k);
 	unlink(path);
 
+	/* The command as the kernel has it: the maps are filed under it. */
+	f = fopen("/proc/self/comm", "r");
+	if (!f || !fgets(comm, sizeof(comm), f))
+		comm[0] = '\0';
+	if (f)
+		fclose(f);
+	comm[strcspn(comm, "\n")] = '\0';
 	u = kscen_usyms_new();
-	T_CHECK(kscen_usyms_add_pid(u, getpid()) == 0);
-	name = kscen_usyms_find(u, getpid(),
+	T_CHECK(kscen_usyms_add_pid(u, getpid(), "not-this-one") == -ESRCH);
+	T_CHECK(kscen_usyms_add_pid(u, getpid(), NULL) == 0);
+	name = kscen_usyms_find(u, getpid(), comm,
 				(uint64_t)(uintptr_t)kscen_test_profile_target + 2, &dso);
 	T_CHECK(name && !strcmp(name, "kscen_test_profile_target"));
 	T_CHECK(dso && !strcmp(dso, "unit-tests"));
-	name = kscen_usyms_find(u, getpid(), (uint64_t)(uintptr_t)strlen, &dso);
+	name = kscen_usyms_find(u, getpid(), comm, (uint64_t)(uintptr_t)strlen, &dso);
 	T_CHECK(dso && strstr(dso, "libc"));
 	for (unsigned i = 0; kscen_usyms_object(u, i, &obj, &id); i++)
 		if (strstr(obj, "unit-tests"))
 			found = strlen(id) == 40;	/* gcc links a GNU build id */
 	T_CHECK(found);
-	T_CHECK(!kscen_usyms_find(u, getpid(), 16, &dso) && !dso);
+	T_CHECK(!kscen_usyms_find(u, getpid(), comm, 16, &dso) && !dso);
 	kscen_usyms_free(u);
 	T_CHECK(kscen_test_profile_target(1) == 4);
 }
