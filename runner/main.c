@@ -600,6 +600,16 @@ static int cmd_compare(int argc, char **argv)
 	return code;
 }
 
+/* plot --flame: flame.c (profile.h). */
+static int cmd_plot(int argc, char **argv)
+{
+	int ret = kscen_plot_main(argc, argv, load_result_arg);
+
+	if (ret < 0)
+		cmd_help(find_cmd("plot"), stdout);
+	return ret < 0 ? 0 : ret;
+}
+
 /* ---- the table ---------------------------------------------------------- */
 
 static const struct cmd cmds[] = {
@@ -638,6 +648,12 @@ static const struct cmd cmds[] = {
 	{ "report", cmd_report, "RESULT [--format F]",
 	  "Re-render a stored run (a file, or the newest in a directory).",
 	  "      --format F      text (default), markdown, json or csv\n" },
+	{ "plot", cmd_plot, "--flame JOB [--diff] RESULT -o FILE.svg",
+	  "Draw a profiled job's flame graph as SVG (a file, or the newest run in a directory).",
+	  "      --flame JOB     the job id whose profile to draw\n"
+	  "      --diff          differential: red where the job spends a larger share\n"
+	  "                      than its baseline, blue a smaller one\n"
+	  "  -o, --output FILE   the SVG to write\n" },
 };
 
 static const struct cmd *find_cmd(const char *name)

@@ -112,4 +112,18 @@ int kscen_profile_spec_read(const char *file, struct yaml_document_s *doc,
 			    const struct kscen_profile_spec *inherit,
 			    struct kscen_profile_spec **out);
 
+/*
+ * flame.c: a flame graph of @f as SVG; with @old, the differential one
+ * (red: a larger share in @f than in @old). 0 or -EIO.
+ */
+int kscen_flame_svg(FILE *out, const struct kscen_folded *f, unsigned nr,
+		    const struct kscen_folded *old, unsigned nr_old,
+		    const char *title, const char *caption);
+/*
+ * `kscen plot --flame JOB [--diff] RESULT -o FILE.svg`; @load reads RESULT.
+ * Returns the exit code, or -1 for --help.
+ */
+int kscen_plot_main(int argc, char **argv,
+		    int (*load)(const char *arg, struct kscen_run **out));
+
 #endif

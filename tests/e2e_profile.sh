@@ -40,6 +40,29 @@ else
 		grep -q '^| baseline | job | delta | symbol |' "$tmp/out" &&
 		grep -Eq '^\| [0-9.]+% \| [0-9.]+% \| `\[k\] [^`]+` \|$' "$tmp/out" &&
 		pass profile_markdown_report || fail profile_markdown_report "rc=$rc $(cat "$tmp/out")"
+	# Flame graphs: well-formed SVG, the kernel path in the tooltips, the
+	# bottom box as wide as the graph; the differential one coloured.
+	run "$kscen" plot --flame syscall/loops=150000 "$pfile" -o "$tmp/flame.svg"
+	if [ $rc = 0 ] && /usr/bin/python3 - "$tmp/flame.svg" <<'PY'
+import sys, xml.etree.ElementTree as ET
+ns = {"s": "http://www.w3.org/2000/svg"}
+root = ET.parse(sys.argv[1]).getroot()
+titles = [g.find("s:title", ns).text for g in root.iter("{http://www.w3.org/2000/svg}g")]
+rects = [g.find("s:rect", ns) for g in root.iter("{http://www.w3.org/2000/svg}g")]
+assert titles[0].startswith("all (") and abs(float(rects[0].get("width")) - 1180) < 0.5, titles[0]
+assert any(t.startswith("do_syscall_64 [kernel] (") for t in titles), titles
+assert any(t.startswith("entry_SYSCALL_64") for t in titles), titles
+PY
+	then pass profile_flame_graph_svg; else fail profile_flame_graph_svg "rc=$rc $(cat "$tmp/err")"; fi
+	run "$kscen" plot --flame syscall/loops=150000 --diff "$pfile" -o "$tmp/diff.svg"
+	[ $rc = 0 ] && grep -q 'Differential flame graph: syscall/loops=150000 against syscall/loops=50000' "$tmp/diff.svg" &&
+		grep -q 'baseline [0-9.]*%, [-+][0-9.]*%)</title>' "$tmp/diff.svg" &&
+		grep -Eq 'fill="rgb\((255,[0-9]+,[0-9]+|[0-9]+,[0-9]+,255)\)"' "$tmp/diff.svg" &&
+		pass profile_flame_graph_diff || fail profile_flame_graph_diff "rc=$rc $(cat "$tmp/err")"
+	run "$kscen" plot --flame syscall/loops=50000 --diff "$pfile" -o "$tmp/diff2.svg"
+	[ $rc = 2 ] && grep -q 'has no baseline' "$tmp/err" && pass profile_flame_diff_needs_baseline ||
+		fail profile_flame_diff_needs_baseline "rc=$rc $(cat "$tmp/err")"
+
 	run "$kscen" compare "$pfile" "$pfile"
 	[ $rc = 0 ] && grep -q '^# Profile against old run' "$tmp/out" &&
 		grep -Eq '^ +[0-9.]+% +[0-9.]+% +\+0\.00% +\[[k.]\] ' "$tmp/out" &&
@@ -54,7 +77,9 @@ else
 		hfile=$(ls "$pres"/e2e-hot/*.yaml 2>/dev/null | head -1)
 		if [ $rc = 0 ] && grep -A2 '^#     Self' "$tmp/out" | grep -q '\[\.\] kscen_hot_spin$' &&
 		   grep -q '^hot;.*kscen_hot_spin [0-9]*$' "${hfile%.yaml}.profiles/hot%2Fcommand=${tmp//\//%2F}%2Fhot%20200.folded" &&
-		   grep -Eq "^ *- .*/hot [0-9a-f]{40}\$" "$hfile"; then
+		   grep -Eq "^ *- .*/hot [0-9a-f]{40}\$" "$hfile" &&
+		   "$kscen" plot --flame "hot/command=$tmp/hot 200" "$hfile" -o "$tmp/hot.svg" &&
+		   grep -q '<title>kscen_hot_spin (' "$tmp/hot.svg"; then
 			pass profile_user_function_of_test_program
 		else
 			fail profile_user_function_of_test_program "rc=$rc $(cat "$tmp/out") $(ls "${hfile%.yaml}.profiles")"
