@@ -43,6 +43,13 @@ struct {
 	__uint(max_entries, 16384);
 } counts SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, struct profile_proc);
+	__type(value, __u8);
+	__uint(max_entries, 4096);
+} procs SEC(".maps");
+
 /* Is the current task a descendant (not the runner itself)? */
 static __always_inline bool in_scope(void)
 {
@@ -88,9 +95,15 @@ int do_sample(struct bpf_perf_event_data *ctx)
 			__sync_fetch_and_add(&stats.kstack_lost, 1);
 	}
 	if (want_user && key.tgid) {
+		struct profile_proc proc = { .tgid = key.tgid };
+		__u8 seen = 1;
+
 		key.ustack = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
 		if (key.ustack < 0 && key.ustack != -EFAULT)
 			__sync_fetch_and_add(&stats.ustack_lost, 1);
+		__builtin_memcpy(proc.comm, key.comm, sizeof(proc.comm));
+		if (!bpf_map_lookup_elem(&procs, &proc))
+			bpf_map_update_elem(&procs, &proc, &seen, BPF_NOEXIST);
 	}
 
 	val = bpf_map_lookup_elem(&counts, &key);

@@ -23,6 +23,16 @@ struct profile_key {
 };
 
 /*
+ * Each process seen, by command too (exec keeps the pid): user space names
+ * its frames from /proc/PID/maps while it lives, and polls this small map
+ * for new ones rather than the counts, which can hold thousands of keys.
+ */
+struct profile_proc {
+	__u32 tgid;
+	char comm[PROFILE_COMM_LEN];
+};
+
+/*
  * Counted, never dropped silently: ticks that fell outside the scope,
  * ticks whose count could not be stored (the hash map was full), and
  * stacks the kernel could not give (-EFAULT for a user stack without

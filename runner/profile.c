@@ -40,7 +40,7 @@
 #include "profiler.h"
 #include "profile.skel.h"
 
-#define POLL_MS 5
+#define POLL_MS 10
 #define NR_SYM_BUCKETS 4096
 
 int kscen_profile_perf(const struct kscen_job *job, long long timeout_ns,
@@ -244,11 +244,11 @@ struct bpf_prof {
 static void *poll_pids(void *arg)
 {
 	struct bpf_prof *b = arg;
-	int fd = bpf_map__fd(b->skel->maps.counts);
+	int fd = bpf_map__fd(b->skel->maps.procs);
 	struct timespec ts = { 0, POLL_MS * 1000000L };
 
 	while (!b->stop) {
-		struct profile_key key, next, *prev = NULL;
+		struct profile_proc key, next, *prev = NULL;
 
 		while (!bpf_map_get_next_key(fd, prev, &next)) {
 			char comm[PROFILE_COMM_LEN + 1];
@@ -396,7 +396,8 @@ static int bpf_prof_collect(struct bpf_prof *b, const struct kscen_profile_spec 
 				kr = -1;
 			fclose(f);
 		}
-		if (kscen_ksyms_load(NULL, &ksyms, &hidden))
+		/* $KSCEN_KALLSYMS: tests stand in a kptr_restrict'ed copy. */
+		if (kscen_ksyms_load(getenv("KSCEN_KALLSYMS"), &ksyms, &hidden))
 			p->note = kscen_xstrdup("no /proc/kallsyms: kernel frames unnamed");
 		else if (hidden)
 			p->note = kscen_xasprintf("kernel symbols hidden from this user "

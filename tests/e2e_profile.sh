@@ -69,6 +69,13 @@ PY
 		! grep -Eq '[-+]0*[1-9][0-9]*\.[0-9]+% +\[' "$tmp/out" &&
 		pass profile_compare_runs || fail profile_compare_runs "rc=$rc $(cat "$tmp/out")"
 
+	# kptr_restrict hides kernel addresses: said, and nothing misnamed.
+	sed 's/^[0-9a-f]*/0000000000000000/' /proc/kallsyms >"$tmp/kallsyms0"
+	KSCEN_KALLSYMS=$tmp/kallsyms0 run "$kscen" run -q --no-save --compare none --filter '*150000' $fx/e2e/profile.yaml
+	[ $rc = 0 ] && grep -q '^# kernel symbols hidden from this user (kptr_restrict=[0-9]): kernel frames unnamed' "$tmp/out" &&
+		! grep -Eq '\[k\] [a-z_]' "$tmp/out" && pass profile_kptr_restrict_said ||
+		fail profile_kptr_restrict_said "rc=$rc $(cat "$tmp/out")"
+
 	# A known user function of a test program, named from its ELF symbols.
 	if command -v cc >/dev/null && cc -O1 -o "$tmp/hot" $fx/e2e/hot.c 2>"$tmp/err"; then
 		printf 'scenario: e2e-hot\nrepeat: 1\nwarmup: 0\njobs:\n  - name: hot\n    workload: exec\n    params: {command: "%s 200"}\n    profile: {stacks: user}\n' \
