@@ -275,8 +275,10 @@ int kscen_flame_svg(FILE *out, const struct kscen_folded *f, unsigned nr,
 		"<rect x=\"0\" y=\"0\" width=\"100%%\" height=\"100%%\" fill=\"%s\"/>\n",
 		WIDTH, c.height, WIDTH, c.height, FONT,
 		c.diff ? "rgb(250,250,250)" : "rgb(253,248,235)");
-	fprintf(out, "<text class=\"title\" x=\"%.0f\" y=\"24\" text-anchor=\"middle\">",
-		WIDTH / 2);
+	/* A long job id must not run off the page. */
+	fprintf(out, "<text class=\"title\" x=\"%.0f\" y=\"24\" text-anchor=\"middle\" "
+		"style=\"font-size: %.1fpx\">", WIDTH / 2,
+		fmin(17, (WIDTH - 2 * PAD) / (0.6 * (strlen(title) + 1))));
 	xml(out, title, strlen(title));
 	fprintf(out, "</text>\n<text class=\"caption\" x=\"%.0f\" y=\"44\" "
 		"text-anchor=\"middle\">", WIDTH / 2);

@@ -434,8 +434,22 @@ static int bpf_prof_collect(struct bpf_prof *b, const struct kscen_profile_spec 
 		if (key.ustack >= 0 && !bpf_map_lookup_elem(stacks, &key.ustack, ips)) {
 			int n = 0;
 
-			while (n < PROFILE_MAX_STACK && ips[n])
+			/*
+			 * Code built without frame pointers sends the kernel's
+			 * walk through whatever the stack holds: past the
+			 * leaf, the first address no object maps ends the
+			 * real chain. What lay beyond is one "[unknown]".
+			 */
+			while (n < PROFILE_MAX_STACK && ips[n]) {
+				const char *dso = NULL;
+
+				if (n && !kscen_usyms_find(b->usyms, key.tgid, comm,
+							   ips[n] - 1, &dso) && !dso) {
+					add_frame(&buf, &len, &bcap, "[unknown]", "");
+					break;
+				}
 				n++;
+			}
 			for (int i = n - 1; i >= 0; i--) {
 				/* A return address points after its call. */
 				__u64 ip = i ? ips[i] - 1 : ips[i];
