@@ -11,7 +11,7 @@
 # 2. scenarios/breakpoints.yaml once under kscen's BPF profiler and once
 #    under perf record (profiler: perf), the top symbols of each job side
 #    by side.
-# Needs root (BPF) and perf. The numbers are in docs/profiles.md.
+# ROUNDS 0 skips the first part. Needs root (BPF) and perf. The numbers are in docs/profiles.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-5}
@@ -29,7 +29,7 @@ for r in $(seq "$rounds"); do
 		./kscen run -q -o "$out/f$f" --compare none "$out/o.yaml" >/dev/null
 	done
 done
-/usr/bin/python3 - "$out" $freqs <<'PY'
+[ "$rounds" -gt 0 ] && /usr/bin/python3 - "$out" $freqs <<'PY'
 import glob, json, subprocess, sys, statistics as st
 out, freqs = sys.argv[1], sys.argv[2:]
 rows = {}

@@ -69,7 +69,8 @@ static void sort_tree(struct node *n, unsigned depth, unsigned *max_depth)
 {
 	if (depth > *max_depth)
 		*max_depth = depth;
-	qsort(n->kids, n->nr_kids, sizeof(*n->kids), node_cmp);
+	if (n->nr_kids > 1)
+		qsort(n->kids, n->nr_kids, sizeof(*n->kids), node_cmp);
 	for (unsigned i = 0; i < n->nr_kids; i++)
 		sort_tree(n->kids[i], depth + 1, max_depth);
 }

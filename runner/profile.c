@@ -150,7 +150,8 @@ void kscen_profile_summarize(struct kscen_profile *p)
 	unsigned long long total = 0;
 
 	/* Merge equal stacks (two processes, one path) and sort them. */
-	qsort(p->folded, p->nr_folded, sizeof(*p->folded), folded_cmp);
+	if (p->nr_folded > 1)
+		qsort(p->folded, p->nr_folded, sizeof(*p->folded), folded_cmp);
 	for (unsigned i = 0; i < p->nr_folded; i++) {
 		if (w && !strcmp(p->folded[w - 1].stack, p->folded[i].stack)) {
 			p->folded[w - 1].count += p->folded[i].count;

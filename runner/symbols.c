@@ -13,7 +13,10 @@
  * file offset through its mapping, a virtual address through the object's
  * PT_LOAD headers, then a function by st_value/st_size, the way perf's
  * map__map_ip() and dso__find_symbol() do. The object's GNU build id is
- * kept, so a profile says which build of a library it named.
+ * kept, so a profile says which build of a library it named. A stripped
+ * object's full .symtab is taken from its separate debug file when one is
+ * installed (/usr/lib/debug/.build-id/xx/yyyy.debug, as libc6-dbg ships
+ * it; gdb and perf look there too).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -96,7 +99,8 @@ int kscen_ksyms_load(const char *path, struct kscen_ksyms **out, bool *hidden)
 		k->s[k->n++].name = kscen_xstrdup(name);
 	}
 	fclose(f);
-	qsort(k->s, k->n, sizeof(*k->s), sym_cmp);
+	if (k->n > 1)
+		qsort(k->s, k->n, sizeof(*k->s), sym_cmp);
 	if (k->n && !k->end)
 		k->end = k->s[k->n - 1].addr + 4096;
 	/* Module text lies above _etext: keep every symbol reachable. */
@@ -248,6 +252,35 @@ static void read_symtab(Elf *e, Elf_Scn *scn, GElf_Shdr *sh, struct object *o)
 	}
 }
 
+/* The .symtab of @o's separate debug file, found by build id; 0 if read. */
+static int load_debug_symtab(struct object *o)
+{
+	char path[128];
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	int fd, ret = -ENOENT;
+	Elf *e;
+
+	if (strlen(o->build_id) < 3)
+		return -ENOENT;
+	snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%.2s/%s.debug",
+		 o->build_id, o->build_id + 2);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	while (e && (scn = elf_nextscn(e, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB) {
+			read_symtab(e, scn, &sh, o);
+			ret = o->n ? 0 : -ENOENT;
+			break;
+		}
+	if (e)
+		elf_end(e);
+	close(fd);
+	return ret;
+}
+
 /* Read @o's symbols, load segments and build id once; errors leave it empty. */
 static void object_load(struct object *o)
 {
@@ -293,9 +326,10 @@ static void object_load(struct object *o)
 	/* A stripped object keeps only .dynsym: its exported functions. */
 	if (symtab)
 		read_symtab(e, symtab, &symsh, o);
-	else if (dynsym)
+	else if (load_debug_symtab(o) && dynsym)
 		read_symtab(e, dynsym, &dynsh, o);
-	qsort(o->s, o->n, sizeof(*o->s), sym_cmp);
+	if (o->n > 1)
+		qsort(o->s, o->n, sizeof(*o->s), sym_cmp);
 out:
 	if (e)
 		elf_end(e);

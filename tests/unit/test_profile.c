@@ -261,7 +261,7 @@ void test_symbols_kallsyms_and_elf(void)
 				(uint64_t)(uintptr_t)kscen_test_profile_target + 2, &dso);
 	T_CHECK(name && !strcmp(name, "kscen_test_profile_target"));
 	T_CHECK(dso && !strcmp(dso, "unit-tests"));
-	name = kscen_usyms_find(u, getpid(), comm, (uint64_t)(uintptr_t)strlen, &dso);
+	name = kscen_usyms_find(u, getpid(), comm, (uint64_t)(uintptr_t)getpid, &dso);
 	T_CHECK(dso && strstr(dso, "libc"));
 	for (unsigned i = 0; kscen_usyms_object(u, i, &obj, &id); i++)
 		if (strstr(obj, "unit-tests"))
