@@ -36,11 +36,31 @@ struct sym {
 	char *name;
 };
 
+/*
+ * How good a name is among the aliases of one address (higher: better),
+ * after perf's choose_best_symbol(): fewer leading underscores, then no
+ * version ("pthread_create@@GLIBC_2.34"), then shorter.
+ */
+static long name_rank(const char *s)
+{
+	size_t under = strspn(s, "_");
+
+	return -(long)under * 1000000 - (strchr(s, '@') ? 100000 : 0) - (long)strlen(s);
+}
+
+/* By address; aliases worst first, so that the search ends on the best. */
 static int sym_cmp(const void *a, const void *b)
 {
 	const struct sym *x = a, *y = b;
+	long rx, ry;
 
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	rx = name_rank(x->name);
+	ry = name_rank(y->name);
+	if (rx != ry)
+		return rx < ry ? -1 : 1;
+	return strcmp(x->name, y->name);
 }
 
 /* The last symbol at or below @addr; NULL when none is. */
