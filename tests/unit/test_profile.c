@@ -271,3 +271,34 @@ void test_symbols_kallsyms_and_elf(void)
 	kscen_usyms_free(u);
 	T_CHECK(kscen_test_profile_target(1) == 4);
 }
+
+void test_profile_spec_from_scenario(void)
+{
+	char path[] = "/tmp/kscen-test-profile-spec.XXXXXX";
+	struct kscen_scenario *s = NULL;
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+
+	fputs("scenario: t\n"
+	      "profile: {frequency: 99, stacks: kernel, top: 5}\n"
+	      "jobs:\n"
+	      "  - {name: a, workload: exec, params: {command: \"true\"}}\n"
+	      "  - {name: b, workload: exec, params: {command: \"true\"},\n"
+	      "     profile: {scope: system, profiler: perf}}\n"
+	      "  - {name: c, workload: exec, params: {command: \"true\"}, profile: false}\n", f);
+	fclose(f);
+	T_CHECK(kscen_scenario_load(path, &s) == 0);
+	if (s) {
+		const struct kscen_profile_spec *p = s->profile, *b = s->jobs[1].profile;
+
+		T_CHECK(p && p->on && p->frequency == 99 && p->stacks == KSCEN_STACKS_KERNEL &&
+			p->top == 5 && !p->system && !p->perf);
+		T_CHECK(!s->jobs[0].profile);
+		/* A job's mapping starts from the scenario's. */
+		T_CHECK(b && b->on && b->frequency == 99 && b->stacks == KSCEN_STACKS_KERNEL &&
+			b->top == 5 && b->system && b->perf);
+		T_CHECK(s->jobs[2].profile && !s->jobs[2].profile->on);
+	}
+	kscen_scenario_free(s);
+	unlink(path);
+}

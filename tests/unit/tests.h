@@ -36,7 +36,8 @@
 	X(test_profile_diff_orders_by_delta)		\
 	X(test_profile_folded_names_are_safe)		\
 	X(test_profile_result_roundtrip)		\
-	X(test_symbols_kallsyms_and_elf)
+	X(test_symbols_kallsyms_and_elf)		\
+	X(test_profile_spec_from_scenario)
 
 #define DECLARE(fn) void fn(void);
 KSCEN_UNIT_TESTS(DECLARE)
