@@ -34,6 +34,7 @@
 struct sym {
 	uint64_t addr, size;
 	char *name;
+	long long rank;		/* among aliases of one address: higher wins */
 };
 
 /*
@@ -52,14 +53,11 @@ static long name_rank(const char *s)
 static int sym_cmp(const void *a, const void *b)
 {
 	const struct sym *x = a, *y = b;
-	long rx, ry;
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	rx = name_rank(x->name);
-	ry = name_rank(y->name);
-	if (rx != ry)
-		return rx < ry ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
 	return strcmp(x->name, y->name);
 }
 
@@ -114,8 +112,15 @@ int kscen_ksyms_load(const char *path, struct kscen_ksyms **out, bool *hidden)
 			cap = cap ? cap * 2 : 4096;
 			k->s = kscen_xrealloc(k->s, cap * sizeof(*k->s));
 		}
+		/*
+		 * Aliases (__do_sys_getppid, __ia32_sys_getppid,
+		 * __x64_sys_getppid): a global one over a static one, then
+		 * the last listed, which for system calls is the entry the
+		 * x86-64 table calls, the name perf report shows.
+		 */
 		k->s[k->n].addr = addr;
 		k->s[k->n].size = 0;
+		k->s[k->n].rank = (type == 'T' || type == 'W' ? 1LL << 40 : 0) + k->n;
 		k->s[k->n++].name = kscen_xstrdup(name);
 	}
 	fclose(f);
@@ -268,6 +273,7 @@ static void read_symtab(Elf *e, Elf_Scn *scn, GElf_Shdr *sh, struct object *o)
 		o->s = kscen_xrealloc(o->s, (o->n + 1) * sizeof(*o->s));
 		o->s[o->n].addr = sym.st_value;
 		o->s[o->n].size = sym.st_size;
+		o->s[o->n].rank = name_rank(name);
 		o->s[o->n++].name = kscen_xstrdup(name);
 	}
 }

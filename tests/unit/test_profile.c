@@ -230,12 +230,19 @@ void test_symbols_kallsyms_and_elf(void)
 	fputs("ffffffff81000000 T _stext\n"
 	      "ffffffff81001000 T entry_SYSCALL_64\n"
 	      "ffffffff81001100 t do_syscall_64\n"
+	      "ffffffff81001200 t __do_sys_getppid\n"
+	      "ffffffff81001200 T __ia32_sys_getppid\n"
+	      "ffffffff81001200 T __x64_sys_getppid\n"
+	      "ffffffff81001300 t after\n"
 	      "ffffffff81002000 D some_data\n"
 	      "ffffffff81003000 T _etext\n", f);
 	fclose(f);
 	T_CHECK(kscen_ksyms_load(path, &k, &hidden) == 0 && !hidden);
 	T_CHECK(k && !strcmp(kscen_ksyms_find(k, 0xffffffff81001050ull), "entry_SYSCALL_64"));
-	T_CHECK(k && !strcmp(kscen_ksyms_find(k, 0xffffffff81002100ull), "do_syscall_64"));
+	T_CHECK(k && !strcmp(kscen_ksyms_find(k, 0xffffffff81001150ull), "do_syscall_64"));
+	/* Aliases: the global one listed last, as perf names it. */
+	T_CHECK(k && !strcmp(kscen_ksyms_find(k, 0xffffffff81001210ull), "__x64_sys_getppid"));
+	T_CHECK(k && !strcmp(kscen_ksyms_find(k, 0xffffffff81002100ull), "after"));
 	T_CHECK(k && !kscen_ksyms_find(k, 0xffffffff81004000ull));
 	kscen_ksyms_free(k);
 	/* kptr_restrict: every address reads 0. */
