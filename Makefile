@@ -75,7 +75,7 @@ $(BUILD)/%.o: %.c runner/kscen.h $(wildcard runner/*.h runner/workloads/*.h sche
 
 # Simplest correct dependency: any workload may include any skeleton. The
 # .bpf.o files are kept so that a rebuild does not redo every step.
-$(filter $(BUILD)/runner/workloads/%,$(OBJS)): $(BPF_SKELS)
+$(filter $(BUILD)/runner/workloads/% $(BUILD)/runner/profile%,$(OBJS)): $(BPF_SKELS)
 .SECONDARY: $(BPF_SRCS:bpf/%.bpf.c=$(BUILD)/bpf/%.bpf.o)
 
 $(BUILD)/bpf/vmlinux.h:

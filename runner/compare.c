@@ -21,6 +21,7 @@
 #include "history.h"
 #include "kscen.h"
 #include "report.h"
+#include "profile_report.h"
 
 static const char *str(const char *s)
 {
@@ -176,6 +177,8 @@ void kscen_compare_print(FILE *out, const struct kscen_run *new_,
 	}
 	fprintf(out, "# %u jobs compared, %u only in old, %u not compared\n",
 		refs->compared, only_old, other);
+	if (old)
+		kscen_profile_compare(out, old, new_);	/* profile_report.h */
 	free(done);
 }
 

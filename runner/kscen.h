@@ -209,6 +209,8 @@ struct kscen_map {
 	struct kscen_mark mark;
 };
 
+struct kscen_profile_spec;
+
 struct kscen_job_spec {
 	const char *spec_file;	/* the scenario's file, for messages */
 	char *name;
@@ -219,6 +221,7 @@ struct kscen_job_spec {
 	unsigned nr_include, nr_exclude;
 	struct kscen_map baseline;	/* nr == 0: none */
 	long long timeout_ns;		/* per sample; the scenario's if unset */
+	struct kscen_profile_spec *profile;	/* profile.h; NULL: the scenario's */
 };
 
 struct kscen_scenario {
@@ -231,6 +234,7 @@ struct kscen_scenario {
 	double until_ci;	/* repeat: auto: CI half-width target, %; 0 off */
 	unsigned warmup;	/* discarded samples per job */
 	long long timeout_ns;	/* per sample */
+	struct kscen_profile_spec *profile;	/* profile.h; NULL: none */
 	struct kscen_job_spec *jobs;
 	unsigned nr_jobs;
 };
@@ -297,6 +301,8 @@ struct kscen_metric {
 	struct kscen_summary sum;
 };
 
+struct kscen_profile;
+
 struct kscen_job_result {
 	char *id, *name, *workload;
 	char **keys, **values;	/* params */
@@ -317,6 +323,7 @@ struct kscen_job_result {
 	char **eff_keys, **eff_values;
 	unsigned nr_eff;
 	char *reference;	/* the stored run it was compared with, or NULL */
+	struct kscen_profile *profile;	/* profile.h; NULL: none asked */
 };
 
 #define KSCEN_PARANOID_UNKNOWN (-100)	/* perf_event_paranoid unreadable */

@@ -27,6 +27,7 @@
 #include "report.h"
 #include "runner.h"
 #include "scenario_load.h"
+#include "profile.h"
 
 #define EXIT_GATE 1
 #define EXIT_USAGE 2
@@ -394,6 +395,7 @@ static int run_main(int argc, char **argv, bool *bisect)
 		{ "gate", required_argument, NULL, 'g' },
 		{ "until-ci", required_argument, NULL, 'u' },
 		{ "max-repeat", required_argument, NULL, 'm' },
+		{ "profile", no_argument, NULL, 'P' },
 		{ 0 },
 	};
 	const char *results = "results", *compare = "last";
@@ -477,6 +479,9 @@ static int run_main(int argc, char **argv, bool *bisect)
 				return max_repeat ? usage_error("run", "--max-repeat: "
 					"must be at least %d", KSCEN_AUTO_MIN_REPEAT) : EXIT_USAGE;
 			break;
+		case 'P':
+			ro.profile = true;
+			break;
 		default:
 			return usage_error("run", "unknown option");
 		}
@@ -555,6 +560,8 @@ static int run_main(int argc, char **argv, bool *bisect)
 			run->jobs[i].reference = kscen_xstrdup(refs.ref[i].run->path);
 	if (save && kscen_result_save(run, results))
 		fprintf(stderr, "kscen: could not save the results under %s\n", results);
+	else if (save)
+		kscen_profile_save_folded(run);	/* profile.h */
 	kscen_report(stdout, run, &refs, fmt);
 	if (gate > 0 && fmt == KSCEN_FMT_TEXT)
 		fputc('\n', stdout);
@@ -940,6 +947,16 @@ static int cmd_compare(int argc, char **argv)
 	return code;
 }
 
+/* plot --flame: flame.c (profile.h). */
+static int cmd_plot(int argc, char **argv)
+{
+	int ret = kscen_plot_main(argc, argv, load_result_arg);
+
+	if (ret < 0)
+		cmd_help(find_cmd("plot"), stdout);
+	return ret < 0 ? 0 : ret;
+}
+
 /* ---- the table ---------------------------------------------------------- */
 
 static const struct cmd cmds[] = {
@@ -964,6 +981,8 @@ static const struct cmd cmds[] = {
 	  "      --until-ci PCT  repeat: auto: sample until the median's 95% CI is\n"
 	  "                      within +-PCT% (at least 6, at most --max-repeat)\n"
 	  "      --max-repeat N  repeat: auto: at most N samples a job (default 30)\n"
+	  "      --profile       one more sample per job under a sampling profiler:\n"
+	  "                      top symbols, folded stacks (see profile: in README)\n"
 	  "  -q, --quiet         no progress on stderr\n"
 	  "  -v, --verbose       every sample on stderr\n" },
 	{ "plan", cmd_plan, "SCENARIO.yaml [--filter GLOB] [--max-jobs N]",
@@ -994,6 +1013,12 @@ static const struct cmd cmds[] = {
 	{ "report", cmd_report, "RESULT [--format F]",
 	  "Re-render a stored run (a file, or the newest in a directory).",
 	  "      --format F      text (default), markdown, json or csv\n" },
+	{ "plot", cmd_plot, "--flame JOB [--diff] RESULT -o FILE.svg",
+	  "Draw a profiled job's flame graph as SVG (a file, or the newest run in a directory).",
+	  "      --flame JOB     the job id whose profile to draw\n"
+	  "      --diff          differential: red where the job spends a larger share\n"
+	  "                      than its baseline, blue a smaller one\n"
+	  "  -o, --output FILE   the SVG to write\n" },
 };
 
 static const struct cmd *find_cmd(const char *name)

@@ -18,6 +18,7 @@
 #include "history.h"
 #include "kscen.h"
 #include "report.h"
+#include "profile_report.h"
 
 /* Stored runs may lack any optional field; print them as empty. */
 static const char *str(const char *s)
@@ -344,6 +345,7 @@ static void text_job(FILE *out, const struct kscen_run *run,
 		ref_name(run, ref, ref != refs->main, when, sizeof(when));
 		fprintf(out, "     vs %s: %s\n", when, chg);
 	}
+	kscen_profile_job_report(out, run, j, false);	/* profile_report.h */
 }
 
 static void text(FILE *out, const struct kscen_run *run,
@@ -473,6 +475,7 @@ static void markdown(FILE *out, const struct kscen_run *run,
 		fputc('\n', out);
 		kscen_env_diff_print(out, refs->main, run, "    ");
 	}
+	kscen_profile_markdown(out, run);	/* profile_report.h */
 }
 
 /* ---- JSON -------------------------------------------------------------- */

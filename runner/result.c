@@ -24,6 +24,7 @@
 #include <yaml.h>
 
 #include "kscen.h"
+#include "profile.h"
 
 #define MAX_FILE	(64 << 20)
 #define MAX_TRIES	100	/* names tried, one second apart */
@@ -283,6 +284,58 @@ static void write_metric(struct writer *w, const struct kscen_metric *m)
 	map_end(w);
 }
 
+/*
+ * A job's profile (profile.h): where it came from, what was lost, and its
+ * top symbols by self %, rounded to 0.01%; the folded stacks themselves go
+ * beside the run (<run>.profiles/), not in it.
+ */
+static void write_profile(struct writer *w, const struct kscen_profile *p)
+{
+	yaml_event_t ev;
+
+	map_start(w);
+	kv_str(w, "source", p->source);
+	if (p->reason) {
+		kv_str(w, "reason", p->reason);
+		map_end(w);
+		return;
+	}
+	kv_str(w, "event", p->event);
+	kv_long(w, "frequency", p->frequency);
+	kv_str(w, "scope", p->scope);
+	kv_str(w, "stacks", p->stacks);
+	kv_long(w, "top", p->top);
+	kv_long(w, "samples", p->samples);
+	kv_long(w, "map_full", p->map_full);
+	kv_long(w, "kernel_stacks_lost", p->kstack_lost);
+	kv_long(w, "user_stacks_lost", p->ustack_lost);
+	kv_double(w, "value", p->value);
+	if (p->note)
+		kv_str(w, "note", p->note);
+	put_str(w, "objects");
+	seq_start(w, false);
+	for (unsigned i = 0; i < p->nr_objects; i++)
+		put_str(w, p->objects[i]);
+	seq_end(w);
+	put_str(w, "symbols");
+	seq_start(w, false);
+	for (unsigned i = 0; i < p->nr_sym; i++) {
+		const struct kscen_profile_sym *s = &p->sym[i];
+
+		emit(w, &ev, yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1,
+						YAML_FLOW_MAPPING_STYLE));
+		kv_double(w, "self", round(s->self * 100) / 100);
+		if (p->children)
+			kv_double(w, "children", round(s->children * 100) / 100);
+		put_str(w, "kernel");
+		scalar(w, s->kernel ? "true" : "false", YAML_PLAIN_SCALAR_STYLE);
+		kv_str(w, "symbol", s->name);
+		map_end(w);
+	}
+	seq_end(w);
+	map_end(w);
+}
+
 static void write_job(struct writer *w, const struct kscen_job_result *j)
 {
 	unsigned i, st = j->status <= KSCEN_FAILED ? j->status : KSCEN_FAILED;
@@ -326,6 +379,10 @@ static void write_job(struct writer *w, const struct kscen_job_result *j)
 		put_str(w, "converged");
 		scalar(w, j->converged ? "true" : "false",
 		       YAML_PLAIN_SCALAR_STYLE);
+	}
+	if (j->profile) {
+		put_str(w, "profile");
+		write_profile(w, j->profile);
 	}
 	map_end(w);
 }
@@ -709,6 +766,7 @@ void kscen_run_free(struct kscen_run *run)
 		free(j->baseline);
 		free(j->previous);
 		free(j->reference);
+		kscen_profile_free(j->profile);
 	}
 	free(run->jobs);
 	kscen_system_fini(&run->system);

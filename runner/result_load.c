@@ -21,6 +21,7 @@
 #include <yaml.h>
 
 #include "kscen.h"
+#include "profile.h"
 
 #define MAX_FILE	(64 << 20)
 
@@ -411,6 +412,90 @@ static int load_converged(struct loader *l, yaml_node_t *n, void *base)
 	return 0;
 }
 
+/* A job's profile (profile.h, written by result.c's write_profile()). */
+#define P(f) offsetof(struct kscen_profile_sym, f)
+static const struct field psym_fields[] = {
+	{ "symbol", F_STR, P(name), true, NULL },
+	{ "kernel", F_BOOL, P(kernel), false, NULL },
+	{ "self", F_DOUBLE, P(self), true, NULL },
+	{ "children", F_DOUBLE, P(children), false, NULL },
+};
+#undef P
+
+static int load_psyms(struct loader *l, yaml_node_t *n, void *base)
+{
+	struct kscen_profile *p = base;
+	uint32_t seen;
+	unsigned i, nr = 0;
+
+	if (sequence(l, n, "symbols", &nr))
+		return -EINVAL;
+	p->sym = kscen_xcalloc(nr + 1, sizeof(*p->sym));
+	for (i = 0; i < nr; i++, p->nr_sym++) {
+		yaml_node_t *v = node(l, n->data.sequence.items.start[i]);
+
+		p->sym[i].children = NAN;
+		if (spend(l, v) || load_map(l, v, "symbol", psym_fields,
+					    NR(psym_fields), &p->sym[i], &seen)) {
+			p->nr_sym++;
+			return -EINVAL;
+		}
+		if (seen & 8)
+			p->children = true;
+	}
+	return 0;
+}
+
+static int load_pobjects(struct loader *l, yaml_node_t *n, void *base)
+{
+	struct kscen_profile *p = base;
+	unsigned i, nr = 0;
+	const char *s;
+
+	if (sequence(l, n, "objects", &nr))
+		return -EINVAL;
+	p->objects = kscen_xcalloc(nr + 1, sizeof(*p->objects));
+	for (i = 0; i < nr; i++) {
+		yaml_node_t *v = node(l, n->data.sequence.items.start[i]);
+
+		if (spend(l, v) || text(l, v, "objects", &s))
+			return -EINVAL;
+		p->objects[p->nr_objects++] = kscen_xstrdup(s);
+	}
+	return 0;
+}
+
+#define P(f) offsetof(struct kscen_profile, f)
+static const struct field profile_fields[] = {
+	{ "source", F_STR, P(source), false, NULL },
+	{ "reason", F_STR, P(reason), false, NULL },
+	{ "event", F_STR, P(event), false, NULL },
+	{ "frequency", F_UINT, P(frequency), false, NULL },
+	{ "scope", F_STR, P(scope), false, NULL },
+	{ "stacks", F_STR, P(stacks), false, NULL },
+	{ "top", F_UINT, P(top), false, NULL },
+	{ "samples", F_LONG, P(samples), false, NULL },
+	{ "map_full", F_LONG, P(map_full), false, NULL },
+	{ "kernel_stacks_lost", F_LONG, P(kstack_lost), false, NULL },
+	{ "user_stacks_lost", F_LONG, P(ustack_lost), false, NULL },
+	{ "value", F_DOUBLE, P(value), false, NULL },
+	{ "note", F_STR, P(note), false, NULL },
+	{ "objects", F_FUNC, 0, false, load_pobjects },
+	{ "symbols", F_FUNC, 0, false, load_psyms },
+};
+#undef P
+
+static int load_profile(struct loader *l, yaml_node_t *n, void *base)
+{
+	struct kscen_job_result *j = base;
+
+	j->profile = kscen_xcalloc(1, sizeof(*j->profile));
+	j->profile->value = NAN;
+	j->profile->top = KSCEN_PROFILE_TOP;
+	return load_map(l, n, "profile", profile_fields, NR(profile_fields),
+			j->profile, NULL);
+}
+
 #define J(f) offsetof(struct kscen_job_result, f)
 static const struct field job_fields[] = {
 	{ "id", F_STR, J(id), true, NULL },
@@ -427,6 +512,7 @@ static const struct field job_fields[] = {
 	{ "previous", F_STR, J(previous), false, NULL },
 	{ "reference", F_STR, J(reference), false, NULL },
 	{ "converged", F_FUNC, 0, false, load_converged },
+	{ "profile", F_FUNC, 0, false, load_profile },
 };
 #undef J
 

@@ -204,6 +204,9 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 				r->metrics[m].samples[r->metrics[m].nr_samples++] = out.v[m];
 		}
 	}
+	/* A profile per job: one more sample each, never recorded. */
+	for (unsigned k = 0; k < nr && !ret; k++)
+		ret = kscen_profile_run(s, &jobs->job[index[k]], &run->jobs[k], o);
 	if (ret)
 		run->partial = true;
 	for (unsigned k = 0; k < nr; k++) {

@@ -37,6 +37,7 @@ struct kscen_run_opts {
 	double until_ci;
 	const char *filter;		/* glob on job ids, NULL: all */
 	bool quiet;
+	bool profile;			/* run --profile: profile every job */
 };
 
 /*
@@ -47,5 +48,12 @@ struct kscen_run_opts {
  */
 int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs,
 		   const struct kscen_run_opts *o, struct kscen_run *run);
+
+/*
+ * profile_run.c: after the recorded samples, one more sample of @job under
+ * the profiler, when it asks for one; fills r->profile. 0, or -EINTR.
+ */
+int kscen_profile_run(const struct kscen_scenario *s, const struct kscen_job *job,
+		      struct kscen_job_result *r, const struct kscen_run_opts *o);
 
 #endif

@@ -22,6 +22,7 @@
 
 #include "kscen.h"
 #include "scenario_load.h"
+#include "profile.h"
 #include "../schemas/scenario.h"
 
 #define MAX_KEYS 256		/* in any one mapping: keys are names, not data */
@@ -358,6 +359,7 @@ static void read_selectors(struct loader *ld, struct kscen_job_spec *j,
 
 static const char *const job_keys[] = {
 	"name", "workload", "params", "include", "exclude", "baseline", "timeout",
+	"profile",
 };
 
 static void read_job(struct loader *ld, yaml_node_t *n, struct kscen_job_spec *j)
@@ -426,7 +428,7 @@ static void read_job(struct loader *ld, yaml_node_t *n, struct kscen_job_spec *j
 
 static const char *const top_keys[] = {
 	"scenario", "description", "repeat", "warmup", "timeout", "jobs",
-	"max_repeat", "until_ci",
+	"max_repeat", "until_ci", "profile",
 };
 
 static const struct kscen_param repeat_p = {
@@ -525,6 +527,9 @@ static int walk(struct loader *ld, struct kscen_scenario *s)
 	if ((n = get(ld, root, "timeout")) &&
 	    !check_scalar(ld, n, &kscen_timeout_param, &v))
 		s->timeout_ns = v.i;
+	if ((n = get(ld, root, "profile")))	/* profile.h */
+		ld->errors += kscen_profile_spec_read(ld->file, &ld->doc, n, NULL,
+						      &s->profile);
 
 	jobs = get(ld, root, "jobs");
 	if (!jobs || jobs->type != YAML_SEQUENCE_NODE ||
@@ -546,6 +551,10 @@ static int walk(struct loader *ld, struct kscen_scenario *s)
 		n = get(ld, node(ld, jobs->data.sequence.items.start[i]), "timeout");
 		if (n && !check_scalar(ld, n, &kscen_timeout_param, &v))
 			j->timeout_ns = v.i;
+		n = get(ld, node(ld, jobs->data.sequence.items.start[i]), "profile");
+		if (n && node(ld, jobs->data.sequence.items.start[i])->type == YAML_MAPPING_NODE)
+			ld->errors += kscen_profile_spec_read(ld->file, &ld->doc, n,
+							      s->profile, &j->profile);
 		for (unsigned k = 0; k < i && j->name; k++)
 			if (s->jobs[k].name && strcmp(s->jobs[k].name, j->name) == 0)
 				lerr_at(ld, j->mark,
@@ -627,7 +636,9 @@ void kscen_scenario_free(struct kscen_scenario *s)
 			map_fini(&j->exclude[k]);
 		free(j->include);
 		free(j->exclude);
+		free(j->profile);
 	}
+	free(s->profile);
 	free(s->jobs);
 	free(s->file);
 	free(s->sha256);

@@ -17,6 +17,7 @@ static const cyaml_schema_field_t job_fields[] = {
 	CYAML_FIELD_IGNORE("include", CYAML_FLAG_OPTIONAL),
 	CYAML_FIELD_IGNORE("exclude", CYAML_FLAG_OPTIONAL),
 	CYAML_FIELD_IGNORE("baseline", CYAML_FLAG_OPTIONAL),
+	CYAML_FIELD_IGNORE("profile", CYAML_FLAG_OPTIONAL),
 	CYAML_FIELD_END
 };
 
@@ -38,6 +39,7 @@ static const cyaml_schema_field_t doc_fields[] = {
 	STR("timeout", CYAML_FLAG_OPTIONAL, struct kscen_doc, timeout),
 	CYAML_FIELD_SEQUENCE("jobs", CYAML_FLAG_POINTER, struct kscen_doc,
 			     jobs, &job_schema, 1, KSCEN_DOC_MAX_JOBS),
+	CYAML_FIELD_IGNORE("profile", CYAML_FLAG_OPTIONAL),
 	CYAML_FIELD_END
 };
 

@@ -629,5 +629,7 @@ run "$kscen" run -q --no-save --compare none "$tmp/json-bad.yaml"
 [ $rc = 3 ] && grep -q 'json: stdout is not JSON' "$tmp/out" && grep -q 'has 1 elements, no \[3\]' "$tmp/out" &&
 	pass exec_json_errors_are_failures || fail exec_json_errors_are_failures "rc=$rc $(cat "$tmp/out")"
 
+. "$(dirname "$0")/e2e_profile.sh"
+
 echo "e2e: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

@@ -39,7 +39,13 @@
 	X(test_messaging_engine_runs_and_stops)		\
 	X(test_perf_bench_more_defaults_are_perfs)	\
 	X(test_perf_bench_units_detected)		\
-	X(test_json_path_names_one_value)
+	X(test_json_path_names_one_value)	\
+	X(test_profile_self_children_and_folding)	\
+	X(test_profile_diff_orders_by_delta)		\
+	X(test_profile_folded_names_are_safe)		\
+	X(test_profile_result_roundtrip)		\
+	X(test_symbols_kallsyms_and_elf)		\
+	X(test_profile_spec_from_scenario)
 
 #define DECLARE(fn) void fn(void);
 KSCEN_UNIT_TESTS(DECLARE)
