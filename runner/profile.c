@@ -43,10 +43,6 @@
 #define POLL_MS 10
 #define NR_SYM_BUCKETS 4096
 
-int kscen_profile_perf(const struct kscen_job *job, long long timeout_ns,
-		       const struct kscen_profile_spec *spec,
-		       struct kscen_profile *p);
-
 void kscen_profile_spec_default(struct kscen_profile_spec *s)
 {
 	memset(s, 0, sizeof(*s));
