@@ -401,14 +401,10 @@ static int bpf_prof_collect(struct bpf_prof *b, const struct kscen_profile_spec 
 						  "(kptr_restrict=%d): kernel frames unnamed", kr);
 	}
 
-
-	{
-		struct profile_stats *st = &b->skel->bss->stats;
-
-		p->map_full = st->map_full;
-		p->kstack_lost = st->kstack_lost;
-		p->ustack_lost = st->ustack_lost;
-	}
+	/* The losses, read after the events are gone: nothing moves now. */
+	p->map_full = b->skel->bss->stats.map_full;
+	p->kstack_lost = b->skel->bss->stats.kstack_lost;
+	p->ustack_lost = b->skel->bss->stats.ustack_lost;
 	while (!bpf_map_get_next_key(counts, prev, &next)) {
 		struct kscen_folded *fo;
 		__u64 count = 0;
