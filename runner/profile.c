@@ -43,10 +43,6 @@
 #define POLL_MS 10
 #define NR_SYM_BUCKETS 4096
 
-int kscen_profile_perf(const struct kscen_job *job, long long timeout_ns,
-		       const struct kscen_profile_spec *spec,
-		       struct kscen_profile *p);
-
 void kscen_profile_spec_default(struct kscen_profile_spec *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -405,14 +401,10 @@ static int bpf_prof_collect(struct bpf_prof *b, const struct kscen_profile_spec 
 						  "(kptr_restrict=%d): kernel frames unnamed", kr);
 	}
 
-
-	{
-		struct profile_stats *st = &b->skel->bss->stats;
-
-		p->map_full = st->map_full;
-		p->kstack_lost = st->kstack_lost;
-		p->ustack_lost = st->ustack_lost;
-	}
+	/* The losses, read after the events are gone: nothing moves now. */
+	p->map_full = b->skel->bss->stats.map_full;
+	p->kstack_lost = b->skel->bss->stats.kstack_lost;
+	p->ustack_lost = b->skel->bss->stats.ustack_lost;
 	while (!bpf_map_get_next_key(counts, prev, &next)) {
 		struct kscen_folded *fo;
 		__u64 count = 0;

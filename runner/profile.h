@@ -71,6 +71,14 @@ struct kscen_profile {
 
 void kscen_profile_free(struct kscen_profile *p);
 
+/*
+ * profile_perf.c: the same sample under perf record (profiler: perf),
+ * filling @p like kscen_profile_job(); 0 or -EINTR.
+ */
+int kscen_profile_perf(const struct kscen_job *job, long long timeout_ns,
+		       const struct kscen_profile_spec *spec,
+		       struct kscen_profile *p);
+
 /* profile.c: the spec's defaults; "profile: true". */
 void kscen_profile_spec_default(struct kscen_profile_spec *s);
 

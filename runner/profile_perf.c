@@ -26,10 +26,6 @@
 #include "profile.h"
 #include "runner.h"
 
-int kscen_profile_perf(const struct kscen_job *job, long long timeout_ns,
-		       const struct kscen_profile_spec *spec,
-		       struct kscen_profile *p);
-
 /* Send @cmd on the control pipe and wait up to 10 s for perf's "ack". */
 static int control(int ctl, int ack, const char *cmd)
 {

@@ -3,6 +3,11 @@
 # whose helpers (run, pass, fail, skip, $kscen, $fx, $tmp) it uses.
 
 # ---- profiles -------------------------------------------------------------
+run "$kscen" plot --help
+[ $rc = 0 ] && grep -q 'usage: kscen plot --flame JOB' "$tmp/out" && pass help_plot || fail help_plot "rc=$rc"
+run "$kscen" plot --flame x $fx/e2e/tiny.yaml
+[ $rc = 2 ] && grep -q 'needs --flame JOB, one RESULT and -o FILE.svg' "$tmp/err" &&
+	pass plot_without_output_exit_2 || fail plot_without_output_exit_2 "rc=$rc $(cat "$tmp/err")"
 profile_ready() {
 	[ "$(id -u)" = 0 ] && [ -r /sys/kernel/btf/vmlinux ]
 }
@@ -59,6 +64,9 @@ PY
 		grep -q 'baseline [0-9.]*%, [-+][0-9.]*%)</title>' "$tmp/diff.svg" &&
 		grep -Eq 'fill="rgb\((255,[0-9]+,[0-9]+|[0-9]+,[0-9]+,255)\)"' "$tmp/diff.svg" &&
 		pass profile_flame_graph_diff || fail profile_flame_graph_diff "rc=$rc $(cat "$tmp/err")"
+	run "$kscen" plot --flame nosuch/job "$pfile" -o "$tmp/x.svg"
+	[ $rc = 2 ] && grep -q "no job 'nosuch/job'" "$tmp/err" && [ ! -e "$tmp/x.svg" ] &&
+		pass profile_flame_unknown_job || fail profile_flame_unknown_job "rc=$rc $(cat "$tmp/err")"
 	run "$kscen" plot --flame syscall/loops=50000 --diff "$pfile" -o "$tmp/diff2.svg"
 	[ $rc = 2 ] && grep -q 'has no baseline' "$tmp/err" && pass profile_flame_diff_needs_baseline ||
 		fail profile_flame_diff_needs_baseline "rc=$rc $(cat "$tmp/err")"
