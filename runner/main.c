@@ -20,6 +20,7 @@
 #include "kscen.h"
 #include "runner.h"
 #include "scenario_load.h"
+#include "vm.h"
 
 #define EXIT_GATE 1
 #define EXIT_USAGE 2
@@ -629,6 +630,13 @@ static const struct cmd cmds[] = {
 	{ "report", cmd_report, "RESULT [--format F]",
 	  "Re-render a stored run (a file, or the newest in a directory).",
 	  "      --format F      text (default), markdown, json or csv\n" },
+	{ "vm", kscen_cmd_vm, "--kernel BZIMAGE [options] -- run SCENARIO [ARGS]",
+	  "Boot a kernel under QEMU on this machine's root, run kscen in it, keep the run here.",
+	  kscen_vm_options_help },
+	{ "ab", kscen_cmd_ab, "--kernel A --kernel B [options] SCENARIO.yaml",
+	  "Boot two kernels under QEMU and run the scenario on both in alternating rounds.",
+	  kscen_ab_options_help },
+	{ "agent", kscen_cmd_agent, "[--stdio] SCENARIO.yaml", "", "" },	/* internal: ab's guest side */
 };
 
 static const struct cmd *find_cmd(const char *name)
@@ -645,7 +653,8 @@ static void main_help(FILE *out)
 		"kscen runs kernel benchmark scenarios described in YAML.\n\n"
 		"commands:\n");
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		fprintf(out, "  %-10s %s\n", cmds[i].name, cmds[i].summary);
+		if (*cmds[i].summary)	/* "": internal */
+			fprintf(out, "  %-10s %s\n", cmds[i].name, cmds[i].summary);
 	fprintf(out, "\n'kscen COMMAND --help' shows a command's options.\n"
 		"exit codes: 0 ok, 1 regression gate, 2 invalid input, 3 a job failed\n");
 }
@@ -672,7 +681,7 @@ int main(int argc, char **argv)
 	}
 	c = find_cmd(argv[1]);
 	if (!c) {
-		const char *names[8];
+		const char *names[ARRAY_SIZE(cmds)];
 		unsigned nr = 0;
 
 		for (; nr < sizeof(cmds) / sizeof(cmds[0]); nr++)
