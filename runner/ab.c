@@ -153,6 +153,15 @@ static void guest_dies(struct guest *g, const char *fmt, ...)
 		g->vm.release ? g->vm.release : "?", why);
 	kscen_vm_stop(&g->vm, 0);
 	kscen_vm_print_tail(&g->vm);
+	if (g->vm.panic) {	/* the reason its jobs failed, in the report */
+		char *p;
+		const char *l = strstr(g->vm.panic, "] ") ? strstr(g->vm.panic, "] ") + 2
+							   : g->vm.panic;
+
+		p = kscen_xasprintf("%s (%s)", why, l);
+		free(why);
+		why = p;
+	}
 	g->dead = why;
 }
 
@@ -266,7 +275,9 @@ static int ab_sample(void *arg, unsigned index, const struct kscen_job *job,
 		return 0;
 	}
 	if (ret) {
-		guest_dies(g, "during a sample of %s: %s", job->id, agent_error(ret));
+		fprintf(stderr, "kscen ab: kernel %s: during a sample of %s\n",
+			g->c.label, job->id);
+		guest_dies(g, "%s", agent_error(ret));
 		snprintf(out->reason, sizeof(out->reason), "kernel %s: %s",
 			 g->c.label, g->dead);
 		return 0;
@@ -339,10 +350,14 @@ static void ab_system(struct ab *ab, struct kscen_system *sys)
 	sys->kernel_build = kscen_xasprintf("A: %s; B: %s", a->version ? a->version : "?",
 					    b->version ? b->version : "?");
 	free(sys->cmdline);
-	sys->cmdline = kscen_xasprintf("console=ttyS0 rdinit=/init panic=-1 quiet "
-				       "loglevel=4%s%s", a->c.append ? " " : "",
+	sys->cmdline = kscen_xasprintf("console=ttyS0 rdinit=/init panic=-1%s%s",
+				       a->c.append ? " " : "",
 				       a->c.append ? a->c.append : "");
 	sys->nr_cpus = a->c.cpus;
+	host = sys->cpu_model;
+	sys->cpu_model = kscen_xasprintf("QEMU %s guest on %s", a->vm.kvm ? "KVM" : "TCG",
+					 host ? host : "?");
+	free(host);
 }
 
 static void overheads(struct ab *ab)

@@ -148,6 +148,10 @@ static void console_line(struct kscen_vm *vm, char *line)
 			vm->forward = -1;
 		line[n] = '\0';
 	}
+	/* a panic's stack trace pushes its first line out of the tail */
+	if (!vm->panic && (strstr(line, "Kernel panic - ") || strstr(line, "BUG: ") ||
+			   strstr(line, "Oops: ")))
+		vm->panic = kscen_xstrdup(line);
 	free(vm->tail[vm->tail_next]);
 	vm->tail[vm->tail_next] = kscen_xstrdup(line);
 	vm->tail_next = (vm->tail_next + 1) % KSCEN_VM_TAIL_LINES;
@@ -214,8 +218,11 @@ void kscen_vm_print_tail(struct kscen_vm *vm)
 		any = true;
 		fprintf(stderr, "  | %s\n", l);
 	}
+	if (vm->panic)
+		fprintf(stderr, "kscen: kernel %s: %s\n", vm->label, vm->panic);
 	if (!any)
-		fprintf(stderr, "kscen: the console of kernel %s is empty\n", vm->label);
+		fprintf(stderr, "kscen: the console of kernel %s is empty (no "
+			"console=ttyS0 support, or stuck before the console)\n", vm->label);
 }
 
 const char *kscen_vm_accel_name(const struct kscen_vm *vm)
@@ -395,7 +402,7 @@ int kscen_vm_spawn(const struct kscen_vm_config *c, struct kscen_vm *vm)
 	arg(&a, "-initrd");
 	arg(&a, "%s/initramfs.cpio", vm->dir);
 	arg(&a, "-append");
-	arg(&a, "console=ttyS0 rdinit=/init panic=-1 quiet loglevel=4%s%s",
+	arg(&a, "console=ttyS0 rdinit=/init panic=-1%s%s",
 	    c->append ? " " : "", c->append ? c->append : "");
 	arg(&a, "-fsdev");
 	arg(&a, "local,id=root,path=/,security_model=none,readonly=on,multidevs=remap");
@@ -566,7 +573,8 @@ void kscen_vm_free(struct kscen_vm *vm)
 		vm->tail[i] = NULL;
 	}
 	free(vm->release);
-	vm->release = NULL;
+	free(vm->panic);
+	vm->release = vm->panic = NULL;
 }
 
 /* ---- options shared by vm and ab ------------------------------------------------ */

@@ -12,7 +12,7 @@
 
 #include "kscen.h"
 
-#define KSCEN_VM_TAIL_LINES 24		/* console lines kept for messages */
+#define KSCEN_VM_TAIL_LINES 30		/* console lines kept for messages */
 #define KSCEN_VM_AGENT_PORT "kscen.agent"	/* virtio-serial port name */
 
 enum kscen_vm_accel {
@@ -58,6 +58,7 @@ struct kscen_vm {
 	char line[1024];
 	size_t line_len;
 	char *tail[KSCEN_VM_TAIL_LINES];
+	char *panic;			/* the first panic/Oops/BUG line, or NULL */
 	unsigned tail_next;
 };
 

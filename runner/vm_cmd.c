@@ -165,7 +165,7 @@ int kscen_cmd_vm(int argc, char **argv)
 			goto usage;
 		}
 	}
-	c.label = c.kernel;
+	c.label = c.kernel && strrchr(c.kernel, '/') ? strrchr(c.kernel, '/') + 1 : c.kernel;
 	if (!c.kernel) {
 		fprintf(stderr, "kscen vm: needs --kernel BZIMAGE\n");
 		goto usage;

@@ -296,19 +296,19 @@ static int resolve(const char *name, const char *dir, struct order *o,
 		if (!strcmp(found.m[i].name, name))
 			m = &found.m[i];
 	if (!m) {
-		fprintf(stderr, "kscen vm: module %s is needed but is neither in %s "
+		fprintf(stderr, "kscen: module %s is needed but is neither in %s "
 			"nor built in (modules.builtin)\n", name, dir);
 		return -ENOENT;
 	}
 	if (m->path[0] == '!') {
-		fprintf(stderr, "kscen vm: module %s is compressed (%s); kscen loads "
+		fprintf(stderr, "kscen: module %s is compressed (%s); kscen loads "
 			"only uncompressed .ko files\n", name, m->path + 1);
 		return -ENOTSUP;
 	}
 	if (depth > 32)
 		return -ELOOP;
 	if ((ret = read_file(m->path, &data, &size))) {
-		fprintf(stderr, "kscen vm: %s: %s\n", m->path, strerror(-ret));
+		fprintf(stderr, "kscen: %s: %s\n", m->path, strerror(-ret));
 		return ret;
 	}
 	deps = mod_depends(data, size);
@@ -339,6 +339,8 @@ static const char init_head[] =
 	"mount -t proc proc /proc\n"
 	"mount -t sysfs sysfs /sys\n"
 	"mount -t devtmpfs devtmpfs /dev\n"
+	"# the boot's messages were for a failing boot; the job's output is clean\n"
+	"dmesg -n 4\n"
 	"fail() {\n"
 	"\techo \"kscen-init: error: $*\"\n"
 	"\techo \"kscen-init: exit 125\"\n"
@@ -418,7 +420,7 @@ int kscen_vm_initramfs(const struct kscen_vm_config *c, const char *modules,
 	if (modules) {
 		if (nftw(modules, walk, 32, FTW_PHYS)) {
 			ret = -errno;
-			fprintf(stderr, "kscen vm: %s: %s\n", modules, strerror(errno));
+			fprintf(stderr, "kscen: %s: %s\n", modules, strerror(errno));
 			goto out;
 		}
 		read_builtin(modules);
@@ -445,7 +447,7 @@ int kscen_vm_initramfs(const struct kscen_vm_config *c, const char *modules,
 	cpio_entry(&cp, "job.sh", S_IFREG | 0644, c->script, strlen(c->script), 0, 0);
 	free(init);
 	if ((ret = cpio_file(&cp, "bin/busybox", BUSYBOX, 0755))) {
-		fprintf(stderr, "kscen vm: %s: %s (Debian: apt-get install busybox-static)\n",
+		fprintf(stderr, "kscen: %s: %s (Debian: apt-get install busybox-static)\n",
 			BUSYBOX, strerror(-ret));
 		fclose(cp.f);
 		goto out;

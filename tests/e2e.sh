@@ -423,5 +423,8 @@ else
 	skip lock_contention_unprivileged_is_a_skip "needs root and setpriv to drop privilege"
 fi
 
+# ---- kscen vm, kscen ab: host-side tests and one boot (all: make test-vm) --
+. tests/vm.sh
+
 echo "e2e: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]
