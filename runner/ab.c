@@ -414,7 +414,7 @@ int kscen_cmd_ab(int argc, char **argv)
 	bool save = true;
 	int opt, ret, code = 0;
 
-	while ((opt = getopt_long(argc, argv, "+hr:w:o:qv", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "hr:w:o:qv", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'h':
 			printf("usage: kscen ab --kernel A --kernel B [options] SCENARIO.yaml\n\n"

@@ -11,8 +11,9 @@
  *   agent: out <ret> <nr> <ns in the guest> <v0> ... <v7>\t<reason>
  *   host:  quit
  *
- * A sample is taken exactly as `kscen run` takes it (kscen_sample_isolated()),
- * so a job means the same in a guest as on the host. "ns in the guest" is the
+ * A sample is taken exactly as `kscen run` takes it (the workload's
+ * supported(), then kscen_sample_isolated()), so a job means the same in a
+ * guest as on the host. "ns in the guest" is the
  * time the sample took as the guest's clock saw it; the host subtracts it
  * from the round trip to measure what the agent costs.
  */
@@ -146,7 +147,7 @@ int kscen_cmd_agent(int argc, char **argv)
 	ret = reply(out, msg);
 	free(msg);
 	while (!ret && getline(&line, &cap, f) > 0) {
-		struct kscen_sample_out so;
+		struct kscen_sample_out so = { 0 };
 		unsigned long idx;
 		long long timeout, t0;
 		char buf[64 + 26 * KSCEN_MAX_METRICS + KSCEN_REASON_MAX], *p;
@@ -161,7 +162,20 @@ int kscen_cmd_agent(int argc, char **argv)
 			continue;
 		}
 		t0 = now_ns();
-		if (kscen_sample_isolated(&jobs.job[idx], timeout, &so)) {
+		if (jobs.job[idx].workload->supported) {
+			/* what kscen run asks on the host, asked of this kernel */
+			struct kscen_ctx ctx = { .params = jobs.job[idx].params,
+						 .verbose = kscen_verbose };
+
+			memset(&so, 0, sizeof(so));
+			so.ret = jobs.job[idx].workload->supported(&ctx);
+			memcpy(so.reason, ctx.reason, sizeof(so.reason));
+		}
+		if (so.ret) {
+			so.nr = 0;
+			if (!so.reason[0])
+				snprintf(so.reason, sizeof(so.reason), "not supported here");
+		} else if (kscen_sample_isolated(&jobs.job[idx], timeout, &so)) {
 			so.ret = -EIO;
 			so.nr = 0;
 			snprintf(so.reason, sizeof(so.reason), "the agent cannot fork");
