@@ -88,7 +88,7 @@ static void on_signal(int sig)
 
 /* ---- the jobs: every job twice, kernel=A then kernel=B ------------------ */
 
-static void ab_jobs(const struct kscen_jobs *in, struct kscen_jobs *out)
+void kscen_ab_jobs(const struct kscen_jobs *in, struct kscen_jobs *out)
 {
 	unsigned n = in->nr;
 
@@ -120,7 +120,7 @@ static void ab_jobs(const struct kscen_jobs *in, struct kscen_jobs *out)
 		}
 }
 
-static void ab_jobs_free(struct kscen_jobs *jobs)
+void kscen_ab_jobs_free(struct kscen_jobs *jobs)
 {
 	for (unsigned i = 0; i < jobs->nr; i++) {
 		struct kscen_job *d = &jobs->job[i];
@@ -507,7 +507,7 @@ int kscen_cmd_ab(int argc, char **argv)
 	}
 	ab.n = jobs.nr;
 	ab.sha256 = s->sha256;
-	ab_jobs(&jobs, &both);
+	kscen_ab_jobs(&jobs, &both);
 	ro.repeat = repeat ? repeat : s->repeat;
 	ro.warmup = warmup != ULONG_MAX ? warmup : s->warmup;
 	ro.max_repeat = ro.repeat;	/* repeat: auto is not for two guests */
@@ -523,9 +523,9 @@ int kscen_cmd_ab(int argc, char **argv)
 	/* the agent: this kscen, on the same scenario path, from here */
 	sargv[0] = "agent";
 	sargv[1] = argv[optind];
-	script = kscen_vm_script(2, sargv);
+	script = kscen_vm_script(2, sargv, NULL);
 	if (!script) {
-		code = EXIT_FAILED;
+		code = EXIT_USAGE;
 		goto out;
 	}
 	c.script = script;
@@ -547,7 +547,9 @@ int kscen_cmd_ab(int argc, char **argv)
 		if (g->dead)
 			continue;
 		if (kscen_vm_wait_booted(&g->c, &g->vm))
-			g->dead = kscen_xasprintf("it did not boot");
+			g->dead = g->vm.panic ? kscen_xasprintf("it did not boot (%s)",
+					strstr(g->vm.panic, "] ") ? strstr(g->vm.panic, "] ") + 2 :
+					g->vm.panic) : kscen_xasprintf("it did not boot");
 		else
 			agent_hello(&ab, g);
 	}
@@ -618,7 +620,7 @@ out:
 	if (run)
 		kscen_run_free(run);
 	free(script);
-	ab_jobs_free(&both);
+	kscen_ab_jobs_free(&both);
 	kscen_jobs_free(&jobs);
 	kscen_scenario_free(s);
 	return code;

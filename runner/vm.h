@@ -112,11 +112,22 @@ int kscen_cmd_vm(int argc, char **argv);
 int kscen_cmd_ab(int argc, char **argv);
 int kscen_cmd_agent(int argc, char **argv);
 extern const char kscen_ab_options_help[];
+/*
+ * ab's jobs: every job of @in as "kernel=A" (indices 0..n-1) and "kernel=B"
+ * (n..2n-1), A the baseline of B. The jobs share @in's params and spec: free
+ * them with kscen_ab_jobs_free() before @in.
+ */
+void kscen_ab_jobs(const struct kscen_jobs *in, struct kscen_jobs *out);
+void kscen_ab_jobs_free(struct kscen_jobs *jobs);
 
 /* The options vm and ab share, for their --help. */
 extern const char kscen_vm_options_help[];
-/* The guest script that runs "kscen @argv" in the current directory. */
-char *kscen_vm_script(int argc, char **argv);
+/*
+ * The guest script that runs "kscen @argv" in the current directory; @rw is
+ * the directory shared read-write, or NULL. NULL (printed) when the guest
+ * could not see the directory or a file named in @argv.
+ */
+char *kscen_vm_script(int argc, char **argv, const char *rw);
 
 /* Shared option parsing of vm and ab: --cpus, --memory, --accel. */
 int kscen_vm_parse_memory(const char *arg, unsigned long long *out);

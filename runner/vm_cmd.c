@@ -34,20 +34,47 @@ static void quote(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
+/* Is @path under /tmp or /run, which the guest has as tmpfs of its own? */
+static bool hidden(const char *path, const char *rw)
+{
+	size_t n = rw ? strlen(rw) : 0;
+
+	if (rw && !strncmp(path, rw, n) && (path[n] == '/' || !path[n]))
+		return false;
+	return !strncmp(path, "/tmp", 4) && (path[4] == '/' || !path[4]) ? true :
+	       !strncmp(path, "/run", 4) && (path[4] == '/' || !path[4]);
+}
+
 /*
  * The script the guest runs: cd where we are, exec kscen with @argv. The
  * guest's output is its console; the init prints the exit code after it.
+ * NULL (printed) when the guest would not see the directory or a file of
+ * @argv.
  */
-char *kscen_vm_script(int argc, char **argv)
+char *kscen_vm_script(int argc, char **argv, const char *rw)
 {
 	char cwd[PATH_MAX], self[PATH_MAX], *buf = NULL;
 	size_t len = 0;
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	FILE *f;
 
-	if (n <= 0 || !getcwd(cwd, sizeof(cwd)))
+	if (n <= 0 || !getcwd(cwd, sizeof(cwd))) {
+		fprintf(stderr, "kscen: cannot find this kscen or the working directory\n");
 		return NULL;
+	}
 	self[n] = '\0';
+	for (int i = -2; i < argc; i++) {
+		char *real = i == -2 ? kscen_xstrdup(cwd) : i == -1 ? kscen_xstrdup(self) :
+			     realpath(argv[i], NULL);
+		bool bad = real && hidden(real, rw);
+
+		if (bad)
+			fprintf(stderr, "kscen: %s is under /tmp or /run, which the guest "
+				"mounts a tmpfs of its own over; move it elsewhere\n", real);
+		free(real);
+		if (bad)
+			return NULL;
+	}
 	f = open_memstream(&buf, &len);
 	fputs("export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\n"
 	      "export HOME=/tmp LANG=C.UTF-8\ncd ", f);
@@ -191,11 +218,10 @@ int kscen_cmd_vm(int argc, char **argv)
 		}
 		c.rw_dir = rw;
 	}
-	script = kscen_vm_script(argc, argv);
+	script = kscen_vm_script(argc, argv, rw);
 	if (!script) {
-		fprintf(stderr, "kscen vm: cannot find this kscen or the working directory\n");
 		free(rw);
-		return EXIT_FAILED;
+		return EXIT_USAGE;
 	}
 	c.script = script;
 	ret = kscen_vm_start(&c, &vm);

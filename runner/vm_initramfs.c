@@ -26,7 +26,7 @@
 #include "kscen.h"
 #include "vm.h"
 
-#define BUSYBOX "/bin/busybox"
+#define BUSYBOX "/bin/busybox"	/* Debian's busybox-static */
 
 /* What the init needs: virtio PCI, 9p over virtio, the virtio console. */
 static const char *const needed[] = {
@@ -173,6 +173,7 @@ struct mod {
 	char *name, *path;
 };
 
+/* What nftw() found; static because nftw's callback takes no argument. */
 static struct {
 	struct mod *m;
 	unsigned nr, cap;
@@ -414,6 +415,7 @@ int kscen_vm_initramfs(const struct kscen_vm_config *c, const char *modules,
 	};
 	struct order o = { 0 };
 	struct cpio cp = { .ino = 1 };
+	const char *busybox;
 	char *init, *path;
 	int ret = 0;
 
@@ -446,9 +448,12 @@ int kscen_vm_initramfs(const struct kscen_vm_config *c, const char *modules,
 	cpio_entry(&cp, "init", S_IFREG | 0755, init, strlen(init), 0, 0);
 	cpio_entry(&cp, "job.sh", S_IFREG | 0644, c->script, strlen(c->script), 0, 0);
 	free(init);
-	if ((ret = cpio_file(&cp, "bin/busybox", BUSYBOX, 0755))) {
+	/* KSCEN_BUSYBOX: another static busybox (and the unit tests) */
+	busybox = getenv("KSCEN_BUSYBOX") && *getenv("KSCEN_BUSYBOX") ?
+		  getenv("KSCEN_BUSYBOX") : BUSYBOX;
+	if ((ret = cpio_file(&cp, "bin/busybox", busybox, 0755))) {
 		fprintf(stderr, "kscen: %s: %s (Debian: apt-get install busybox-static)\n",
-			BUSYBOX, strerror(-ret));
+			busybox, strerror(-ret));
 		fclose(cp.f);
 		goto out;
 	}

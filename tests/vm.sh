@@ -67,6 +67,11 @@ run "$kscen" ab --kernel x "$vfx/tiny.yaml"
 run "$kscen" vm --kernel /etc/hostname -- run "$vfx/tiny.yaml"
 [ $rc = 2 ] && grep -q 'is not a bzImage' "$tmp/err" && pass vm_not_a_bzimage ||
 	fail vm_not_a_bzimage "rc=$rc $(cat "$tmp/err")"
+cp "$vfx/tiny.yaml" /tmp/kscen-vm-test-$$.yaml
+run "$kscen" vm --kernel /nonexistent -- run /tmp/kscen-vm-test-$$.yaml
+rm -f /tmp/kscen-vm-test-$$.yaml
+[ $rc = 2 ] && grep -q "/tmp/kscen-vm-test-$$.yaml is under /tmp or /run" "$tmp/err" &&
+	pass vm_scenario_under_tmp_refused || fail vm_scenario_under_tmp_refused "rc=$rc $(cat "$tmp/err")"
 # the agent's protocol, on stdio: hello, one sample, a bad request, quit
 printf 'sample 0 5000000000\nsample 9 1\nquit\n' | "$kscen" agent --stdio "$vfx/tiny.yaml" >"$tmp/out" 2>"$tmp/err"
 rc=$?

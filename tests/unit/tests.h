@@ -31,7 +31,10 @@
 	X(test_uprobe_nop_counts_every_hit)		\
 	X(test_sched_defaults_are_perf_benchs)		\
 	X(test_lock_contention_metrics_follow_tracer)	\
-	X(test_messaging_engine_runs_and_stops)
+	X(test_messaging_engine_runs_and_stops)	\
+	X(test_vm_bzimage_release_from_header)		\
+	X(test_vm_initramfs_loads_dependencies_first)	\
+	X(test_ab_jobs_pair_kernels)
 
 #define DECLARE(fn) void fn(void);
 KSCEN_UNIT_TESTS(DECLARE)
