@@ -367,10 +367,10 @@ static void overheads(struct ab *ab)
 
 		if (!g->ready_s)
 			continue;
-		fprintf(stderr, "kscen ab: kernel %s (%s): booted in %.1f s, agent ready "
-			"at %.1f s; per-sample overhead (round trip - time in the guest) "
-			"median %.2f ms over %u samples\n", g->c.label, g->release,
-			g->vm.boot_s, g->ready_s,
+		fprintf(stderr, "kscen ab: kernel %s (%s): booted in %.1f s (guest uptime "
+			"%.1f s), agent ready at %.1f s; per-sample overhead (round trip - "
+			"time in the guest) median %.2f ms over %u samples\n", g->c.label,
+			g->release, g->vm.boot_s, g->vm.guest_up, g->ready_s,
 			g->nr_over ? kscen_median(g->over, g->nr_over) * 1e3 : 0.0,
 			g->nr_over);
 	}

@@ -134,8 +134,11 @@ static void console_line(struct kscen_vm *vm, char *line)
 	bool init = strncmp(line, "kscen-init: ", 12) == 0;
 
 	if (!strncmp(line, booted, sizeof(booted) - 1) && !vm->booted) {
+		const char *up = strstr(line, ", up ");
+
 		vm->booted = true;
 		vm->boot_s = now_s() - vm->spawned;
+		vm->guest_up = up ? atof(up + 5) : 0;
 	}
 	if (!strncmp(line, ex, sizeof(ex) - 1))
 		vm->exit_code = atoi(line + sizeof(ex) - 1);
@@ -168,10 +171,9 @@ int kscen_vm_pump(struct kscen_vm *vm, int timeout_ms)
 	if (poll(&p, 1, timeout_ms) <= 0)
 		return 0;
 	n = read(vm->console, buf, sizeof(buf));
-	if (n < 0)
-		return errno == EINTR || errno == EAGAIN ? 0 : (close(vm->console),
-							       vm->console = -1, 1);
-	if (n == 0) {
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return 0;
+	if (n <= 0) {	/* EOF: qemu exited (or the pipe broke) */
 		if (vm->line_len) {
 			vm->line[vm->line_len] = '\0';
 			console_line(vm, vm->line);

@@ -51,6 +51,7 @@ struct kscen_vm {
 	char accel_why[160];		/* why not KVM, when TCG */
 	double spawned;			/* CLOCK_MONOTONIC, s */
 	double boot_s;			/* spawn -> init's "booted" line */
+	double guest_up;		/* the guest's uptime then (its clock) */
 	bool booted;
 	int exit_code;			/* the guest script's, -1 unknown */
 	int forward;			/* fd the guest's output goes to, -1 */

@@ -232,8 +232,8 @@ int kscen_cmd_vm(int argc, char **argv)
 		return ret == -ENOENT || ret == -ENOEXEC || ret == -EINVAL ?
 		       EXIT_USAGE : EXIT_FAILED;
 	}
-	fprintf(stderr, "kscen vm: kernel %s booted in %.1f s under %s%s%s%s\n",
-		vm.release, vm.boot_s, vm.kvm ? "KVM" : "TCG",
+	fprintf(stderr, "kscen vm: kernel %s booted in %.1f s (guest uptime %.1f s) "
+		"under %s%s%s%s\n", vm.release, vm.boot_s, vm.guest_up, vm.kvm ? "KVM" : "TCG",
 		vm.kvm ? "" : " (", vm.kvm ? "" : vm.accel_why, vm.kvm ? "" : ")");
 	while (!kscen_vm_pump(&vm, -1))
 		;
