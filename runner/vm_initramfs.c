@@ -9,7 +9,8 @@
  *
  * The archive is the kernel's "newc" cpio format
  * (Documentation/driver-api/early-userspace/buffer-format.rst), written here
- * uncompressed, so no cpio or gzip tool is needed.
+ * uncompressed, so no cpio tool is needed. Compressed modules (.ko.xz,
+ * .ko.zst, .ko.gz) are stored decompressed.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -93,6 +94,50 @@ static int cpio_file(struct cpio *c, const char *name, const char *path,
 		return ret;
 	cpio_entry(c, name, S_IFREG | mode, data, size, 0, 0);
 	free(data);
+	return 0;
+}
+
+/*
+ * A module's bytes, decompressed when it is a .ko.xz, .ko.zst or .ko.gz
+ * (CONFIG_MODULE_COMPRESS_*) by the matching tool: busybox's insmod and the
+ * .modinfo reader both want the plain ELF file.
+ */
+static int read_module(const char *path, char **data, size_t *size)
+{
+	static const char *const tools[][2] = {
+		{ ".xz", "xz -dc" }, { ".zst", "zstd -dc" }, { ".gz", "gzip -dc" },
+	};
+	const char *tool = NULL, *dot = strrchr(path, '.');
+	size_t cap = 1 << 16, n = 0, r;
+	char *cmd, *buf;
+	FILE *f;
+	int st;
+
+	for (unsigned i = 0; i < ARRAY_SIZE(tools) && dot; i++)
+		if (!strcmp(dot, tools[i][0]))
+			tool = tools[i][1];
+	if (!tool)
+		return read_file(path, data, size);
+	if (strchr(path, '\''))
+		return -EINVAL;
+	cmd = kscen_xasprintf("%s '%s' 2>/dev/null", tool, path);
+	f = popen(cmd, "re");
+	free(cmd);
+	if (!f)
+		return -errno;
+	buf = kscen_xmalloc(cap);
+	while ((r = fread(buf + n, 1, cap - n, f)) > 0) {
+		n += r;
+		if (n == cap)
+			buf = kscen_xrealloc(buf, cap *= 2);
+	}
+	st = pclose(f);
+	if (st != 0 || n == 0) {
+		free(buf);
+		return -ENOEXEC;
+	}
+	*data = buf;
+	*size = n;
 	return 0;
 }
 
@@ -188,8 +233,8 @@ static void norm(char *s)
 			*s = '_';
 }
 
-/* The module name of a path ending in .ko (with a compression suffix: "!"). */
-static char *mod_name(const char *path, bool *compressed)
+/* The module name of a path ending in .ko, .ko.xz, .ko.zst or .ko.gz. */
+static char *mod_name(const char *path)
 {
 	const char *b = strrchr(path, '/');
 	const char *ko;
@@ -197,9 +242,9 @@ static char *mod_name(const char *path, bool *compressed)
 
 	b = b ? b + 1 : path;
 	ko = strstr(b, ".ko");
-	if (!ko || (ko[3] && ko[3] != '.'))
+	if (!ko || (ko[3] && strcmp(ko + 3, ".xz") && strcmp(ko + 3, ".zst") &&
+		    strcmp(ko + 3, ".gz")))
 		return NULL;
-	*compressed = ko[3] == '.';
 	n = strndup(b, ko - b);
 	norm(n);
 	return n;
@@ -207,18 +252,17 @@ static char *mod_name(const char *path, bool *compressed)
 
 static int walk(const char *path, const struct stat *st, int type, struct FTW *f)
 {
-	bool z;
 	char *n;
 
 	(void)st;
 	(void)f;
-	if (type != FTW_F || !(n = mod_name(path, &z)))
+	if (type != FTW_F || !(n = mod_name(path)))
 		return 0;
 	if (found.nr == found.cap)
 		found.m = kscen_xrealloc(found.m, (found.cap = found.cap * 2 + 64) *
 					 sizeof(*found.m));
 	found.m[found.nr].name = n;
-	found.m[found.nr++].path = z ? kscen_xasprintf("!%s", path) : kscen_xstrdup(path);
+	found.m[found.nr++].path = kscen_xstrdup(path);
 	return 0;
 }
 
@@ -227,15 +271,14 @@ static void read_builtin(const char *dir)
 	char *p = kscen_xasprintf("%s/modules.builtin", dir), *line = NULL;
 	FILE *f = fopen(p, "re");
 	size_t cap = 0;
-	bool z;
+	char *n;
 
 	free(p);
 	if (!f)
 		return;
 	while (getline(&line, &cap, f) > 0) {
 		line[strcspn(line, "\n")] = '\0';
-		char *n = mod_name(line, &z);
-
+		n = mod_name(line);
 		if (!n)
 			continue;
 		found.builtin = kscen_xrealloc(found.builtin, (found.nr_builtin + 1) *
@@ -301,15 +344,12 @@ static int resolve(const char *name, const char *dir, struct order *o,
 			"nor built in (modules.builtin)\n", name, dir);
 		return -ENOENT;
 	}
-	if (m->path[0] == '!') {
-		fprintf(stderr, "kscen: module %s is compressed (%s); kscen loads "
-			"only uncompressed .ko files\n", name, m->path + 1);
-		return -ENOTSUP;
-	}
 	if (depth > 32)
 		return -ELOOP;
-	if ((ret = read_file(m->path, &data, &size))) {
-		fprintf(stderr, "kscen: %s: %s\n", m->path, strerror(-ret));
+	if ((ret = read_module(m->path, &data, &size))) {
+		fprintf(stderr, "kscen: %s: %s\n", m->path, ret == -ENOEXEC ?
+			"cannot decompress it (is xz-utils, zstd or gzip installed?)" :
+			strerror(-ret));
 		return ret;
 	}
 	deps = mod_depends(data, size);
@@ -460,7 +500,14 @@ int kscen_vm_initramfs(const struct kscen_vm_config *c, const char *modules,
 	for (unsigned i = 0; i < o.nr && !ret; i++) {
 		char *name = kscen_xasprintf("lib/modules/%s.ko", o.names[i]);
 
-		ret = cpio_file(&cp, name, o.paths[i], 0644);
+		char *data;
+		size_t size;
+
+		ret = read_module(o.paths[i], &data, &size);
+		if (!ret) {
+			cpio_entry(&cp, name, S_IFREG | 0644, data, size, 0, 0);
+			free(data);
+		}
 		free(name);
 	}
 	cpio_entry(&cp, "TRAILER!!!", 0, NULL, 0, 0, 0);

@@ -118,7 +118,7 @@ void test_vm_initramfs_loads_dependencies_first(void)
 	struct kscen_vm_config c = { .script = "echo hi\n", .rw_dir = "/srv/res" };
 	char names[32][256];
 	const char *pos[6];
-	bool console = false, bbox = false;
+	bool console = false, bbox = false, gz = false;
 	unsigned nr;
 
 	mkdir(mods, 0755);
@@ -132,7 +132,15 @@ void test_vm_initramfs_loads_dependencies_first(void)
 	fake_ko(sub, "9pnet_virtio", "9pnet,virtio_ring,virtio");
 	fake_ko(sub, "9p", "9pnet,netfs");
 	fake_ko(sub, "netfs", "");
-	fake_ko(sub, "virtio_console", "virtio,virtio_ring");
+	/* compressed (CONFIG_MODULE_COMPRESS_GZIP), with a dependency of its own */
+	fake_ko(sub, "virtio_console", "virtio,virtio_ring,console_dep");
+	fake_ko(sub, "console_dep", "");
+	{
+		char *gz = kscen_xasprintf("gzip '%s/virtio_console.ko'", sub);
+
+		T_CHECK(system(gz) == 0);
+		free(gz);
+	}
 	/* virtio is built in: named in modules.builtin, no .ko */
 	builtin = kscen_xasprintf("%s/modules.builtin", mods);
 	put(builtin, "kernel/drivers/virtio/virtio.ko\n", 32);
@@ -153,14 +161,17 @@ void test_vm_initramfs_loads_dependencies_first(void)
 		T_CHECK(pos[0] && pos[1] && pos[2] && pos[3] && pos[4] && pos[5]);
 		T_CHECK(pos[0] < pos[2] && pos[1] < pos[2] && pos[3] < pos[4] &&
 			pos[4] < pos[5] && strstr(init, "insmod /lib/modules/netfs.ko") < pos[5]);
-		T_CHECK(strstr(init, "insmod /lib/modules/virtio_console.ko") != NULL);
+		T_CHECK(strstr(init, "insmod /lib/modules/virtio_console.ko") >
+			strstr(init, "insmod /lib/modules/console_dep.ko") &&
+			strstr(init, "insmod /lib/modules/console_dep.ko"));
 	}
 	free(init);
 	for (unsigned i = 0; i < nr; i++) {
 		console |= !strcmp(names[i], "dev/console");
 		bbox |= !strcmp(names[i], "bin/busybox");
+		gz |= !strcmp(names[i], "lib/modules/virtio_console.ko");
 	}
-	T_CHECK(console && bbox);
+	T_CHECK(console && bbox && gz);
 
 	/* a needed module that is neither there nor built in */
 	{
