@@ -29,10 +29,11 @@
 
 #define BUSYBOX "/bin/busybox"	/* Debian's busybox-static */
 
-/* What the init needs: virtio PCI, 9p over virtio, the virtio console. */
+/* What the init needs: virtio PCI, 9p over virtio; the agent's port too. */
 static const char *const needed[] = {
 	"virtio_pci", "9pnet_virtio", "9p", "virtio_console",
 };
+#define NEEDED_WITHOUT_AGENT 3
 
 /* ---- cpio, newc ---------------------------------------------------------- */
 
@@ -466,7 +467,8 @@ int kscen_vm_initramfs(const struct kscen_vm_config *c, const char *modules,
 			goto out;
 		}
 		read_builtin(modules);
-		for (unsigned i = 0; i < ARRAY_SIZE(needed) && !ret; i++)
+		for (unsigned i = 0; i < (c->agent ? ARRAY_SIZE(needed) :
+					  NEEDED_WITHOUT_AGENT) && !ret; i++)
 			ret = resolve(needed[i], modules, &o, 0);
 		if (ret)
 			goto out;

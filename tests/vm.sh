@@ -61,6 +61,11 @@ export TMPDIR=$tmp/vmtmp
 # ---- without qemu ----------------------------------------------------------
 run "$kscen" vm --help
 [ $rc = 0 ] && grep -q -- '--kernel BZIMAGE' "$tmp/out" && pass vm_help || fail vm_help "rc=$rc"
+run "$kscen" ab --help
+[ $rc = 0 ] && grep -q -- 'usage: kscen ab --kernel A --kernel B' "$tmp/out" && pass ab_help || fail ab_help "rc=$rc"
+run "$kscen" --help
+[ $rc = 0 ] && grep -q '^  ab ' "$tmp/out" && ! grep -q '^  agent' "$tmp/out" &&
+	pass help_lists_vm_ab_not_agent || fail help_lists_vm_ab_not_agent "$(cat "$tmp/out")"
 run "$kscen" ab --kernel x "$vfx/tiny.yaml"
 [ $rc = 2 ] && grep -q 'needs --kernel A --kernel B' "$tmp/err" && pass ab_needs_two_kernels ||
 	fail ab_needs_two_kernels "rc=$rc $(cat "$tmp/err")"

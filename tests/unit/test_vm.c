@@ -115,7 +115,9 @@ void test_vm_initramfs_loads_dependencies_first(void)
 	char *d = tmpdir(), *mods = kscen_xasprintf("%s/mods", d);
 	char *sub = kscen_xasprintf("%s/mods/kernel", d), *bb = kscen_xasprintf("%s/bb", d);
 	char *cpio = kscen_xasprintf("%s/initramfs.cpio", d), *init = NULL, *builtin;
-	struct kscen_vm_config c = { .script = "echo hi\n", .rw_dir = "/srv/res" };
+	struct kscen_vm_config c = {
+		.script = "echo hi\n", .rw_dir = "/srv/res", .agent = true,
+	};
 	char names[32][256];
 	const char *pos[6];
 	bool console = false, bbox = false, gz = false;
