@@ -302,8 +302,11 @@ static void spawn(struct kscen_vm *vm, char **argv, int out)
 	int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
 
 	vm->pid = fork();
-	if (vm->pid != 0)
+	if (vm->pid != 0) {
+		if (null >= 0)
+			close(null);
 		return;
+	}
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	dup2(null, 0);
 	dup2(out, 1);

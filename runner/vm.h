@@ -35,7 +35,7 @@ struct kscen_vm_config {
 	const char *script;		/* shell script the guest runs in the
 					   shared root, by /bin/sh */
 	bool agent;			/* add the virtio-serial agent port */
-	int forward;			/* fd for the script's output, -1 */
+	int forward;			/* fd for the script's output; -1: none */
 };
 
 /* A running guest. Owned by the caller; kscen_vm_stop() frees it all. */
