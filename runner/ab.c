@@ -36,7 +36,7 @@
 
 #define EXIT_USAGE 2
 #define EXIT_FAILED 3
-#define REPLY_GRACE_NS (60LL * 1000000000)	/* beyond a sample's timeout */
+#define HANG_TIMEOUT 60	/* s past a sample's timeout: a silent guest hangs */
 
 static const char *const labels[2] = { "A", "B" };
 
@@ -56,6 +56,7 @@ struct ab {
 	struct guest g[2];
 	unsigned n;		/* jobs per kernel */
 	const char *sha256;
+	unsigned hang_timeout;	/* s; the agent enforces the sample's own */
 };
 
 const char kscen_ab_options_help[] =
@@ -63,6 +64,8 @@ const char kscen_ab_options_help[] =
 	"      --modules DIR     once per --kernel, in the same order\n"
 	"      --cpus N, --memory SIZE, --accel A, --append ARGS, --boot-timeout S\n"
 	"                        as for kscen vm (defaults 2, 1G, auto, -, 300)\n"
+	"      --hang-timeout S  a guest silent for S seconds past a sample's\n"
+	"                        timeout is taken for hung and stopped (default 60)\n"
 	"  -r, --repeat N        recorded samples per job and kernel\n"
 	"  -w, --warmup N        discarded samples per job and kernel\n"
 	"  -o, --results DIR     where the run is stored (default: results/)\n"
@@ -268,7 +271,7 @@ static int ab_sample(void *arg, unsigned index, const struct kscen_job *job,
 	t0 = now_s();
 	ret = agent_send(g, req);
 	if (!ret)
-		ret = agent_line(g, (timeout_ns + REPLY_GRACE_NS) / 1e9, &line);
+		ret = agent_line(g, timeout_ns / 1e9 + ab->hang_timeout, &line);
 	if (ret == -EINTR) {
 		out->ret = -EINTR;
 		snprintf(out->reason, sizeof(out->reason), "interrupted");
@@ -387,6 +390,7 @@ int kscen_cmd_ab(int argc, char **argv)
 		{ "accel", required_argument, NULL, 'a' },
 		{ "append", required_argument, NULL, 'A' },
 		{ "boot-timeout", required_argument, NULL, 't' },
+		{ "hang-timeout", required_argument, NULL, 'H' },
 		{ "repeat", required_argument, NULL, 'r' },
 		{ "warmup", required_argument, NULL, 'w' },
 		{ "results", required_argument, NULL, 'o' },
@@ -397,7 +401,7 @@ int kscen_cmd_ab(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ 0 },
 	};
-	struct ab ab = { 0 };
+	struct ab ab = { .hang_timeout = HANG_TIMEOUT };
 	struct kscen_vm_config c = {
 		.cpus = 2, .memory = 1ULL << 30, .boot_timeout = 300, .agent = true,
 		.forward = -1,
@@ -452,6 +456,11 @@ int kscen_cmd_ab(int argc, char **argv)
 		case 't':
 			c.boot_timeout = strtoul(optarg, &end, 10);
 			if (*end || !*optarg || !c.boot_timeout || c.boot_timeout > 86400)
+				goto bad;
+			break;
+		case 'H':
+			ab.hang_timeout = strtoul(optarg, &end, 10);
+			if (*end || !*optarg || !ab.hang_timeout || ab.hang_timeout > 86400)
 				goto bad;
 			break;
 		case 'r':

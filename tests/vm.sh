@@ -8,7 +8,8 @@
 # A TCG boot takes 15-25 s on a 2-vCPU VM, so `make test` (e2e.sh sources
 # this file) runs the host-side tests and one boot; `make test-vm` runs this
 # file with "all": ab with both kernels and the faults (panic, hang, wrong
-# and missing modules, a guest that dies mid-run), about two minutes.
+# and missing modules, a guest that dies or hangs mid-run), about three
+# minutes.
 if [ -z "${kscen:-}" ]; then	# run by itself, not sourced by e2e.sh
 	set -u
 	kscen=$(realpath "${1:-./kscen}")
@@ -89,7 +90,8 @@ if [ $rc = 0 ] && grep -q "^hello $sha 2 $(uname -r)	" "$tmp/out" &&
 if [ -n "$vm_why" ]; then
 	for t in vm_missing_module vm_boot_run_results_back; do skip $t "$vm_why"; done
 	[ -n "$vm_all" ] && for t in ab_two_kernels vm_kernel_panic_at_boot vm_boot_hang_times_out \
-		vm_wrong_modules_fail_in_guest ab_guest_dies_mid_run; do skip $t "$vm_why"; done
+		vm_wrong_modules_fail_in_guest ab_guest_dies_mid_run ab_guest_hangs_mid_run; do
+		skip $t "$vm_why"; done
 else
 	mkdir -p "$tmp/nomods"
 	run "$kscen" vm --kernel "$ka" --modules "$tmp/nomods" -- run "$vfx/tiny.yaml"
@@ -156,6 +158,15 @@ for id_, j in jobs.items():
         assert j["status"] == "failed" and "sysrq triggered crash" in j["reason"], (id_, j)
 PY
 		fail ab_guest_dies_mid_run "rc=$rc $(tail -c 2500 "$tmp/out" "$tmp/err")"; fi
+
+	# B's agent stops answering: after the sample's timeout + --hang-timeout
+	run "$kscen" ab --kernel "$ka" --kernel "$kb" --cpus 1 --hang-timeout 5 --no-save \
+		"$vfx/guest-hangs.yaml"
+	[ $rc = 3 ] && grep -q '^# 2 ok, 0 skipped, 2 failed' "$tmp/out" &&
+		grep -q 'kernel B (6.1.0-50-amd64): no answer in time: the guest hangs' "$tmp/err" &&
+		[ "$(grep -c 'FAILED: kernel B: no answer in time' "$tmp/out")" = 2 ] &&
+		no_stray ab_guest_hangs_mid_run && pass ab_guest_hangs_mid_run ||
+		fail ab_guest_hangs_mid_run "rc=$rc $(tail -c 1500 "$tmp/out" "$tmp/err")"
 fi
 
 if [ -n "$vm_standalone" ]; then
