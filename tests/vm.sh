@@ -8,8 +8,8 @@
 # A TCG boot takes 15-25 s on a 2-vCPU VM, so `make test` (e2e.sh sources
 # this file) runs the host-side tests and one boot; `make test-vm` runs this
 # file with "all": ab with both kernels and the faults (panic, hang, wrong
-# and missing modules, a guest that dies or hangs mid-run), about three
-# minutes.
+# and missing modules, a guest that dies or hangs mid-run), 2-4 minutes
+# with the machine's load.
 if [ -z "${kscen:-}" ]; then	# run by itself, not sourced by e2e.sh
 	set -u
 	kscen=$(realpath "${1:-./kscen}")
