@@ -3,6 +3,7 @@
 #   make          build ./kscen
 #   make run      install what is missing, build, run scenarios/breakpoints.yaml
 #   make test     build and run every test (unit, then end to end)
+#   make test-vm  every kscen vm / kscen ab test (kernels under QEMU)
 #   make asan     the same tests against an ASan/UBSan build
 #   V=1           show the commands
 #
@@ -20,6 +21,8 @@ DEB_PKGS := libyaml-dev libcyaml-dev libbpf-dev bpftool clang libelf-dev zlib1g-
 # JSON for exec's json option and the fio adapter; the tools the adapters run.
 DEB_PKGS += libjansson-dev fio stress-ng
 LDLIBS  += -ljansson
+# kscen vm / kscen ab and their tests: QEMU, the guest's init
+DEB_PKGS += qemu-system-x86 busybox-static
 
 # BPF programs: bpf/X.bpf.c -> $(BUILD)/bpf/X.bpf.o -> $(BUILD)/bpf/X.skel.h,
 # whose skeleton is struct X_bpf (X_bpf__open() ...); a workload includes
@@ -47,7 +50,7 @@ msg = @printf '  %-7s %s\n' $(1) $(2)
 endif
 
 .DELETE_ON_ERROR:
-.PHONY: all run test unit e2e asan deps clean FORCE
+.PHONY: all run test unit e2e asan deps clean FORCE test-vm
 
 
 all: kscen
@@ -120,6 +123,12 @@ run: deps
 test: deps
 	$(Q)$(MAKE) --no-print-directory kscen $(BUILD)/unit-tests
 	$(Q)tests/run-all.sh $(BUILD)/unit-tests ./kscen
+
+# Every kscen vm / kscen ab test: two kernels booted under QEMU, with the
+# faults (make test runs one boot); about two minutes under TCG.
+test-vm: deps
+	$(Q)$(MAKE) --no-print-directory kscen
+	$(Q)tests/vm.sh ./kscen all
 
 asan:
 	$(Q)$(MAKE) --no-print-directory deps

@@ -28,6 +28,7 @@
 #include "runner.h"
 #include "scenario_load.h"
 #include "profile.h"
+#include "vm.h"
 
 #define EXIT_GATE 1
 #define EXIT_USAGE 2
@@ -1019,6 +1020,13 @@ static const struct cmd cmds[] = {
 	  "      --diff          differential: red where the job spends a larger share\n"
 	  "                      than its baseline, blue a smaller one\n"
 	  "  -o, --output FILE   the SVG to write\n" },
+	{ "vm", kscen_cmd_vm, "--kernel BZIMAGE [options] -- run SCENARIO [ARGS]",
+	  "Boot a kernel under QEMU on this machine's root, run kscen in it, keep the run here.",
+	  kscen_vm_options_help },
+	{ "ab", kscen_cmd_ab, "--kernel A --kernel B [options] SCENARIO.yaml",
+	  "Boot two kernels under QEMU and run the scenario on both in alternating rounds.",
+	  kscen_ab_options_help },
+	{ "agent", kscen_cmd_agent, "[--stdio] SCENARIO.yaml", "", "" },	/* internal: ab's guest side */
 };
 
 static const struct cmd *find_cmd(const char *name)
@@ -1035,7 +1043,8 @@ static void main_help(FILE *out)
 		"kscen runs kernel benchmark scenarios described in YAML.\n\n"
 		"commands:\n");
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		fprintf(out, "  %-10s %s\n", cmds[i].name, cmds[i].summary);
+		if (*cmds[i].summary)	/* "": internal */
+			fprintf(out, "  %-10s %s\n", cmds[i].name, cmds[i].summary);
 	fprintf(out, "\n'kscen COMMAND --help' shows a command's options.\n"
 		"exit codes: 0 ok, 1 regression gate, 2 invalid input or nothing to\n"
 		"compare, 3 a job failed, 125 run --bisect cannot tell, 130/143 interrupted\n");

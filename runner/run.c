@@ -145,7 +145,8 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 			r->baseline = kscen_xstrdup(jobs->job[job->baseline].id);
 		if (job->previous >= 0 && map[job->previous] >= 0)
 			r->previous = kscen_xstrdup(jobs->job[job->previous].id);
-		check_supported(job, r);
+		if (!o->sample)
+			check_supported(job, r);
 	}
 
 	/*
@@ -183,7 +184,8 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 			if (r->status != KSCEN_OK ||
 			    (round >= o->warmup && !wants_more(o, r)))
 				continue;
-			ret = kscen_sample_isolated(job, timeout, &out);
+			ret = o->sample ? o->sample(o->sample_arg, index[k], job, timeout, &out)
+					: kscen_sample_isolated(job, timeout, &out);
 			if (ret) {
 				job_stop(r, KSCEN_FAILED, strerror(-ret));
 				break;

@@ -38,6 +38,15 @@ struct kscen_run_opts {
 	const char *filter;		/* glob on job ids, NULL: all */
 	bool quiet;
 	bool profile;			/* run --profile: profile every job */
+	/*
+	 * Optional: take the sample of jobs->job[@index] elsewhere (kscen ab:
+	 * in a guest) instead of kscen_sample_isolated(), with its contract;
+	 * the job's supported() is then that place's business, not checked
+	 * here.
+	 */
+	int (*sample)(void *arg, unsigned index, const struct kscen_job *job,
+		      long long timeout_ns, struct kscen_sample_out *out);
+	void *sample_arg;
 };
 
 /*

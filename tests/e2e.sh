@@ -630,6 +630,8 @@ run "$kscen" run -q --no-save --compare none "$tmp/json-bad.yaml"
 	pass exec_json_errors_are_failures || fail exec_json_errors_are_failures "rc=$rc $(cat "$tmp/out")"
 
 . "$(dirname "$0")/e2e_profile.sh"
+# ---- kscen vm, kscen ab: host-side tests and one boot (all: make test-vm) --
+. tests/vm.sh
 
 echo "e2e: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

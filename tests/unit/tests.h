@@ -45,7 +45,10 @@
 	X(test_profile_folded_names_are_safe)		\
 	X(test_profile_result_roundtrip)		\
 	X(test_symbols_kallsyms_and_elf)		\
-	X(test_profile_spec_from_scenario)
+	X(test_profile_spec_from_scenario)	\
+	X(test_vm_bzimage_release_from_header)		\
+	X(test_vm_initramfs_loads_dependencies_first)	\
+	X(test_ab_jobs_pair_kernels)
 
 #define DECLARE(fn) void fn(void);
 KSCEN_UNIT_TESTS(DECLARE)

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vm_cmd.c - `kscen vm --kernel BZIMAGE -- run SCENARIO ...`: boot the kernel
+ * (vm.c) and run this same kscen binary in it, in the same working directory
+ * of the shared root. The results directory is the one host directory the
+ * guest may write: it is shared read-write at its own path, so the result
+ * file lands where `kscen run` on the host would have put it, with the guest
+ * kernel in its system section (the guest's uname) and "<host>-vm-tcg" or
+ * "<host>-vm-kvm" as its hostname.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kscen.h"
+#include "vm.h"
+
+#define EXIT_USAGE 2
+#define EXIT_FAILED 3
+
+static void quote(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++)
+		if (*s == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*s, f);
+	fputc('\'', f);
+}
+
+/* Is @path under /tmp or /run, which the guest has as tmpfs of its own? */
+static bool hidden(const char *path, const char *rw)
+{
+	size_t n = rw ? strlen(rw) : 0;
+
+	if (rw && !strncmp(path, rw, n) && (path[n] == '/' || !path[n]))
+		return false;
+	return !strncmp(path, "/tmp", 4) && (path[4] == '/' || !path[4]) ? true :
+	       !strncmp(path, "/run", 4) && (path[4] == '/' || !path[4]);
+}
+
+/*
+ * The script the guest runs: cd where we are, exec kscen with @argv. The
+ * guest's output is its console; the init prints the exit code after it.
+ * NULL (printed) when the guest would not see the directory or a file of
+ * @argv.
+ */
+char *kscen_vm_script(int argc, char **argv, const char *rw)
+{
+	char cwd[PATH_MAX], self[PATH_MAX], *buf = NULL;
+	size_t len = 0;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	FILE *f;
+
+	if (n <= 0 || !getcwd(cwd, sizeof(cwd))) {
+		fprintf(stderr, "kscen: cannot find this kscen or the working directory\n");
+		return NULL;
+	}
+	self[n] = '\0';
+	for (int i = -2; i < argc; i++) {
+		char *real = i == -2 ? kscen_xstrdup(cwd) : i == -1 ? kscen_xstrdup(self) :
+			     realpath(argv[i], NULL);
+		bool bad = real && hidden(real, rw);
+
+		if (bad)
+			fprintf(stderr, "kscen: %s is under /tmp or /run, which the guest "
+				"mounts a tmpfs of its own over; move it elsewhere\n", real);
+		free(real);
+		if (bad)
+			return NULL;
+	}
+	f = open_memstream(&buf, &len);
+	fputs("export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\n"
+	      "export HOME=/tmp LANG=C.UTF-8\ncd ", f);
+	quote(f, cwd);
+	fputs(" || exit 126\nexec ", f);
+	quote(f, self);
+	for (int i = 0; i < argc; i++) {
+		fputc(' ', f);
+		quote(f, argv[i]);
+	}
+	fputc('\n', f);
+	fclose(f);
+	return buf;
+}
+
+/* The -o/--results of `run ARGS`, or "results". */
+static const char *results_arg(int argc, char **argv)
+{
+	const char *dir = "results";
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--results")) && i + 1 < argc)
+			dir = argv[++i];
+		else if (!strncmp(argv[i], "--results=", 10))
+			dir = argv[i] + 10;
+		else if (!strncmp(argv[i], "-o", 2) && argv[i][2])
+			dir = argv[i] + 2;
+	}
+	return dir;
+}
+
+static int mkdir_p(const char *path)
+{
+	char *p = kscen_xstrdup(path);
+	int ret = 0;
+
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0755) && errno != EEXIST)
+			ret = -errno;
+		*s = '/';
+	}
+	if (!ret && mkdir(p, 0755) && errno != EEXIST)
+		ret = -errno;
+	free(p);
+	return ret;
+}
+
+int kscen_cmd_vm(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "kernel", required_argument, NULL, 'k' },
+		{ "modules", required_argument, NULL, 'm' },
+		{ "cpus", required_argument, NULL, 'c' },
+		{ "memory", required_argument, NULL, 'M' },
+		{ "accel", required_argument, NULL, 'a' },
+		{ "append", required_argument, NULL, 'A' },
+		{ "boot-timeout", required_argument, NULL, 't' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ 0 },
+	};
+	struct kscen_vm_config c = {
+		.label = "", .cpus = 2, .memory = 1ULL << 30, .boot_timeout = 300,
+		.forward = 1,
+	};
+	struct kscen_vm vm;
+	char *rw = NULL, *script = NULL, *end;
+	int opt, ret, code;
+
+	while ((opt = getopt_long(argc, argv, "+hv", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
+			printf("usage: kscen vm --kernel BZIMAGE [options] -- COMMAND [ARGS]\n\n"
+			       "Boot BZIMAGE under QEMU with this machine's root filesystem shared\n"
+			       "read-only and run 'kscen COMMAND ARGS' in it; the results directory\n"
+			       "of 'run' is shared read-write, so the run is stored here.\n\n"
+			       "options:\n%s", kscen_vm_options_help);
+			return 0;
+		case 'k':
+			c.kernel = optarg;
+			break;
+		case 'm':
+			c.modules = optarg;
+			break;
+		case 'c':
+			c.cpus = strtoul(optarg, &end, 10);
+			if (*end || !*optarg || c.cpus < 1 || c.cpus > 64)
+				goto bad;
+			break;
+		case 'M':
+			if (kscen_vm_parse_memory(optarg, &c.memory))
+				goto bad;
+			break;
+		case 'a':
+			if (kscen_vm_parse_accel(optarg, &c.accel))
+				goto bad;
+			break;
+		case 'A':
+			c.append = optarg;
+			break;
+		case 't':
+			c.boot_timeout = strtoul(optarg, &end, 10);
+			if (*end || !*optarg || !c.boot_timeout || c.boot_timeout > 86400)
+				goto bad;
+			break;
+		case 'v':
+			kscen_verbose++;
+			break;
+		default:
+			goto usage;
+		}
+	}
+	c.label = c.kernel && strrchr(c.kernel, '/') ? strrchr(c.kernel, '/') + 1 : c.kernel;
+	if (!c.kernel) {
+		fprintf(stderr, "kscen vm: needs --kernel BZIMAGE\n");
+		goto usage;
+	}
+	if (optind == argc) {
+		fprintf(stderr, "kscen vm: needs the kscen command to run in the guest, "
+			"after --: kscen vm --kernel K -- run SCENARIO\n");
+		goto usage;
+	}
+	argc -= optind;
+	argv += optind;
+	if (!strcmp(argv[0], "vm") || !strcmp(argv[0], "ab")) {
+		fprintf(stderr, "kscen vm: '%s' does not run in a guest\n", argv[0]);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[0], "run")) {
+		const char *dir = results_arg(argc, argv);
+
+		if ((ret = mkdir_p(dir)) || !(rw = realpath(dir, NULL))) {
+			fprintf(stderr, "kscen vm: results directory %s: %s\n", dir,
+				strerror(ret ? -ret : errno));
+			return EXIT_USAGE;
+		}
+		c.rw_dir = rw;
+	}
+	script = kscen_vm_script(argc, argv, rw);
+	if (!script) {
+		free(rw);
+		return EXIT_USAGE;
+	}
+	c.script = script;
+	ret = kscen_vm_start(&c, &vm);
+	if (ret) {
+		kscen_vm_free(&vm);
+		free(script);
+		free(rw);
+		return ret == -ENOENT || ret == -ENOEXEC || ret == -EINVAL ?
+		       EXIT_USAGE : EXIT_FAILED;
+	}
+	fprintf(stderr, "kscen vm: kernel %s booted in %.1f s (guest uptime %.1f s) "
+		"under %s%s%s%s\n", vm.release, vm.boot_s, vm.guest_up, vm.kvm ? "KVM" : "TCG",
+		vm.kvm ? "" : " (", vm.kvm ? "" : vm.accel_why, vm.kvm ? "" : ")");
+	while (!kscen_vm_pump(&vm, -1))
+		;
+	kscen_vm_stop(&vm, 5000);
+	if (vm.exit_code < 0 || vm.exit_code == 125) {
+		fprintf(stderr, "kscen vm: kernel %s stopped before the guest's kscen "
+			"finished\n", vm.release);
+		kscen_vm_print_tail(&vm);
+		code = EXIT_FAILED;
+	} else {
+		code = vm.exit_code;
+	}
+	kscen_vm_free(&vm);
+	free(script);
+	free(rw);
+	return code;
+bad:
+	fprintf(stderr, "kscen vm: %s: invalid value '%s'\n", argv[optind - 1], optarg);
+usage:
+	fprintf(stderr, "Try 'kscen vm --help'.\n");
+	return EXIT_USAGE;
+}
