@@ -95,6 +95,26 @@ void kscen_yaml_error(const char *file, yaml_parser_t *p)
 {
 	struct kscen_mark m = mark_of(p->problem_mark);
 
+	/*
+	 * The reader (bad UTF-8) knows only the byte offset, and its mark is
+	 * not advanced: count lines and characters up to the offset. The input
+	 * is the string the parser was given.
+	 */
+	if (p->error == YAML_READER_ERROR && p->input.string.start) {
+		const unsigned char *c = p->input.string.start;
+		const unsigned char *end = c + p->problem_offset;
+
+		if (end > p->input.string.end)
+			end = p->input.string.end;
+		m = (struct kscen_mark){ 1, 1 };
+		for (; c < end; c++) {
+			if (*c == '\n')
+				m.line++, m.col = 1;
+			else if ((*c & 0xc0) != 0x80)
+				m.col++;
+		}
+	}
+
 	kscen_file_error(file, m, "%s%s%s", p->problem ? p->problem : "bad YAML",
 			 p->context ? " " : "", p->context ? p->context : "");
 }
