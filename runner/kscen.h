@@ -438,6 +438,15 @@ const char *kscen_closest(const char *s, const char *const *cands, unsigned n);
 bool kscen_is_number(const char *s);
 /* Length of the valid UTF-8 sequence at @s, 0 if it is not one. */
 unsigned kscen_utf8_len(const char *s);
+/*
+ * Read all of @path, which must be a regular file of at most @max bytes,
+ * NUL-terminated into malloc'ed *@out. Never blocks on a FIFO or device.
+ * -ENODEV not a regular file, -EISDIR a directory, -EFBIG over @max,
+ * -EAGAIN it grew while read, or open/read's -errno.
+ */
+int kscen_read_regular(const char *path, size_t max, char **out, size_t *len);
+/* The message for kscen_read_regular()'s error @err. */
+const char *kscen_read_strerror(int err);
 extern int kscen_verbose;
 
 #endif

@@ -265,6 +265,24 @@ static struct kscen_run *load_reference(const char *ref, const char *results,
 	return last;
 }
 
+/*
+ * A --compare path must be a result file or a directory of them: anything
+ * else (a FIFO, a device, a typo) is refused before the run, not after it.
+ */
+static int compare_path_ok(const char *ref)
+{
+	struct stat st;
+
+	if (!strcmp(ref, "last") || !strcmp(ref, "none"))
+		return 0;
+	if (stat(ref, &st))
+		return usage_error("run", "--compare: %s: %s", ref, strerror(errno));
+	if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+		return usage_error("run", "--compare: %s: not a regular file or "
+				   "a directory", ref);
+	return 0;
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -355,6 +373,8 @@ static int cmd_run(int argc, char **argv)
 	}
 	if (argc - optind != 1)
 		return usage_error("run", "needs one scenario file");
+	if (compare_path_ok(compare))
+		return EXIT_USAGE;
 	if (load_and_expand(argv[optind], max_jobs, &s, &jobs))
 		return EXIT_USAGE;
 	ro.repeat = repeat ? repeat : s->repeat;

@@ -464,54 +464,10 @@ static const struct field run_fields[] = {
 };
 #undef R
 
-/* The whole file, NUL-terminated, refusing anything over MAX_FILE. */
+/* The whole file, NUL-terminated: a regular file of at most MAX_FILE. */
 static int read_all(const char *path, char **buf, size_t *len)
 {
-	size_t n = 0, cap = 0;
-	struct stat st;
-	char *b = NULL;
-	int ret = 0;
-	FILE *f;
-
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	if (fstat(fileno(f), &st) < 0) {
-		ret = -errno;
-		goto out;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		ret = -EISDIR;
-		goto out;
-	}
-	/* Pipes have no size: the read loop enforces the limit too. */
-	if (S_ISREG(st.st_mode) && st.st_size > MAX_FILE) {
-		ret = -EFBIG;
-		goto out;
-	}
-	while (!feof(f)) {
-		if (cap - n < 4096) {
-			cap = cap ? 2 * cap : 65536;
-			b = kscen_xrealloc(b, cap + 1);
-		}
-		n += fread(b + n, 1, cap - n, f);
-		if (ferror(f)) {
-			ret = errno ? -errno : -EIO;
-			goto out;
-		}
-		if (n > MAX_FILE) {
-			ret = -EFBIG;
-			goto out;
-		}
-	}
-	b[n] = '\0';
-	*buf = b;
-	*len = n;
-	b = NULL;
-out:
-	free(b);
-	fclose(f);
-	return ret;
+	return kscen_read_regular(path, MAX_FILE, buf, len);
 }
 
 static void parser_error(const char *path, const yaml_parser_t *p,
@@ -555,7 +511,7 @@ int kscen_result_load(const char *path, struct kscen_run **out)
 		fprintf(stderr, "%s: larger than %d MiB, not a kscen result\n",
 			path, MAX_FILE >> 20);
 	else if (ret)
-		fprintf(stderr, "%s: %s\n", path, strerror(-ret));
+		fprintf(stderr, "%s: %s\n", path, kscen_read_strerror(ret));
 	if (ret)
 		return ret;
 

@@ -423,5 +423,7 @@ else
 	skip lock_contention_unprivileged_is_a_skip "needs root and setpriv to drop privilege"
 fi
 
+. "$(dirname "$0")/e2e_reliability.sh"
+
 echo "e2e: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]
