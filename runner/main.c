@@ -4,7 +4,9 @@
  * function and one-line summary, from which `kscen --help` is generated.
  *
  * Exit codes (PRODUCT.md): 0 success, skips included; 1 a regression gate
- * tripped; 2 invalid usage or input, nothing run; 3 some job failed.
+ * tripped; 2 invalid usage or input, nothing run; 3 some job failed; 4 the
+ * results could not be saved (the journal keeps them); 128 + N killed by
+ * signal N (SIGINT 130, SIGTERM 143), what was taken kept.
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -18,12 +20,14 @@
 #include <time.h>
 
 #include "kscen.h"
+#include "journal.h"
 #include "runner.h"
 #include "scenario_load.h"
 
 #define EXIT_GATE 1
 #define EXIT_USAGE 2
 #define EXIT_FAILED_JOBS 3
+#define EXIT_NOT_SAVED 4
 #define DEFAULT_MAX_JOBS 100000UL
 
 
@@ -192,10 +196,14 @@ static int cmd_plan(int argc, char **argv)
 
 /* ---- run --------------------------------------------------------------- */
 
+/* The first SIGINT/SIGTERM stops the run and keeps it; a second kills. */
 static void on_signal(int sig)
 {
-	(void)sig;
-	kscen_interrupted = 1;
+	if (kscen_interrupted) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+	kscen_interrupted = sig;
 }
 
 static char *utc_now(void)
@@ -300,19 +308,24 @@ static int cmd_run(int argc, char **argv)
 		{ "gate", required_argument, NULL, 'g' },
 		{ "until-ci", required_argument, NULL, 'u' },
 		{ "max-repeat", required_argument, NULL, 'm' },
+		{ "resume", required_argument, NULL, 'R' },
 		{ 0 },
 	};
 	const char *results = "results", *compare = "last";
+	struct kscen_journal_hdr jh = { 0 };
+	struct kscen_journal *journal = NULL;
+	const char *resume = NULL;
+	char *resume_dir = NULL;
 	unsigned long max_repeat = 0;
 	double gate = 0, until_ci = 0;
 	unsigned long repeat = 0, warmup = ULONG_MAX, max_jobs = DEFAULT_MAX_JOBS;
 	enum kscen_format fmt = KSCEN_FMT_TEXT;
 	struct kscen_run_opts ro = { 0 };
 	struct kscen_run *run, *last;
-	struct kscen_scenario *s;
+	struct kscen_scenario *s = NULL;
 	struct kscen_jobs jobs;
 	bool save = true;
-	int c, ret, code = 0;
+	int c, ret, code = 0, save_err = 0;
 
 	while ((c = getopt_long(argc, argv, "+hr:w:o:qv", opts, NULL)) != -1) {
 		switch (c) {
@@ -367,16 +380,39 @@ static int cmd_run(int argc, char **argv)
 				return max_repeat ? usage_error("run", "--max-repeat: "
 					"must be at least %d", KSCEN_AUTO_MIN_REPEAT) : EXIT_USAGE;
 			break;
+		case 'R':
+			resume = optarg;
+			break;
 		default:
 			return usage_error("run", "unknown option");
 		}
 	}
-	if (argc - optind != 1)
+	if (resume) {
+		/* Everything that decides the jobs and rounds is the journal's. */
+		if (argc - optind != 0)
+			return usage_error("run", "--resume takes a journal, not a scenario");
+		if (kscen_resume_open(resume, &jh, &journal, &resume_dir))
+			return EXIT_USAGE;
+		results = resume_dir;
+		compare = jh.compare;
+		ro.filter = jh.filter;
+		max_jobs = jh.max_jobs;
+	} else if (argc - optind != 1) {
 		return usage_error("run", "needs one scenario file");
-	if (compare_path_ok(compare))
+	} else if (compare_path_ok(compare)) {
 		return EXIT_USAGE;
-	if (load_and_expand(argv[optind], max_jobs, &s, &jobs))
+	}
+	if (load_and_expand(resume ? jh.scenario_file : argv[optind], max_jobs, &s, &jobs) ||
+	    (resume && kscen_resume_check(resume, &jh, s, &jobs))) {
+		if (s) {
+			kscen_jobs_free(&jobs);
+			kscen_scenario_free(s);
+		}
+		kscen_journal_close(journal, false);
+		kscen_journal_hdr_fini(&jh);
+		free(resume_dir);
 		return EXIT_USAGE;
+	}
 	ro.repeat = repeat ? repeat : s->repeat;
 	ro.warmup = warmup != ULONG_MAX ? warmup : s->warmup;
 	/* -r N asks for exactly N; --until-ci turns repeat: auto on. */
@@ -387,6 +423,12 @@ static int cmd_run(int argc, char **argv)
 		ro.repeat = KSCEN_AUTO_MIN_REPEAT;
 	if (ro.until_ci > 0 && ro.max_repeat < ro.repeat)
 		ro.max_repeat = ro.repeat;
+	if (resume) {
+		ro.repeat = jh.repeat;
+		ro.warmup = jh.warmup;
+		ro.until_ci = jh.until_ci;
+		ro.max_repeat = jh.max_repeat;
+	}
 
 	if (save && (ret = kscen_result_dir_ready(results, s->name))) {
 		fprintf(stderr, "kscen run: cannot store runs in %s/%s: %s\n",
@@ -410,14 +452,22 @@ static int cmd_run(int argc, char **argv)
 
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	run->started = utc_now();
+	run->started = resume ? kscen_xstrdup(jh.started) : utc_now();
+	if (resume)
+		run->command = (free(run->command), kscen_xstrdup(jh.command ? jh.command : ""));
+	else if (save)
+		journal = kscen_journal_start(results, run, &ro, max_jobs, last, &jobs);
+	ro.journal = journal;
 	ret = kscen_run_jobs(s, &jobs, &ro, run);
 	run->finished = utc_now();
 	if (ret && ret != -EINTR)
 		fprintf(stderr, "kscen: run cut short: %s\n", strerror(-ret));
 
-	if (save && kscen_result_save(run, results))
-		fprintf(stderr, "kscen: could not save the results under %s\n", results);
+	if (save && (save_err = kscen_result_save(run, results)))
+		kscen_save_failed(results, save_err, journal);
+	else if (save)
+		kscen_journal_finish(journal, run, ret == 0);
+	journal = NULL;
 	kscen_report(stdout, run, last, fmt);
 	if (gate > 0 && fmt == KSCEN_FMT_TEXT)
 		fputc('\n', stdout);
@@ -435,9 +485,15 @@ static int cmd_run(int argc, char **argv)
 		if (run->jobs[i].status == KSCEN_FAILED)
 			code = EXIT_FAILED_JOBS;
 	if (ret == -EINTR)
-		code = 128 + SIGINT;
+		code = 128 + (kscen_interrupted > 0 ? kscen_interrupted : SIGINT);
 	else if (ret)
 		code = EXIT_FAILED_JOBS;
+	/* Never 0 without the results: whatever else happened, say this. */
+	if (save_err)
+		code = EXIT_NOT_SAVED;
+	kscen_journal_close(journal, false);
+	kscen_journal_hdr_fini(&jh);
+	free(resume_dir);
 	kscen_run_free(run);
 	if (last)
 		kscen_run_free(last);
@@ -631,6 +687,8 @@ static const struct cmd cmds[] = {
 	  "      --until-ci PCT  repeat: auto: sample until the median's 95% CI is\n"
 	  "                      within +-PCT% (at least 6, at most --max-repeat)\n"
 	  "      --max-repeat N  repeat: auto: at most N samples a job (default 30)\n"
+	  "      --resume JOURNAL  finish a run cut short (SIGKILL, power loss, a\n"
+	  "                      failed save) from its journal, beside its result\n"
 	  "  -q, --quiet         no progress on stderr\n"
 	  "  -v, --verbose       every sample on stderr\n" },
 	{ "plan", cmd_plan, "SCENARIO.yaml [--filter GLOB] [--max-jobs N]",
@@ -667,7 +725,8 @@ static void main_help(FILE *out)
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		fprintf(out, "  %-10s %s\n", cmds[i].name, cmds[i].summary);
 	fprintf(out, "\n'kscen COMMAND --help' shows a command's options.\n"
-		"exit codes: 0 ok, 1 regression gate, 2 invalid input, 3 a job failed\n");
+		"exit codes: 0 ok, 1 regression gate, 2 invalid input, 3 a job failed,\n"
+		"4 results not saved (kept in the journal), 130 SIGINT, 143 SIGTERM\n");
 }
 
 int main(int argc, char **argv)

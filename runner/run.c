@@ -14,10 +14,10 @@
 #include <string.h>
 
 #include "kscen.h"
+#include "journal.h"
 #include "runner.h"
 
-static void result_init(struct kscen_job_result *r, const struct kscen_job *job,
-			unsigned repeat)
+static void result_init(struct kscen_job_result *r, const struct kscen_job *job)
 {
 	const struct kscen_workload *w = job->workload;
 	char buf[256];
@@ -45,8 +45,21 @@ static void result_init(struct kscen_job_result *r, const struct kscen_job *job,
 		r->metrics[m].name = kscen_xstrdup(job->metrics[m].name);
 		r->metrics[m].unit = kscen_xstrdup(job->metrics[m].unit);
 		r->metrics[m].better = job->metrics[m].better;
-		r->metrics[m].samples = kscen_xcalloc(repeat + 1, sizeof(double));
 	}
+}
+
+/*
+ * Samples are stored as they are taken, in arrays that double: memory
+ * follows the samples taken, never the repeat asked for (-r 1000000 on a
+ * large matrix would otherwise allocate gigabytes before the first sample).
+ */
+static void add_sample(struct kscen_metric *m, double v)
+{
+	unsigned n = m->nr_samples;
+
+	if (!(n & (n - 1)))	/* 0, 1, 2, 4, ...: full */
+		m->samples = kscen_xrealloc(m->samples, (n ? 2 * n : 1) * sizeof(double));
+	m->samples[m->nr_samples++] = v;
 }
 
 /*
@@ -116,6 +129,7 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 	unsigned total = o->warmup + most, nr = 0;
 	int *map = kscen_xcalloc(jobs->nr + 1, sizeof(int));
 	unsigned *index = kscen_xcalloc(jobs->nr + 1, sizeof(unsigned));
+	bool journal_warned = false;
 	int ret = 0;
 
 	/* map[job] = its index among the results, -1 when filtered out. */
@@ -132,7 +146,12 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 		const struct kscen_job *job = &jobs->job[index[k]];
 		struct kscen_job_result *r = &run->jobs[k];
 
-		result_init(r, job, most);
+		if (kscen_interrupted) {	/* a large matrix takes a while */
+			run->nr_jobs = nr = k;
+			ret = -EINTR;
+			break;
+		}
+		result_init(r, job);
 		if (job->baseline >= 0 && map[job->baseline] >= 0)
 			r->baseline = kscen_xstrdup(jobs->job[job->baseline].id);
 		if (job->previous >= 0 && map[job->previous] >= 0)
@@ -175,7 +194,17 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 			if (r->status != KSCEN_OK ||
 			    (round >= o->warmup && !wants_more(o, r)))
 				continue;
-			ret = kscen_sample_isolated(job, timeout, &out);
+			if (kscen_interrupted) {	/* also while replaying */
+				ret = -EINTR;
+				break;
+			}
+			ret = kscen_journal_sample(o->journal, round, k, job, timeout, &out);
+			if (ret == -EBADMSG) {
+				fprintf(stderr, "kscen: %s: does not match this run at "
+					"round %u, job %s\n", kscen_journal_path(o->journal),
+					round + 1, job->id);
+				break;
+			}
 			if (ret) {
 				job_stop(r, KSCEN_FAILED, strerror(-ret));
 				break;
@@ -193,7 +222,14 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 			if (round < o->warmup)
 				continue;
 			for (unsigned m = 0; m < r->nr_metrics && m < out.nr; m++)
-				r->metrics[m].samples[r->metrics[m].nr_samples++] = out.v[m];
+				add_sample(&r->metrics[m], out.v[m]);
+		}
+		if (kscen_journal_round_end(o->journal) && !journal_warned) {
+			fprintf(stderr, "kscen: journal %s: %s; the run goes on, but "
+				"could not be resumed if cut short\n",
+				kscen_journal_path(o->journal),
+				strerror(-kscen_journal_error(o->journal)));
+			journal_warned = true;
 		}
 	}
 	if (ret)

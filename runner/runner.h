@@ -37,6 +37,8 @@ struct kscen_run_opts {
 	double until_ci;
 	const char *filter;		/* glob on job ids, NULL: all */
 	bool quiet;
+	/* Where each sample is recorded, or replayed from (journal.c); or NULL. */
+	struct kscen_journal *journal;
 };
 
 /*

@@ -26,3 +26,98 @@ run timeout 10 "$kscen" compare "$rel/fifo.yaml" /dev/zero
 run timeout 10 "$kscen" run -q --no-save --compare "$rel/fifo.yaml" $fx/e2e/tiny.yaml
 [ $rc = 2 ] && grep -q 'not a regular file' "$tmp/err" && [ ! -s "$tmp/out" ] &&
 	pass fifo_compare_path_exit_2 || fail fifo_compare_path_exit_2 "rc=$rc $(cat "$tmp/err")"
+
+# ---- resume after SIGKILL; SIGTERM 143, SIGINT 130 ------------------------
+cat >"$rel/slow.yaml" <<'YAML'
+scenario: rel-slow
+repeat: 4
+warmup: 1
+jobs:
+  - name: s
+    workload: exec
+    params:
+      command: ["sleep 0.05", "sleep 0.06"]
+YAML
+# wait_samples N: until the journal under $rel/res holds N sample records
+wait_samples() {
+	for _ in $(seq 100); do
+		[ "$(cat "$rel"/res/rel-slow/*.journal 2>/dev/null | grep -c '^s ')" -ge "$1" ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+"$kscen" run -q -o "$rel/res" --compare none "$rel/slow.yaml" >/dev/null 2>&1 &
+pid=$!
+wait_samples 4
+kill -9 $pid
+wait $pid 2>/dev/null
+journal=$(ls "$rel"/res/rel-slow/*.journal 2>/dev/null)
+taken=$(grep '^s 1 0 ' "$journal" 2>/dev/null | cut -d' ' -f6)
+run "$kscen" run --resume "$journal"
+if [ $rc = 0 ] && [ -n "$taken" ] && [ ! -e "$journal" ] &&
+   [ "$(ls "$rel"/res/rel-slow/ | wc -l)" = 1 ] &&
+   /usr/bin/python3 - "$rel"/res/rel-slow/*.yaml "$taken" <<'PY'
+import sys, yaml
+r = yaml.safe_load(open(sys.argv[1]))
+assert r["partial"] is False, r["partial"]
+ids = [j["id"] for j in r["jobs"]]
+assert ids == ["s/command=sleep 0.05", "s/command=sleep 0.06"], ids
+for j in r["jobs"]:
+    assert len(j["metrics"][0]["samples"]) == 4, j
+# the sample taken before the kill (round 1 is the first recorded) is kept
+assert r["jobs"][0]["metrics"][0]["samples"][0] == float.fromhex(sys.argv[2])
+PY
+then pass resume_after_sigkill_one_complete_result; else
+	fail resume_after_sigkill_one_complete_result "rc=$rc journal=$journal taken=$taken $(ls "$rel/res/rel-slow") $(cat "$tmp/err")"; fi
+
+for sig in TERM INT; do
+	rm -rf "$rel/res"
+	"$kscen" run -q -o "$rel/res" --compare none "$rel/slow.yaml" >/dev/null 2>"$tmp/err" &
+	pid=$!
+	wait_samples 4
+	kill -$sig $pid
+	wait $pid
+	rc=$?
+	want=$([ $sig = TERM ] && echo 143 || echo 130)
+	journal=$(ls "$rel"/res/rel-slow/*.journal 2>/dev/null)
+	if [ $rc = $want ] && [ -n "$journal" ] && grep -q '^partial: true' "$rel"/res/rel-slow/*.yaml &&
+	   grep -q "kscen run --resume $journal" "$tmp/err"; then
+		pass "sig${sig,,}_exits_${want}_keeps_samples"
+	else
+		fail "sig${sig,,}_exits_${want}_keeps_samples" "rc=$rc $(ls "$rel/res/rel-slow") $(cat "$tmp/err")"
+	fi
+done
+run "$kscen" run -q --resume "$journal"
+[ $rc = 0 ] && [ ! -e "$journal" ] && [ "$(ls "$rel"/res/rel-slow/ | wc -l)" = 1 ] &&
+	grep -q '^partial: false' "$rel"/res/rel-slow/*.yaml &&
+	pass resume_replaces_partial_result || fail resume_replaces_partial_result "rc=$rc $(ls "$rel/res/rel-slow") $(cat "$tmp/err")"
+printf 'kscen-journal 1\ngarbage\n' >"$rel/bad.journal"
+run "$kscen" run --resume "$rel/bad.journal"
+[ $rc = 2 ] && grep -q 'bad.journal:2:1: not a kscen journal' "$tmp/err" &&
+	pass resume_bad_journal_exit_2 || fail resume_bad_journal_exit_2 "rc=$rc $(cat "$tmp/err")"
+
+# ---- never exit 0 without the results: a full disk at the end ------------
+if [ "$(id -u)" = 0 ] && mkdir -p "$rel/full" && mount -t tmpfs -o size=64k tmpfs "$rel/full" 2>/dev/null; then
+	mkdir -p "$rel/full/rel-slow"
+	echo "an earlier run" >"$rel/full/rel-slow/20200101T000000Z-earlier.yaml"
+	sum=$(md5sum <"$rel/full/rel-slow/20200101T000000Z-earlier.yaml")
+	# leave about 4 KiB: the journal fits, the result does not
+	dd if=/dev/zero of="$rel/full/fill" bs=4k count=14 2>/dev/null
+	run "$kscen" run -q -o "$rel/full" --compare none "$rel/slow.yaml"
+	journal=$(ls "$rel"/full/rel-slow/*.journal 2>/dev/null)
+	if [ $rc = 4 ] && grep -q 'No space left on device (errno 28)' "$tmp/err" &&
+	   [ -n "$journal" ] && [ "$(grep -c '^s ' "$journal")" = 10 ] &&
+	   [ "$(md5sum <"$rel/full/rel-slow/20200101T000000Z-earlier.yaml")" = "$sum" ] &&
+	   [ "$(ls "$rel/full/rel-slow" | grep -c yaml)" = 1 ]; then
+		pass save_fails_on_full_disk_exit_4_keeps_journal
+	else
+		fail save_fails_on_full_disk_exit_4_keeps_journal "rc=$rc $(ls -la "$rel/full/rel-slow") $(cat "$tmp/err")"
+	fi
+	rm -f "$rel/full/fill"
+	run "$kscen" run -q --resume "$journal"
+	[ $rc = 0 ] && [ ! -e "$journal" ] && [ "$(ls "$rel/full/rel-slow" | grep -c yaml)" = 2 ] &&
+		pass resume_saves_after_full_disk || fail resume_saves_after_full_disk "rc=$rc $(cat "$tmp/err")"
+	umount "$rel/full"
+else
+	skip save_fails_on_full_disk_exit_4_keeps_journal "needs root to mount a small tmpfs"
+fi
