@@ -46,6 +46,21 @@ static void result_init(struct kscen_job_result *r, const struct kscen_job *job)
 		r->metrics[m].unit = kscen_xstrdup(job->metrics[m].unit);
 		r->metrics[m].better = job->metrics[m].better;
 	}
+	/* The sample's cgroup figures, where each sample has a cgroup. */
+	const struct kscen_metric_desc *d;
+	unsigned extra = kscen_contain_extra(&d);
+
+	if (job->nr_metrics + extra > KSCEN_MAX_METRICS)
+		return;
+	r->metrics = kscen_xrealloc(r->metrics, (job->nr_metrics + extra + 1) *
+				    sizeof(*r->metrics));
+	for (unsigned m = job->nr_metrics; m < job->nr_metrics + extra; m++) {
+		memset(&r->metrics[m], 0, sizeof(r->metrics[m]));
+		r->metrics[m].name = kscen_xstrdup(d[m - job->nr_metrics].name);
+		r->metrics[m].unit = kscen_xstrdup(d[m - job->nr_metrics].unit);
+		r->metrics[m].better = d[m - job->nr_metrics].better;
+	}
+	r->nr_metrics += extra;
 }
 
 /*
@@ -132,6 +147,7 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 	bool journal_warned = false;
 	int ret = 0;
 
+	kscen_contain_init(true);
 	/* map[job] = its index among the results, -1 when filtered out. */
 	for (unsigned i = 0; i < jobs->nr; i++) {
 		map[i] = -1;
@@ -247,5 +263,6 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 	}
 	free(map);
 	free(index);
+	kscen_contain_fini();
 	return ret;
 }

@@ -121,3 +121,58 @@ if [ "$(id -u)" = 0 ] && mkdir -p "$rel/full" && mount -t tmpfs -o size=64k tmpf
 else
 	skip save_fails_on_full_disk_exit_4_keeps_journal "needs root to mount a small tmpfs"
 fi
+
+# ---- nothing outlives a job ------------------------------------------------
+# Each job leaves a process behind in its own way, named by a sleep length
+# no other process uses; afterwards none may remain.
+m=$((7000 + $$ % 1000))
+cat >"$rel/escape.yaml" <<YAML
+scenario: rel-escape
+repeat: 1
+warmup: 0
+jobs:
+  - name: setsid
+    workload: exec
+    params: {command: "setsid sleep ${m}1 >/dev/null 2>&1 < /dev/null &"}
+  - name: double-fork
+    workload: exec
+    params: {command: "sh -c '(sleep ${m}2 >/dev/null 2>&1 &) &'"}
+  - name: ignores-term
+    workload: exec
+    params: {command: "setsid sh -c 'trap \"\" TERM HUP; sleep ${m}3; :' >/dev/null 2>&1 &"}
+YAML
+run "$kscen" run -q --no-save --compare none "$rel/escape.yaml"
+sleep 0.2
+left=$(pgrep -f "sleep ${m}[123]" | wc -l)
+[ $rc = 0 ] && [ "$left" = 0 ] && pass escaped_processes_killed_after_sample ||
+	fail escaped_processes_killed_after_sample "rc=$rc, $left left: $(pgrep -af "sleep ${m}[123]")"
+pkill -9 -f "sleep ${m}[123]" 2>/dev/null
+
+if [ -n "$(ls -d /sys/fs/cgroup/kscen-* /run/kscen/cgroup2 2>/dev/null)" ] ||
+   grep -q 'cgroup_cpu' "$tmp/out"; then
+	grep -Eq '^ +[0-9.]+ usecs \(cgroup_cpu\)' "$tmp/out" &&
+		pass cgroup_cpu_is_an_extra_metric || fail cgroup_cpu_is_an_extra_metric "$(cat "$tmp/out")"
+	# the runner SIGKILLed mid-sample: its guard kills the sample's cgroup
+	cat >"$rel/killed.yaml" <<YAML
+scenario: rel-killed
+repeat: 1
+warmup: 0
+jobs:
+  - name: daemon
+    workload: exec
+    params: {command: "setsid sh -c 'trap \"\" TERM; sleep ${m}4' >/dev/null 2>&1 & sleep ${m}5"}
+YAML
+	"$kscen" run -q --no-save --compare none "$rel/killed.yaml" >/dev/null 2>&1 &
+	pid=$!
+	for _ in $(seq 100); do pgrep -f "sleep ${m}4" >/dev/null && break; sleep 0.05; done
+	before=$(pgrep -f "sleep ${m}[45]" | wc -l)
+	kill -9 $pid
+	wait $pid 2>/dev/null
+	for _ in $(seq 40); do pgrep -f "sleep ${m}[45]" >/dev/null || break; sleep 0.05; done
+	left=$(pgrep -f "sleep ${m}[45]" | wc -l)
+	[ "$before" -ge 2 ] && [ "$left" = 0 ] && pass runner_sigkill_kills_escaped_daemon ||
+		fail runner_sigkill_kills_escaped_daemon "$before before, $left after"
+	pkill -9 -f "sleep ${m}[45]" 2>/dev/null
+else
+	skip runner_sigkill_kills_escaped_daemon "no cgroup v2 (not mounted, not mountable)"
+fi
