@@ -23,6 +23,14 @@
 #include "kscen.h"
 
 #define MAX_FILE	(64 << 20)
+/*
+ * The caps scenario files have, sized for results: a run of 100,000 jobs
+ * of 30 samples is about 7 million nodes. Checked on the event stream,
+ * before libyaml builds a tree (whose cost grows with the nesting).
+ */
+#define MAX_DEPTH	16
+#define MAX_KEYS	256
+#define MAX_NODES	8000000
 
 struct loader {
 	const char *path;
@@ -333,6 +341,24 @@ static int load_metrics(struct loader *l, yaml_node_t *n, void *base)
 		/* A hand-trimmed file may keep only samples: they rule. */
 		if ((seen & sum_bits) != sum_bits)
 			kscen_summarize(m->samples, m->nr_samples, &m->sum);
+		/*
+		 * And they rule always: a summary is recomputed from the
+		 * samples, never trusted, so a hand-edited median cannot make a
+		 * delta the samples do not show. A disagreement is said.
+		 */
+		if (m->nr_samples) {
+			struct kscen_summary sum;
+			double old = m->sum.median;
+
+			kscen_summarize(m->samples, m->nr_samples, &sum);
+			if (!(old == sum.median || (isnan(old) && isnan(sum.median)) ||
+			      fabs(old - sum.median) <= 1e-9 * fabs(sum.median)))
+				bad(l, v, "%s %s: the stored median %g is not the "
+				    "median of its samples, %g; using the samples",
+				    j->id ? j->id : "job", m->name ? m->name : "metric",
+				    old, sum.median);
+			m->sum = sum;
+		}
 	}
 	return 0;
 }
@@ -471,6 +497,67 @@ static int read_all(const char *path, char **buf, size_t *len)
 }
 
 static void parser_error(const char *path, const yaml_parser_t *p,
+			 const char *buf);
+
+/*
+ * Refuse what is too deep, too wide or too large before a tree is built,
+ * on libyaml's event stream: cheap, and linear whatever the nesting.
+ */
+static int caps(const char *path, const char *buf, size_t len)
+{
+	unsigned depth = 0, keys[MAX_DEPTH + 2] = { 0 };
+	bool is_map[MAX_DEPTH + 2] = { false };
+	unsigned long nodes = 0;
+	yaml_parser_t p;
+	yaml_event_t ev;
+	int ret = 0;
+
+	if (!yaml_parser_initialize(&p))
+		return -ENOMEM;
+	yaml_parser_set_input_string(&p, (const unsigned char *)buf, len);
+	while (!ret) {
+		if (!yaml_parser_parse(&p, &ev)) {
+			parser_error(path, &p, buf);
+			ret = -EINVAL;
+			break;
+		}
+		yaml_event_type_t t = ev.type;
+		size_t line = ev.start_mark.line + 1, col = ev.start_mark.column + 1;
+
+		yaml_event_delete(&ev);
+		if (t == YAML_STREAM_END_EVENT)
+			break;
+		if (t == YAML_MAPPING_END_EVENT || t == YAML_SEQUENCE_END_EVENT) {
+			depth--;
+			continue;
+		}
+		if (t != YAML_SCALAR_EVENT && t != YAML_ALIAS_EVENT &&
+		    t != YAML_MAPPING_START_EVENT && t != YAML_SEQUENCE_START_EVENT)
+			continue;
+		if (++nodes > MAX_NODES) {
+			fprintf(stderr, "%s:%zu:%zu: too many YAML nodes (limit %d)\n",
+				path, line, col, MAX_NODES);
+			ret = -EINVAL;
+		} else if (depth && is_map[depth] && ++keys[depth] > 2 * MAX_KEYS) {
+			fprintf(stderr, "%s:%zu:%zu: more than %d keys in a mapping\n",
+				path, line, col, MAX_KEYS);
+			ret = -EINVAL;
+		} else if (t == YAML_MAPPING_START_EVENT || t == YAML_SEQUENCE_START_EVENT) {
+			if (++depth > MAX_DEPTH) {
+				fprintf(stderr, "%s:%zu:%zu: nested too deeply (limit %d)\n",
+					path, line, col, MAX_DEPTH);
+				ret = -EINVAL;
+			} else {
+				is_map[depth] = t == YAML_MAPPING_START_EVENT;
+				keys[depth] = 0;
+			}
+		}
+	}
+	yaml_parser_delete(&p);
+	return ret;
+}
+
+static void parser_error(const char *path, const yaml_parser_t *p,
 			 const char *buf)
 {
 	size_t line = p->problem_mark.line + 1;
@@ -515,6 +602,11 @@ int kscen_result_load(const char *path, struct kscen_run **out)
 	if (ret)
 		return ret;
 
+	ret = caps(path, buf, len);
+	if (ret) {
+		free(buf);
+		return ret;
+	}
 	if (!yaml_parser_initialize(&parser)) {
 		free(buf);
 		return -ENOMEM;

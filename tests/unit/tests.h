@@ -31,7 +31,10 @@
 	X(test_uprobe_nop_counts_every_hit)		\
 	X(test_sched_defaults_are_perf_benchs)		\
 	X(test_lock_contention_metrics_follow_tracer)	\
-	X(test_messaging_engine_runs_and_stops)
+	X(test_messaging_engine_runs_and_stops)		\
+	X(test_result_summary_comes_from_samples)	\
+	X(test_result_caps_depth_keys_nodes)		\
+	X(test_read_regular_refuses_fifo_and_devices)
 
 #define DECLARE(fn) void fn(void);
 KSCEN_UNIT_TESTS(DECLARE)
