@@ -328,6 +328,11 @@ struct kscen_run {
 	struct kscen_job_result *jobs;
 	unsigned nr_jobs;
 	char *path;		/* where it was loaded from or saved to */
+	/*
+	 * The KSCEN_* test hooks set in the runner's environment, which
+	 * change what is measured ("KSCEN_BTF_PATH=/x ..."); NULL: none.
+	 */
+	char *test_hooks;
 };
 
 /* Frees @run itself too; NULL is fine. */
@@ -425,6 +430,9 @@ void kscen_compare_print(FILE *out, const struct kscen_run *old,
  */
 unsigned kscen_gate(FILE *out, const struct kscen_run *old,
 		    const struct kscen_run *new_, double pct);
+
+/* hooks.c: the KSCEN_* variables of the environment, or NULL (malloc'ed). */
+char *kscen_test_hooks(void);
 
 /* util.c */
 void *kscen_xmalloc(size_t n);	/* aborts on OOM, like git's xmalloc */

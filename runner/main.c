@@ -443,6 +443,7 @@ static int cmd_run(int argc, char **argv)
 	run->scenario_file = kscen_xstrdup(s->file);
 	run->scenario_sha256 = kscen_xstrdup(s->sha256);
 	run->command = join_argv(argc + 1, argv - 1);
+	run->test_hooks = kscen_test_hooks();
 	run->repeat = ro.repeat;
 	run->warmup = ro.warmup;
 	run->until_ci = ro.until_ci;

@@ -485,6 +485,7 @@ static const struct field run_fields[] = {
 	{ "warmup", F_UINT, R(warmup), false, NULL },
 	{ "max_repeat", F_UINT, R(max_repeat), false, NULL },
 	{ "until_ci", F_DOUBLE, R(until_ci), false, NULL },
+	{ "test_hooks", F_STR, R(test_hooks), false, NULL },
 	{ "system", F_FUNC, 0, false, load_system },
 	{ "jobs", F_FUNC, 0, true, load_jobs },
 };

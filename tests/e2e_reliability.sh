@@ -176,3 +176,12 @@ YAML
 else
 	skip runner_sigkill_kills_escaped_daemon "no cgroup v2 (not mounted, not mountable)"
 fi
+
+# ---- test hooks do not leak into measurements -----------------------------
+KSCEN_BTF_PATH=/nonexistent/vmlinux run "$kscen" run -q -o "$rel/hooks" --compare none $fx/e2e/tiny.yaml
+grep -q '^# test hooks set, changing what is measured: KSCEN_BTF_PATH=/nonexistent/vmlinux' "$tmp/out" &&
+	grep -q '^test_hooks: KSCEN_BTF_PATH=/nonexistent/vmlinux' "$rel"/hooks/e2e-tiny/*.yaml &&
+	"$kscen" report "$rel/hooks/e2e-tiny" | grep -q '^# test hooks set' &&
+	pass test_hooks_recorded_and_reported || fail test_hooks_recorded_and_reported "rc=$rc $(head -5 "$tmp/out")"
+(unset $(env | sed -n 's/^\(KSCEN_[A-Za-z0-9_]*\)=.*/\1/p'); "$kscen" run -q --no-save --compare none $fx/e2e/tiny.yaml) >"$tmp/out" 2>&1
+grep -q 'test hooks' "$tmp/out" && fail no_test_hooks_no_line "$(head -5 "$tmp/out")" || pass no_test_hooks_no_line
