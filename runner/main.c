@@ -495,6 +495,14 @@ static int cmd_run(int argc, char **argv)
 	kscen_journal_close(journal, false);
 	kscen_journal_hdr_fini(&jh);
 	free(resume_dir);
+	/*
+	 * Interrupted: everything is saved and reported; freeing a large
+	 * matrix job by job would take seconds, and the process ends anyway.
+	 */
+	if (ret == -EINTR) {
+		fflush(stdout);
+		exit(code);
+	}
 	kscen_run_free(run);
 	if (last)
 		kscen_run_free(last);

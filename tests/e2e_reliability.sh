@@ -185,3 +185,27 @@ grep -q '^# test hooks set, changing what is measured: KSCEN_BTF_PATH=/nonexiste
 	pass test_hooks_recorded_and_reported || fail test_hooks_recorded_and_reported "rc=$rc $(head -5 "$tmp/out")"
 (unset $(env | sed -n 's/^\(KSCEN_[A-Za-z0-9_]*\)=.*/\1/p'); "$kscen" run -q --no-save --compare none $fx/e2e/tiny.yaml) >"$tmp/out" 2>&1
 grep -q 'test hooks' "$tmp/out" && fail no_test_hooks_no_line "$(head -5 "$tmp/out")" || pass no_test_hooks_no_line
+
+# ---- bounded memory: the repeat asked for allocates nothing up front -------
+# 2,000 jobs x -r 1000000 under a 1 GiB address-space limit: sized by the
+# repeat, the sample arrays alone would be 16 GB. SIGINT ends it promptly.
+{
+	echo "scenario: rel-big"
+	echo "jobs:"
+	echo "  - name: m"
+	echo "    workload: exec"
+	echo "    params:"
+	echo "      command: [$(seq -f '"true %g"' -s, 1 20)]"
+	echo "      metric_name: [$(seq -f 'm%g' -s, 1 100)]"
+} >"$rel/big.yaml"
+(ulimit -v 1048576 && exec "$kscen" run -q -r 1000000 -w 0 --no-save --compare none \
+	"$rel/big.yaml") >/dev/null 2>"$tmp/err" &
+pid=$!
+sleep 2
+t0=$(date +%s%N)
+kill -INT $pid
+wait $pid
+rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+[ $rc = 130 ] && [ $ms -lt 2000 ] && pass repeat_1e6_bounded_memory_sigint_prompt ||
+	fail repeat_1e6_bounded_memory_sigint_prompt "rc=$rc after SIGINT: $ms ms; $(head -c 300 "$tmp/err")"
