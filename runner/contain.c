@@ -338,4 +338,10 @@ void kscen_contain_fini(void)
 		rmdir(ct.sample_dir);
 		rmdir(ct.run_dir);
 	}
+	/* The run ended normally: the guard has nothing to do; reap it here. */
+	if (ct.guard > 0) {
+		kill(ct.guard, SIGKILL);
+		waitpid(ct.guard, NULL, 0);
+		ct.guard = 0;
+	}
 }
