@@ -212,3 +212,14 @@ rc=$?
 ms=$((($(date +%s%N) - t0) / 1000000))
 [ $rc = 130 ] && [ $ms -lt 2000 ] && pass repeat_1e6_bounded_memory_sigint_prompt ||
 	fail repeat_1e6_bounded_memory_sigint_prompt "rc=$rc after SIGINT: $ms ms; $(head -c 300 "$tmp/err")"
+
+# a journal whose scenario changed since is refused, nothing run
+mkdir -p "$rel/chg/rel-slow"
+printf '%s\n' 'kscen-journal 1' "scenario_file $rel/slow.yaml" \
+	"scenario_sha256 $(printf 0%.0s $(seq 64))" 'started 2026-12-02T10:00:00Z' \
+	'repeat 4' 'warmup 1' 'max_repeat 30' 'until_ci 0x0p+0' 'max_jobs 100000' 'compare none' \
+	'jobs 2' 'job s/command=sleep%200.05' 'job s/command=sleep%200.06' 'samples' \
+	>"$rel/chg/rel-slow/x.journal"
+run "$kscen" run --resume "$rel/chg/rel-slow/x.journal"
+[ $rc = 2 ] && grep -q 'changed since the run started' "$tmp/err" && [ ! -s "$tmp/out" ] &&
+	pass resume_changed_scenario_exit_2 || fail resume_changed_scenario_exit_2 "rc=$rc $(cat "$tmp/err")"
