@@ -49,8 +49,7 @@ wait_samples() {
 "$kscen" run -q -o "$rel/res" --compare none "$rel/slow.yaml" >/dev/null 2>&1 &
 pid=$!
 wait_samples 4
-kill -9 $pid
-wait $pid 2>/dev/null
+{ kill -9 $pid; wait $pid; } 2>/dev/null
 journal=$(ls "$rel"/res/rel-slow/*.journal 2>/dev/null)
 taken=$(grep '^s 1 0 ' "$journal" 2>/dev/null | cut -d' ' -f6)
 run "$kscen" run --resume "$journal"
@@ -166,8 +165,7 @@ YAML
 	pid=$!
 	for _ in $(seq 100); do pgrep -f "sleep ${m}4" >/dev/null && break; sleep 0.05; done
 	before=$(pgrep -f "sleep ${m}[45]" | wc -l)
-	kill -9 $pid
-	wait $pid 2>/dev/null
+	{ kill -9 $pid; wait $pid; } 2>/dev/null
 	for _ in $(seq 40); do pgrep -f "sleep ${m}[45]" >/dev/null || break; sleep 0.05; done
 	left=$(pgrep -f "sleep ${m}[45]" | wc -l)
 	[ "$before" -ge 2 ] && [ "$left" = 0 ] && pass runner_sigkill_kills_escaped_daemon ||
