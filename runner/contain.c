@@ -311,9 +311,9 @@ static void reap_all(void)
 
 void kscen_contain_sample_end(int procs_fd, double *cpu_usec, double *mem_peak)
 {
+	*cpu_usec = *mem_peak = -1;
 	if (!ct.ready)
 		return;
-	*cpu_usec = *mem_peak = -1;
 	if (procs_fd >= 0) {
 		char *f = kscen_xasprintf("%s/cgroup.kill", ct.sample_dir);
 

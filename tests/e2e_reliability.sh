@@ -221,3 +221,18 @@ printf '%s\n' 'kscen-journal 1' "scenario_file $rel/slow.yaml" \
 run "$kscen" run --resume "$rel/chg/rel-slow/x.journal"
 [ $rc = 2 ] && grep -q 'changed since the run started' "$tmp/err" && [ ! -s "$tmp/out" ] &&
 	pass resume_changed_scenario_exit_2 || fail resume_changed_scenario_exit_2 "rc=$rc $(cat "$tmp/err")"
+
+# power loss mid-write: a torn last record is dropped, the rest replayed
+mkdir -p "$rel/torn/rel-slow"
+{
+	printf '%s\n' 'kscen-journal 1' "scenario_file $rel/slow.yaml" \
+		"scenario_sha256 $(sha256sum <"$rel/slow.yaml" | cut -d' ' -f1)" \
+		'started 2026-12-02T10:00:00Z' 'repeat 4' 'warmup 1' 'max_repeat 30' \
+		'until_ci 0x0p+0' 'max_jobs 100000' 'compare none' 'jobs 2' \
+		'job s/command=sleep%200.05' 'job s/command=sleep%200.06' 'samples' \
+		's 0 0 0 1 0x1p-4 %' 's 0 1 0 1 0x1p-4 %' 's 1 1 0 1 0x1.5p-3 %'
+	printf 's 1 0 0 1 0x1.8'
+} >"$rel/torn/rel-slow/x.journal"
+run "$kscen" run -q --resume "$rel/torn/rel-slow/x.journal"
+[ $rc = 0 ] && grep -q '0.1640625' "$rel"/torn/rel-slow/*.yaml &&
+	pass resume_drops_torn_record || fail resume_drops_torn_record "rc=$rc $(cat "$tmp/err")"
