@@ -5,6 +5,8 @@
 #   make test     build and run every test (unit, then end to end)
 #   make test-vm  every kscen vm / kscen ab test (kernels under QEMU)
 #   make asan     the same tests against an ASan/UBSan build
+#   make fuzz     build the libFuzzer targets (clang), replay their regression
+#                 inputs, then fuzz each for FUZZ_SECONDS (default 60)
 #   V=1           show the commands
 #
 # Sources: runner/*.c, runner/workloads/*.c (one file a workload), schemas/*.c,
@@ -50,7 +52,7 @@ msg = @printf '  %-7s %s\n' $(1) $(2)
 endif
 
 .DELETE_ON_ERROR:
-.PHONY: all run test unit e2e asan deps clean FORCE test-vm
+.PHONY: all run test unit e2e asan deps clean FORCE test-vm fuzz fuzz-build
 
 
 all: kscen
@@ -138,5 +140,26 @@ asan:
 	$(Q)ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		tests/run-all.sh build-asan/unit-tests build-asan/kscen
 
+# libFuzzer targets in tests/fuzz/ (fuzz_X.c -> build-fuzz/fuzz_X), linked
+# against every object of kscen but main.o, built with clang.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := scenario result value
+FUZZ_CFLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined \
+	-fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+$(BUILD)/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(LIBOBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
+.SECONDARY: $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/fuzz_%.o)
+
+fuzz-build:
+	$(Q)$(MAKE) --no-print-directory deps
+	$(Q)$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang CFLAGS="$(FUZZ_CFLAGS)" \
+		$(FUZZ_TARGETS:%=build-fuzz/fuzz_%)
+
+fuzz: fuzz-build
+	$(Q)tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
 clean:
-	rm -rf build build-asan kscen
+	rm -rf build build-asan build-fuzz kscen

@@ -35,7 +35,8 @@ static long long now_ns(void)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-static void child(const struct kscen_job *job, int fd, pid_t parent)
+static void child(const struct kscen_job *job, int fd, pid_t parent,
+		  int procs_fd)
 {
 	const struct kscen_workload *w = job->workload;
 	struct kscen_sample_out out = { 0 };
@@ -43,6 +44,7 @@ static void child(const struct kscen_job *job, int fd, pid_t parent)
 	ssize_t n;
 
 	setpgid(0, 0);
+	kscen_contain_enter(procs_fd);	/* before anything can fork */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)	/* the runner died before prctl */
 		_exit(1);
@@ -88,12 +90,14 @@ int kscen_sample_isolated(const struct kscen_job *job, long long timeout_ns,
 {
 	long long deadline = now_ns() + timeout_ns;
 	size_t got = 0;
-	int pfd[2], pidfd, status = 0;
+	int pfd[2], pidfd, status = 0, procs_fd;
 	pid_t pid, parent = getpid();
+	double cpu, mem;
 
 	memset(out, 0, sizeof(*out));
 	if (pipe2(pfd, O_CLOEXEC))
 		return -errno;
+	procs_fd = kscen_contain_sample_begin();
 	fflush(stdout);
 	fflush(stderr);
 	pid = fork();
@@ -102,11 +106,12 @@ int kscen_sample_isolated(const struct kscen_job *job, long long timeout_ns,
 
 		close(pfd[0]);
 		close(pfd[1]);
+		kscen_contain_sample_end(procs_fd, &cpu, &mem);
 		return err;
 	}
 	if (pid == 0) {
 		close(pfd[0]);
-		child(job, pfd[1], parent);
+		child(job, pfd[1], parent, procs_fd);
 	}
 	setpgid(pid, pid);	/* also here: no window where kill(-pid) misses */
 	close(pfd[1]);
@@ -161,12 +166,25 @@ int kscen_sample_isolated(const struct kscen_job *job, long long timeout_ns,
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	kill(-pid, SIGKILL);	/* whatever the sample left behind */
+	/* and whatever left its group: its cgroup, then every orphan */
+	kscen_contain_sample_end(procs_fd, &cpu, &mem);
 	if (out->ret == -ETIMEDOUT || out->ret == -EINTR)
 		return 0;
 	if (got < sizeof(*out))
 		describe_status(status, out);
 	else if (out->nr > KSCEN_MAX_METRICS)
 		out->nr = KSCEN_MAX_METRICS;
+	/* The cgroup's figures follow the workload's own metrics. */
+	if (got == sizeof(*out) && out->ret == 0 && out->nr == job->nr_metrics) {
+		const struct kscen_metric_desc *d;
+		unsigned extra = kscen_contain_extra(&d);
+
+		if (out->nr + extra <= KSCEN_MAX_METRICS && extra) {
+			out->v[out->nr++] = cpu;
+			if (extra > 1)
+				out->v[out->nr++] = mem;
+		}
+	}
 	out->reason[sizeof(out->reason) - 1] = '\0';
 	return 0;
 }

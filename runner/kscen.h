@@ -353,6 +353,11 @@ struct kscen_run {
 	struct kscen_job_result *jobs;
 	unsigned nr_jobs;
 	char *path;		/* where it was loaded from or saved to */
+	/*
+	 * The KSCEN_* test hooks set in the runner's environment, which
+	 * change what is measured ("KSCEN_BTF_PATH=/x ..."); NULL: none.
+	 */
+	char *test_hooks;
 };
 
 /* Frees @run itself too; NULL is fine. */
@@ -467,6 +472,9 @@ void kscen_compare_print(FILE *out, const struct kscen_run *new_,
 int kscen_gate(FILE *out, const struct kscen_run *new_,
 	       const struct kscen_refs *refs, double pct);
 
+/* hooks.c: the KSCEN_* variables of the environment, or NULL (malloc'ed). */
+char *kscen_test_hooks(void);
+
 /* util.c */
 void *kscen_xmalloc(size_t n);	/* aborts on OOM, like git's xmalloc */
 void *kscen_xcalloc(size_t n, size_t size);
@@ -479,6 +487,15 @@ const char *kscen_closest(const char *s, const char *const *cands, unsigned n);
 bool kscen_is_number(const char *s);
 /* Length of the valid UTF-8 sequence at @s, 0 if it is not one. */
 unsigned kscen_utf8_len(const char *s);
+/*
+ * Read all of @path, which must be a regular file of at most @max bytes,
+ * NUL-terminated into malloc'ed *@out. Never blocks on a FIFO or device.
+ * -ENODEV not a regular file, -EISDIR a directory, -EFBIG over @max,
+ * -EAGAIN it grew while read, or open/read's -errno.
+ */
+int kscen_read_regular(const char *path, size_t max, char **out, size_t *len);
+/* The message for kscen_read_regular()'s error @err. */
+const char *kscen_read_strerror(int err);
 extern int kscen_verbose;
 
 #endif

@@ -4,7 +4,9 @@
  * function and one-line summary, from which `kscen --help` is generated.
  *
  * Exit codes (PRODUCT.md): 0 success, skips included; 1 a regression gate
- * tripped; 2 invalid usage or input, nothing run; 3 some job failed.
+ * tripped; 2 invalid usage or input, nothing run; 3 some job failed; 4 the
+ * results could not be saved (the journal keeps them); 128 + N killed by
+ * signal N (SIGINT 130, SIGTERM 143), what was taken kept.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +27,7 @@
 #include "history.h"
 #include "kscen.h"
 #include "report.h"
+#include "journal.h"
 #include "runner.h"
 #include "scenario_load.h"
 #include "profile.h"
@@ -33,6 +36,7 @@
 #define EXIT_GATE 1
 #define EXIT_USAGE 2
 #define EXIT_FAILED_JOBS 3
+#define EXIT_NOT_SAVED 4
 #define EXIT_BISECT_SKIP 125	/* git bisect run: cannot tell */
 #define DEFAULT_MAX_JOBS 100000UL
 
@@ -203,10 +207,14 @@ static int cmd_plan(int argc, char **argv)
 
 /* ---- run --------------------------------------------------------------- */
 
+/* The first SIGINT/SIGTERM stops the run and keeps it; a second kills. */
 static void on_signal(int sig)
 {
-	(void)sig;
-	kscen_interrupted = 1;
+	if (kscen_interrupted) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+	kscen_interrupted = sig;
 }
 
 static char *utc_now(void)
@@ -315,6 +323,24 @@ static int ref_check(const char *cmd, const char *ref, const char *results,
 	return 0;
 }
 
+/*
+ * A --compare path must be a result file or a directory of them: anything
+ * else (a FIFO, a device, a typo) is refused before the run, not after it.
+ */
+static int compare_path_ok(const char *ref)
+{
+	struct stat st;
+
+	if (!strcmp(ref, "last") || !strcmp(ref, "none") || !strncmp(ref, "label:", 6))
+		return 0;
+	if (stat(ref, &st))
+		return usage_error("run", "--compare: %s: %s", ref, strerror(errno));
+	if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+		return usage_error("run", "--compare: %s: not a regular file or "
+				   "a directory", ref);
+	return 0;
+}
+
 /* After the run: each job's reference and drift (history.c). */
 static void ref_resolve(struct ref_spec *rs, const char *results,
 			const struct kscen_run *run, struct kscen_refs *refs)
@@ -397,9 +423,14 @@ static int run_main(int argc, char **argv, bool *bisect)
 		{ "until-ci", required_argument, NULL, 'u' },
 		{ "max-repeat", required_argument, NULL, 'm' },
 		{ "profile", no_argument, NULL, 'P' },
+		{ "resume", required_argument, NULL, 'R' },
 		{ 0 },
 	};
 	const char *results = "results", *compare = "last";
+	struct kscen_journal_hdr jh = { 0 };
+	struct kscen_journal *journal = NULL;
+	const char *resume = NULL;
+	char *resume_dir = NULL;
 	unsigned long max_repeat = 0;
 	double gate = 0, until_ci = 0;
 	unsigned long repeat = 0, warmup = ULONG_MAX, max_jobs = DEFAULT_MAX_JOBS;
@@ -408,12 +439,12 @@ static int run_main(int argc, char **argv, bool *bisect)
 	struct kscen_refs refs;
 	struct ref_spec rs;
 	struct kscen_run *run;
-	struct kscen_scenario *s;
+	struct kscen_scenario *s = NULL;
 	struct kscen_jobs jobs;
 	const char *label = NULL;
 	bool save = true;
 	unsigned matched = 0;
-	int c, ret, code = 0, tripped = 0;
+	int c, ret, code = 0, tripped = 0, save_err = 0;
 
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
 		*bisect |= !strcmp(argv[i], "--bisect");
@@ -483,14 +514,39 @@ static int run_main(int argc, char **argv, bool *bisect)
 		case 'P':
 			ro.profile = true;
 			break;
+		case 'R':
+			resume = optarg;
+			break;
 		default:
 			return usage_error("run", "unknown option");
 		}
 	}
-	if (argc - optind != 1)
+	if (resume) {
+		/* Everything that decides the jobs and rounds is the journal's. */
+		if (argc - optind != 0)
+			return usage_error("run", "--resume takes a journal, not a scenario");
+		if (kscen_resume_open(resume, &jh, &journal, &resume_dir))
+			return EXIT_USAGE;
+		results = resume_dir;
+		compare = jh.compare;
+		ro.filter = jh.filter;
+		max_jobs = jh.max_jobs;
+	} else if (argc - optind != 1) {
 		return usage_error("run", "needs one scenario file");
-	if (load_and_expand(argv[optind], max_jobs, &s, &jobs))
+	} else if (compare_path_ok(compare)) {
 		return EXIT_USAGE;
+	}
+	if (load_and_expand(resume ? jh.scenario_file : argv[optind], max_jobs, &s, &jobs) ||
+	    (resume && kscen_resume_check(resume, &jh, s, &jobs))) {
+		if (s) {
+			kscen_jobs_free(&jobs);
+			kscen_scenario_free(s);
+		}
+		kscen_journal_close(journal, false);
+		kscen_journal_hdr_fini(&jh);
+		free(resume_dir);
+		return EXIT_USAGE;
+	}
 	ro.repeat = repeat ? repeat : s->repeat;
 	ro.warmup = warmup != ULONG_MAX ? warmup : s->warmup;
 	/* -r N asks for exactly N; --until-ci turns repeat: auto on. */
@@ -501,6 +557,12 @@ static int run_main(int argc, char **argv, bool *bisect)
 		ro.repeat = KSCEN_AUTO_MIN_REPEAT;
 	if (ro.until_ci > 0 && ro.max_repeat < ro.repeat)
 		ro.max_repeat = ro.repeat;
+	if (resume) {
+		ro.repeat = jh.repeat;
+		ro.warmup = jh.warmup;
+		ro.until_ci = jh.until_ci;
+		ro.max_repeat = jh.max_repeat;
+	}
 
 	/* --bisect judges by the gate: 5% unless told otherwise. */
 	if (*bisect && !gate)
@@ -536,6 +598,7 @@ static int run_main(int argc, char **argv, bool *bisect)
 	run->scenario_file = kscen_xstrdup(s->file);
 	run->scenario_sha256 = kscen_xstrdup(s->sha256);
 	run->command = join_argv(argc + 1, argv - 1);
+	run->test_hooks = kscen_test_hooks();
 	run->repeat = ro.repeat;
 	run->warmup = ro.warmup;
 	run->until_ci = ro.until_ci;
@@ -544,7 +607,12 @@ static int run_main(int argc, char **argv, bool *bisect)
 
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	run->started = utc_now();
+	run->started = resume ? kscen_xstrdup(jh.started) : utc_now();
+	if (resume)
+		run->command = (free(run->command), kscen_xstrdup(jh.command ? jh.command : ""));
+	else if (save)
+		journal = kscen_journal_start(results, run, &ro, max_jobs, compare, &jobs);
+	ro.journal = journal;
 	ret = kscen_run_jobs(s, &jobs, &ro, run);
 	run->finished = utc_now();
 	if (ret && ret != -EINTR)
@@ -559,10 +627,13 @@ static int run_main(int argc, char **argv, bool *bisect)
 	for (unsigned i = 0; i < run->nr_jobs && i < refs.nr; i++)
 		if (refs.ref[i].run && refs.ref[i].run->path)
 			run->jobs[i].reference = kscen_xstrdup(refs.ref[i].run->path);
-	if (save && kscen_result_save(run, results))
-		fprintf(stderr, "kscen: could not save the results under %s\n", results);
-	else if (save)
+	if (save && (save_err = kscen_result_save(run, results)))
+		kscen_save_failed(results, save_err, journal);
+	else if (save) {
+		kscen_journal_finish(journal, run, ret == 0);
 		kscen_profile_save_folded(run);	/* profile.h */
+	}
+	journal = NULL;
 	kscen_report(stdout, run, &refs, fmt);
 	if (gate > 0 && fmt == KSCEN_FMT_TEXT)
 		fputc('\n', stdout);
@@ -581,15 +652,29 @@ static int run_main(int argc, char **argv, bool *bisect)
 		if (run->jobs[i].status == KSCEN_FAILED)
 			code = EXIT_FAILED_JOBS;
 	if (ret == -EINTR)
-		code = 128 + SIGINT;
+		code = 128 + (kscen_interrupted > 0 ? kscen_interrupted : SIGINT);
 	else if (ret)
 		code = EXIT_FAILED_JOBS;
+	/* Never 0 without the results: whatever else happened, say this. */
+	if (save_err)
+		code = EXIT_NOT_SAVED;
 	if (*bisect) {
 		code = bisect_code(code, run, &refs, tripped);
 		printf("bisect: %s\n", code == 0 ? "good" : code == EXIT_GATE ? "bad" :
 		       code == EXIT_BISECT_SKIP ? "cannot tell (skip)" : "interrupted");
 	}
 	kscen_refs_free(&refs);
+	kscen_journal_close(journal, false);
+	kscen_journal_hdr_fini(&jh);
+	free(resume_dir);
+	/*
+	 * Interrupted: everything is saved and reported; freeing a large
+	 * matrix job by job would take seconds, and the process ends anyway.
+	 */
+	if (ret == -EINTR) {
+		fflush(stdout);
+		exit(code);
+	}
 	kscen_run_free(run);
 	kscen_jobs_free(&jobs);
 	kscen_scenario_free(s);
@@ -984,6 +1069,8 @@ static const struct cmd cmds[] = {
 	  "      --max-repeat N  repeat: auto: at most N samples a job (default 30)\n"
 	  "      --profile       one more sample per job under a sampling profiler:\n"
 	  "                      top symbols, folded stacks (see profile: in README)\n"
+	  "      --resume JOURNAL  finish a run cut short (SIGKILL, power loss, a\n"
+	  "                      failed save) from its journal, beside its result\n"
 	  "  -q, --quiet         no progress on stderr\n"
 	  "  -v, --verbose       every sample on stderr\n" },
 	{ "plan", cmd_plan, "SCENARIO.yaml [--filter GLOB] [--max-jobs N]",
@@ -1047,7 +1134,8 @@ static void main_help(FILE *out)
 			fprintf(out, "  %-10s %s\n", cmds[i].name, cmds[i].summary);
 	fprintf(out, "\n'kscen COMMAND --help' shows a command's options.\n"
 		"exit codes: 0 ok, 1 regression gate, 2 invalid input or nothing to\n"
-		"compare, 3 a job failed, 125 run --bisect cannot tell, 130/143 interrupted\n");
+		"compare, 3 a job failed, 4 results not saved (kept in the journal),\n"
+		"125 run --bisect cannot tell, 130 SIGINT, 143 SIGTERM\n");
 }
 
 int main(int argc, char **argv)

@@ -30,9 +30,15 @@
 static int control(int ctl, int ack, const char *cmd)
 {
 	struct pollfd pf = { .fd = ack, .events = POLLIN };
+	void (*old)(int);
 	char buf[32];
+	ssize_t n;
 
-	if (write(ctl, cmd, strlen(cmd)) != (ssize_t)strlen(cmd))
+	/* perf may be gone already: an error, never a SIGPIPE of kscen. */
+	old = signal(SIGPIPE, SIG_IGN);
+	n = write(ctl, cmd, strlen(cmd));
+	signal(SIGPIPE, old);
+	if (n != (ssize_t)strlen(cmd))
 		return -EIO;
 	if (poll(&pf, 1, 10000) <= 0)
 		return -ETIMEDOUT;

@@ -367,6 +367,9 @@ static void text(FILE *out, const struct kscen_run *run,
 		fprintf(out, "# label: %s\n", run->label);
 	if (run->partial)
 		fprintf(out, "# partial: the run was cut short\n");
+	if (run->test_hooks)
+		fprintf(out, "# test hooks set, changing what is measured: %s\n",
+			run->test_hooks);
 	text_reference(out, run, refs);
 	for (i = 0; i < run->nr_jobs; i++) {
 		fputc('\n', out);
@@ -731,6 +734,8 @@ static void json(FILE *out, const struct kscen_run *run,
 	jstr(out, 1, "finished", run->finished, true);
 	jkey(out, 1, "partial");
 	fputs(run->partial ? "true,\n" : "false,\n", out);
+	if (run->test_hooks)
+		jstr(out, 1, "test_hooks", run->test_hooks, true);
 	jlong(out, 1, "repeat", run->repeat, true);
 	jlong(out, 1, "warmup", run->warmup, true);
 	jlong(out, 1, "max_repeat", run->max_repeat, true);

@@ -424,6 +424,8 @@ static int write_run(FILE *f, const struct kscen_run *run)
 		kv_long(&w, "max_repeat", run->max_repeat);
 		kv_double(&w, "until_ci", run->until_ci);
 	}
+	if (run->test_hooks)
+		kv_str(&w, "test_hooks", run->test_hooks);
 	put_str(&w, "system");
 	write_system(&w, &run->system);
 	put_str(&w, "jobs");
@@ -436,7 +438,9 @@ static int write_run(FILE *f, const struct kscen_run *run)
 	emit(&w, &ev, yaml_stream_end_event_initialize(&ev));
 
 	if (w.failed) {
-		ret = w.e.error == YAML_WRITER_ERROR ? -EIO : -EINVAL;
+		/* ENOSPC or EIO from the write under the emitter, when known */
+		ret = w.e.error == YAML_WRITER_ERROR ? (ferror(f) && errno ?
+						       -errno : -EIO) : -EINVAL;
 		fprintf(stderr, "kscen: cannot write result: %s\n",
 			w.e.problem ? w.e.problem : "bad event");
 	}
@@ -779,6 +783,7 @@ void kscen_run_free(struct kscen_run *run)
 	free(run->scenario_file);
 	free(run->scenario_sha256);
 	free(run->command);
+	free(run->test_hooks);
 	free(run->started);
 	free(run->finished);
 	free(run->path);

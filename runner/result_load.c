@@ -24,6 +24,14 @@
 #include "profile.h"
 
 #define MAX_FILE	(64 << 20)
+/*
+ * The caps scenario files have, sized for results: a run of 100,000 jobs
+ * of 30 samples is about 7 million nodes. Checked on the event stream,
+ * before libyaml builds a tree (whose cost grows with the nesting).
+ */
+#define MAX_DEPTH	16
+#define MAX_KEYS	256
+#define MAX_NODES	8000000
 
 struct loader {
 	const char *path;
@@ -352,6 +360,24 @@ static int load_metrics(struct loader *l, yaml_node_t *n, void *base)
 		/* A hand-trimmed file may keep only samples: they rule. */
 		if ((seen & sum_bits) != sum_bits)
 			kscen_summarize(m->samples, m->nr_samples, &m->sum);
+		/*
+		 * And they rule always: a summary is recomputed from the
+		 * samples, never trusted, so a hand-edited median cannot make a
+		 * delta the samples do not show. A disagreement is said.
+		 */
+		if (m->nr_samples) {
+			struct kscen_summary sum;
+			double old = m->sum.median;
+
+			kscen_summarize(m->samples, m->nr_samples, &sum);
+			if (!(old == sum.median || (isnan(old) && isnan(sum.median)) ||
+			      fabs(old - sum.median) <= 1e-9 * fabs(sum.median)))
+				bad(l, v, "%s %s: the stored median %g is not the "
+				    "median of its samples, %g; using the samples",
+				    j->id ? j->id : "job", m->name ? m->name : "metric",
+				    old, sum.median);
+			m->sum = sum;
+		}
 	}
 	return 0;
 }
@@ -589,58 +615,73 @@ static const struct field run_fields[] = {
 	{ "warmup", F_UINT, R(warmup), false, NULL },
 	{ "max_repeat", F_UINT, R(max_repeat), false, NULL },
 	{ "until_ci", F_DOUBLE, R(until_ci), false, NULL },
+	{ "test_hooks", F_STR, R(test_hooks), false, NULL },
 	{ "system", F_FUNC, 0, false, load_system },
 	{ "jobs", F_FUNC, 0, true, load_jobs },
 };
 #undef R
 
-/* The whole file, NUL-terminated, refusing anything over MAX_FILE. */
+/* The whole file, NUL-terminated: a regular file of at most MAX_FILE. */
 static int read_all(const char *path, char **buf, size_t *len)
 {
-	size_t n = 0, cap = 0;
-	struct stat st;
-	char *b = NULL;
-	int ret = 0;
-	FILE *f;
+	return kscen_read_regular(path, MAX_FILE, buf, len);
+}
 
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	if (fstat(fileno(f), &st) < 0) {
-		ret = -errno;
-		goto out;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		ret = -EISDIR;
-		goto out;
-	}
-	/* Pipes have no size: the read loop enforces the limit too. */
-	if (S_ISREG(st.st_mode) && st.st_size > MAX_FILE) {
-		ret = -EFBIG;
-		goto out;
-	}
-	while (!feof(f)) {
-		if (cap - n < 4096) {
-			cap = cap ? 2 * cap : 65536;
-			b = kscen_xrealloc(b, cap + 1);
+static void parser_error(struct loader *l, const yaml_parser_t *p,
+			 const char *buf);
+
+/*
+ * Refuse what is too deep, too wide or too large before a tree is built,
+ * on libyaml's event stream: cheap, and linear whatever the nesting.
+ */
+static int caps(struct loader *l, const char *buf, size_t len)
+{
+	unsigned depth = 0, keys[MAX_DEPTH + 2] = { 0 };
+	bool is_map[MAX_DEPTH + 2] = { false };
+	unsigned long nodes = 0;
+	yaml_parser_t p;
+	yaml_event_t ev;
+	int ret = 0;
+
+	if (!yaml_parser_initialize(&p))
+		return -ENOMEM;
+	yaml_parser_set_input_string(&p, (const unsigned char *)buf, len);
+	while (!ret) {
+		if (!yaml_parser_parse(&p, &ev)) {
+			parser_error(l, &p, buf);
+			ret = -EINVAL;
+			break;
 		}
-		n += fread(b + n, 1, cap - n, f);
-		if (ferror(f)) {
-			ret = errno ? -errno : -EIO;
-			goto out;
+		yaml_event_type_t t = ev.type;
+		size_t line = ev.start_mark.line + 1, col = ev.start_mark.column + 1;
+
+		yaml_event_delete(&ev);
+		if (t == YAML_STREAM_END_EVENT)
+			break;
+		if (t == YAML_MAPPING_END_EVENT || t == YAML_SEQUENCE_END_EVENT) {
+			depth--;
+			continue;
 		}
-		if (n > MAX_FILE) {
-			ret = -EFBIG;
-			goto out;
+		if (t != YAML_SCALAR_EVENT && t != YAML_ALIAS_EVENT &&
+		    t != YAML_MAPPING_START_EVENT && t != YAML_SEQUENCE_START_EVENT)
+			continue;
+		if (++nodes > MAX_NODES) {
+			say(l, "%s:%zu:%zu: too many YAML nodes (limit %d)", l->path, line, col, MAX_NODES);
+			ret = -EINVAL;
+		} else if (depth && is_map[depth] && ++keys[depth] > 2 * MAX_KEYS) {
+			say(l, "%s:%zu:%zu: more than %d keys in a mapping", l->path, line, col, MAX_KEYS);
+			ret = -EINVAL;
+		} else if (t == YAML_MAPPING_START_EVENT || t == YAML_SEQUENCE_START_EVENT) {
+			if (++depth > MAX_DEPTH) {
+				say(l, "%s:%zu:%zu: nested too deeply (limit %d)", l->path, line, col, MAX_DEPTH);
+				ret = -EINVAL;
+			} else {
+				is_map[depth] = t == YAML_MAPPING_START_EVENT;
+				keys[depth] = 0;
+			}
 		}
 	}
-	b[n] = '\0';
-	*buf = b;
-	*len = n;
-	b = NULL;
-out:
-	free(b);
-	fclose(f);
+	yaml_parser_delete(&p);
 	return ret;
 }
 
@@ -693,10 +734,15 @@ int kscen_result_load_err(const char *path, struct kscen_run **out,
 		say(&l, "%s: larger than %d MiB, not a kscen result", path,
 		    MAX_FILE >> 20);
 	else if (ret)
-		say(&l, "%s: %s", path, strerror(-ret));
+		say(&l, "%s: %s", path, kscen_read_strerror(ret));
 	if (ret)
 		return ret;
 
+	ret = caps(&l, buf, len);
+	if (ret) {
+		free(buf);
+		return ret;
+	}
 	if (!yaml_parser_initialize(&parser)) {
 		free(buf);
 		return -ENOMEM;

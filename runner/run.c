@@ -14,10 +14,10 @@
 #include <string.h>
 
 #include "kscen.h"
+#include "journal.h"
 #include "runner.h"
 
-static void result_init(struct kscen_job_result *r, const struct kscen_job *job,
-			unsigned repeat)
+static void result_init(struct kscen_job_result *r, const struct kscen_job *job)
 {
 	const struct kscen_workload *w = job->workload;
 	char buf[256];
@@ -53,8 +53,36 @@ static void result_init(struct kscen_job_result *r, const struct kscen_job *job,
 		r->metrics[m].name = kscen_xstrdup(job->metrics[m].name);
 		r->metrics[m].unit = kscen_xstrdup(job->metrics[m].unit);
 		r->metrics[m].better = job->metrics[m].better;
-		r->metrics[m].samples = kscen_xcalloc(repeat + 1, sizeof(double));
 	}
+	/* The sample's cgroup figures, where each sample has a cgroup. */
+	const struct kscen_metric_desc *d;
+	unsigned extra = kscen_contain_extra(&d);
+
+	if (job->nr_metrics + extra > KSCEN_MAX_METRICS)
+		return;
+	r->metrics = kscen_xrealloc(r->metrics, (job->nr_metrics + extra + 1) *
+				    sizeof(*r->metrics));
+	for (unsigned m = job->nr_metrics; m < job->nr_metrics + extra; m++) {
+		memset(&r->metrics[m], 0, sizeof(r->metrics[m]));
+		r->metrics[m].name = kscen_xstrdup(d[m - job->nr_metrics].name);
+		r->metrics[m].unit = kscen_xstrdup(d[m - job->nr_metrics].unit);
+		r->metrics[m].better = d[m - job->nr_metrics].better;
+	}
+	r->nr_metrics += extra;
+}
+
+/*
+ * Samples are stored as they are taken, in arrays that double: memory
+ * follows the samples taken, never the repeat asked for (-r 1000000 on a
+ * large matrix would otherwise allocate gigabytes before the first sample).
+ */
+static void add_sample(struct kscen_metric *m, double v)
+{
+	unsigned n = m->nr_samples;
+
+	if (!(n & (n - 1)))	/* 0, 1, 2, 4, ...: full */
+		m->samples = kscen_xrealloc(m->samples, (n ? 2 * n : 1) * sizeof(double));
+	m->samples[m->nr_samples++] = v;
 }
 
 /*
@@ -124,8 +152,10 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 	unsigned total = o->warmup + most, nr = 0;
 	int *map = kscen_xcalloc(jobs->nr + 1, sizeof(int));
 	unsigned *index = kscen_xcalloc(jobs->nr + 1, sizeof(unsigned));
+	bool journal_warned = false;
 	int ret = 0;
 
+	kscen_contain_init(true);
 	/* map[job] = its index among the results, -1 when filtered out. */
 	for (unsigned i = 0; i < jobs->nr; i++) {
 		map[i] = -1;
@@ -140,7 +170,12 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 		const struct kscen_job *job = &jobs->job[index[k]];
 		struct kscen_job_result *r = &run->jobs[k];
 
-		result_init(r, job, most);
+		if (kscen_interrupted) {	/* a large matrix takes a while */
+			run->nr_jobs = nr = k;
+			ret = -EINTR;
+			break;
+		}
+		result_init(r, job);
 		if (job->baseline >= 0 && map[job->baseline] >= 0)
 			r->baseline = kscen_xstrdup(jobs->job[job->baseline].id);
 		if (job->previous >= 0 && map[job->previous] >= 0)
@@ -184,8 +219,21 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 			if (r->status != KSCEN_OK ||
 			    (round >= o->warmup && !wants_more(o, r)))
 				continue;
-			ret = o->sample ? o->sample(o->sample_arg, index[k], job, timeout, &out)
-					: kscen_sample_isolated(job, timeout, &out);
+			if (kscen_interrupted) {	/* also while replaying */
+				ret = -EINTR;
+				break;
+			}
+			if (o->sample)
+				ret = o->sample(o->sample_arg, index[k], job, timeout, &out);
+			else
+				ret = kscen_journal_sample(o->journal, round, k, job,
+							   timeout, &out);
+			if (ret == -EBADMSG) {
+				fprintf(stderr, "kscen: %s: does not match this run at "
+					"round %u, job %s\n", kscen_journal_path(o->journal),
+					round + 1, job->id);
+				break;
+			}
 			if (ret) {
 				job_stop(r, KSCEN_FAILED, strerror(-ret));
 				break;
@@ -203,7 +251,14 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 			if (round < o->warmup)
 				continue;
 			for (unsigned m = 0; m < r->nr_metrics && m < out.nr; m++)
-				r->metrics[m].samples[r->metrics[m].nr_samples++] = out.v[m];
+				add_sample(&r->metrics[m], out.v[m]);
+		}
+		if (kscen_journal_round_end(o->journal) && !journal_warned) {
+			fprintf(stderr, "kscen: journal %s: %s; the run goes on, but "
+				"could not be resumed if cut short\n",
+				kscen_journal_path(o->journal),
+				strerror(-kscen_journal_error(o->journal)));
+			journal_warned = true;
 		}
 	}
 	/* A profile per job: one more sample each, never recorded. */
@@ -224,5 +279,6 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 	}
 	free(map);
 	free(index);
+	kscen_contain_fini();
 	return ret;
 }

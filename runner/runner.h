@@ -15,6 +15,23 @@ struct kscen_sample_out {
 	char reason[KSCEN_REASON_MAX];
 };
 
+/*
+ * contain.c: the runner as a child subreaper, and a cgroup v2 per sample
+ * where there is one. kscen_contain_init() once per run (@cgroups: try
+ * cgroup v2). sample_begin() before a sample's fork returns the fd the child
+ * passes to enter() (or -1: no cgroup); sample_end() after it kills its
+ * cgroup and every orphan, and reads cpu.stat usage and memory.peak (-1
+ * where unknown). kscen_contain_extra(): the extra metrics, 0, 1 or 2.
+ */
+void kscen_contain_init(bool cgroups);
+bool kscen_contain_has_cgroup(void);
+const char *kscen_contain_reason(void);
+int kscen_contain_sample_begin(void);
+void kscen_contain_enter(int procs_fd);
+void kscen_contain_sample_end(int procs_fd, double *cpu_usec, double *mem_peak);
+unsigned kscen_contain_extra(const struct kscen_metric_desc **descs);
+void kscen_contain_fini(void);
+
 /* Set by SIGINT/SIGTERM: stop after the current sample, keep what ran. */
 extern volatile sig_atomic_t kscen_interrupted;
 
@@ -47,6 +64,8 @@ struct kscen_run_opts {
 	int (*sample)(void *arg, unsigned index, const struct kscen_job *job,
 		      long long timeout_ns, struct kscen_sample_out *out);
 	void *sample_arg;
+	/* Where each sample is recorded, or replayed from (journal.c); or NULL. */
+	struct kscen_journal *journal;
 };
 
 /*

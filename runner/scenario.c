@@ -149,10 +149,26 @@ static yaml_node_t *get(struct loader *ld, yaml_node_t *map, const char *key)
 
 bool kscen_name_ok(const char *s)
 {
-	if (!*s || strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
+	/* The scenario's name is a directory under results/: NAME_MAX bounds it. */
+	if (!*s || strcmp(s, ".") == 0 || strcmp(s, "..") == 0 ||
+	    strlen(s) > KSCEN_NAME_MAX)
 		return false;
 	return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 		      "0123456789_.-") == strlen(s);
+}
+
+/*
+ * "key:", "key: ~" and "key: null" are YAML's null, not a value: refused
+ * wherever a value is required, rather than read as the text "~" or "".
+ */
+static bool is_null(yaml_node_t *n)
+{
+	const char *s = scalar(n);
+
+	return n->type == YAML_SCALAR_NODE &&
+	       n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+	       (!*s || !strcmp(s, "~") || !strcmp(s, "null") ||
+		!strcmp(s, "Null") || !strcmp(s, "NULL"));
 }
 
 /* A scalar field, checked as a value of @p's type. */
@@ -162,7 +178,13 @@ static int check_scalar(struct loader *ld, yaml_node_t *n,
 	char err[256];
 
 	if (n->type != YAML_SCALAR_NODE) {
-		lerr(ld, n, "%s: must be a single value", p->name);
+		lerr(ld, n, "%s: must be a single value, not a %s", p->name,
+		     n->type == YAML_MAPPING_NODE ? "mapping" : "list");
+		return -EINVAL;
+	}
+	if (is_null(n)) {
+		lerr(ld, n, "%s: needs a value, not null (quote it to mean the "
+		     "text: '%s')", p->name, scalar(n));
 		return -EINVAL;
 	}
 	if (kscen_value_parse(p, scalar(n), v, err, sizeof(err))) {
@@ -252,6 +274,9 @@ static void read_map(struct loader *ld, yaml_node_t *n,
 		if (v->type != YAML_SEQUENCE_NODE || !axes) {
 			lerr(ld, v, "%s: %s must be a single value%s", where,
 			     p->name, axes ? " or a list of values" : "");
+			/* Not kept: a kv without a value must not reach the checks. */
+			free(kv->key);
+			out->nr--;
 			continue;
 		}
 		kv->is_list = true;
@@ -376,7 +401,8 @@ static void read_job(struct loader *ld, yaml_node_t *n, struct kscen_job_spec *j
 	name = get(ld, n, "name");
 	wl = get(ld, n, "workload");
 	if (!name || name->type != YAML_SCALAR_NODE || !kscen_name_ok(scalar(name))) {
-		lerr(ld, name ? name : n, "job: needs a name of letters, digits, '_', '.' or '-'");
+		lerr(ld, name ? name : n, "job: needs a name of letters, "
+		     "digits, '_', '.' or '-', at most %d", KSCEN_NAME_MAX);
 		return;
 	}
 	j->name = kscen_xstrdup(scalar(name));
@@ -506,8 +532,10 @@ static int walk(struct loader *ld, struct kscen_scenario *s)
 	if (!n)
 		lerr(ld, root, "missing 'scenario:' (the scenario's name)");
 	else if (n->type != YAML_SCALAR_NODE || !kscen_name_ok(scalar(n)))
-		lerr(ld, n, "scenario: the name must be letters, digits, '_', '.' or '-'");
-	if ((n = get(ld, root, "description")) && n->type != YAML_SCALAR_NODE)
+		lerr(ld, n, "scenario: the name must be letters, "
+		     "digits, '_', '.' or '-', at most %d", KSCEN_NAME_MAX);
+	if ((n = get(ld, root, "description")) &&
+	    (n->type != YAML_SCALAR_NODE || is_null(n)))
 		lerr(ld, n, "description: must be text");
 	s->repeat = 5;
 	n = get(ld, root, "repeat");

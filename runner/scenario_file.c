@@ -43,57 +43,53 @@ void kscen_file_error(const char *file, struct kscen_mark m,
 /* Read the whole file, refusing what cannot be a scenario. */
 int kscen_scenario_read(const char *path, char **out, size_t *len)
 {
-	struct stat st;
 	char *buf;
-	ssize_t n;
-	size_t got = 0;
-	int fd, ret = 0;
+	int ret;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		fprintf(stderr, "%s:1:1: cannot open: %s\n", path,
-			strerror(errno));
+	ret = kscen_read_regular(path, MAX_FILE_SIZE, &buf, len);
+	if (ret == -EFBIG) {
+		fprintf(stderr, "%s:1:1: too large: the limit is %d bytes\n",
+			path, MAX_FILE_SIZE);
 		return -EINVAL;
 	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		fprintf(stderr, "%s:1:1: not a regular file%s\n", path,
-			S_ISDIR(st.st_mode) ? " (a directory)" : "");
-		ret = -EINVAL;
-		goto out;
+	if (ret) {
+		fprintf(stderr, "%s:1:1: %s%s\n", path,
+			ret == -ENODEV || ret == -EISDIR || ret == -EAGAIN ?
+			"" : "cannot open: ", kscen_read_strerror(ret));
+		return -EINVAL;
 	}
-	if (st.st_size > MAX_FILE_SIZE) {
-		fprintf(stderr, "%s:1:1: too large: %lld bytes, the limit is %d\n",
-			path, (long long)st.st_size, MAX_FILE_SIZE);
-		ret = -EINVAL;
-		goto out;
-	}
-	buf = kscen_xmalloc(MAX_FILE_SIZE + 1);
-	while ((n = read(fd, buf + got, MAX_FILE_SIZE + 1 - got)) > 0)
-		got += n;
-	if (n < 0 || got > MAX_FILE_SIZE) {
-		fprintf(stderr, "%s:1:1: %s\n", path,
-			n < 0 ? strerror(errno) : "too large");
-		free(buf);
-		ret = -EINVAL;
-		goto out;
-	}
-	buf[got] = '\0';
-	if (memchr(buf, '\0', got)) {
+	if (memchr(buf, '\0', *len)) {
 		fprintf(stderr, "%s:1:1: a binary file, not YAML\n", path);
 		free(buf);
-		ret = -EINVAL;
-		goto out;
+		return -EINVAL;
 	}
 	*out = buf;
-	*len = got;
-out:
-	close(fd);
-	return ret;
+	return 0;
 }
 
 void kscen_yaml_error(const char *file, yaml_parser_t *p)
 {
 	struct kscen_mark m = mark_of(p->problem_mark);
+
+	/*
+	 * The reader (bad UTF-8) knows only the byte offset, and its mark is
+	 * not advanced: count lines and characters up to the offset. The input
+	 * is the string the parser was given.
+	 */
+	if (p->error == YAML_READER_ERROR && p->input.string.start) {
+		const unsigned char *c = p->input.string.start;
+		const unsigned char *end = c + p->problem_offset;
+
+		if (end > p->input.string.end)
+			end = p->input.string.end;
+		m = (struct kscen_mark){ 1, 1 };
+		for (; c < end; c++) {
+			if (*c == '\n')
+				m.line++, m.col = 1;
+			else if ((*c & 0xc0) != 0x80)
+				m.col++;
+		}
+	}
 
 	kscen_file_error(file, m, "%s%s%s", p->problem ? p->problem : "bad YAML",
 			 p->context ? " " : "", p->context ? p->context : "");

@@ -19,7 +19,11 @@ int kscen_scenario_load_fixed(const char *file, const char *buf, size_t len,
 			      struct kscen_scenario *s);
 /* A libyaml parser's problem, at its position. */
 void kscen_yaml_error(const char *file, struct yaml_parser_s *p);
-/* [A-Za-z0-9_.-]+, and not "." or "..": safe as a directory name. */
+/*
+ * [A-Za-z0-9_.-]+, at most KSCEN_NAME_MAX bytes, and not "." or "..": safe
+ * as a directory name.
+ */
+#define KSCEN_NAME_MAX 128
 bool kscen_name_ok(const char *s);
 /* The malloc'ed lowercase hex SHA-256 of @len bytes at @buf (sha256.c). */
 char *kscen_sha256_hex(const void *buf, size_t len);

@@ -3,14 +3,18 @@
  * util.c - the small helpers every stage uses: allocation that aborts on
  * OOM (a benchmark runner has nothing sensible to do without memory, and
  * checking every strdup hides the real logic), "did you mean" suggestions,
- * the reason buffer of workload hooks, and two text predicates shared by the
- * writers of result files and reports.
+ * the reason buffer of workload hooks, two text predicates shared by the
+ * writers of result files and reports, and the one way input files are read.
  */
 #define _GNU_SOURCE	/* vasprintf */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "kscen.h"
 
@@ -213,4 +217,73 @@ unsigned kscen_utf8_len(const char *s)
 	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
 		return 0;
 	return n;
+}
+
+/*
+ * Opened with O_NONBLOCK so that a FIFO without a writer, a tty or a device
+ * does not block open() itself; fstat() then refuses anything that is not a
+ * regular file before a byte is read, so /dev/zero cannot flood us either.
+ * The buffer is sized from st_size, not from @max: a small file costs little.
+ */
+int kscen_read_regular(const char *path, size_t max, char **out, size_t *len)
+{
+	struct stat st;
+	size_t got = 0, cap;
+	char *buf = NULL;
+	ssize_t n;
+	int fd, ret = 0;
+
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0) {
+		ret = -errno;
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		ret = S_ISDIR(st.st_mode) ? -EISDIR : -ENODEV;
+		goto out;
+	}
+	if ((unsigned long long)st.st_size > max) {
+		ret = -EFBIG;
+		goto out;
+	}
+	/* One byte more than the size: a file that grows is noticed. */
+	cap = st.st_size + 1;
+	buf = kscen_xmalloc(cap + 1);
+	while ((n = read(fd, buf + got, cap - got)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			ret = -errno;
+			goto out;
+		}
+		got += n;
+		if (got == cap) {
+			ret = got > max ? -EFBIG : -EAGAIN;
+			goto out;
+		}
+	}
+	buf[got] = '\0';
+	*out = buf;
+	*len = got;
+	buf = NULL;
+out:
+	free(buf);
+	close(fd);
+	return ret;
+}
+
+const char *kscen_read_strerror(int err)
+{
+	switch (err) {
+	case -ENODEV:
+		return "not a regular file (a FIFO, socket or device)";
+	case -EISDIR:
+		return "not a regular file (a directory)";
+	case -EAGAIN:
+		return "the file changed while it was read";
+	default:
+		return strerror(-err);
+	}
 }

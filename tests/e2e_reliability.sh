@@ -1,0 +1,238 @@
+# e2e_reliability.sh - end-to-end tests of the guarantees in
+# docs/reliability.md; sourced by e2e.sh, whose helpers (run, pass, fail,
+# skip, expect_rc) and variables ($kscen, $fx, $tmp) it uses.
+
+rel=$tmp/rel
+mkdir -p "$rel"
+
+# ---- only regular files are read ----------------------------------------
+mkfifo "$rel/fifo.yaml"
+run timeout 10 "$kscen" validate "$rel/fifo.yaml"
+[ $rc = 2 ] && grep -q 'fifo.yaml:1:1: not a regular file' "$tmp/err" &&
+	pass fifo_scenario_exit_2 || fail fifo_scenario_exit_2 "rc=$rc $(cat "$tmp/err")"
+run timeout 10 "$kscen" validate /dev/zero
+[ $rc = 2 ] && grep -q '/dev/zero:1:1: not a regular file' "$tmp/err" &&
+	pass device_scenario_exit_2 || fail device_scenario_exit_2 "rc=$rc $(cat "$tmp/err")"
+/usr/bin/python3 -c 'import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$rel/sock.yaml"
+run timeout 10 "$kscen" validate "$rel/sock.yaml"
+[ $rc = 2 ] && grep -q 'sock.yaml:1:1: ' "$tmp/err" &&
+	pass socket_scenario_exit_2 || fail socket_scenario_exit_2 "rc=$rc $(cat "$tmp/err")"
+run timeout 10 "$kscen" report "$rel/fifo.yaml"
+[ $rc = 2 ] && grep -q 'not a regular file' "$tmp/err" &&
+	pass fifo_result_report_exit_2 || fail fifo_result_report_exit_2 "rc=$rc $(cat "$tmp/err")"
+run timeout 10 "$kscen" compare "$rel/fifo.yaml" /dev/zero
+[ $rc = 2 ] && grep -q 'not a regular file' "$tmp/err" &&
+	pass fifo_result_compare_exit_2 || fail fifo_result_compare_exit_2 "rc=$rc $(cat "$tmp/err")"
+run timeout 10 "$kscen" run -q --no-save --compare "$rel/fifo.yaml" $fx/e2e/tiny.yaml
+[ $rc = 2 ] && grep -q 'not a regular file' "$tmp/err" && [ ! -s "$tmp/out" ] &&
+	pass fifo_compare_path_exit_2 || fail fifo_compare_path_exit_2 "rc=$rc $(cat "$tmp/err")"
+
+# ---- resume after SIGKILL; SIGTERM 143, SIGINT 130 ------------------------
+cat >"$rel/slow.yaml" <<'YAML'
+scenario: rel-slow
+repeat: 4
+warmup: 1
+jobs:
+  - name: s
+    workload: exec
+    params:
+      command: ["sleep 0.05", "sleep 0.06"]
+YAML
+# wait_samples N: until the journal under $rel/res holds N sample records
+wait_samples() {
+	for _ in $(seq 100); do
+		[ "$(cat "$rel"/res/rel-slow/*.journal 2>/dev/null | grep -c '^s ')" -ge "$1" ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+"$kscen" run -q -o "$rel/res" --compare none "$rel/slow.yaml" >/dev/null 2>&1 &
+pid=$!
+wait_samples 4
+{ kill -9 $pid; wait $pid; } 2>/dev/null
+journal=$(ls "$rel"/res/rel-slow/*.journal 2>/dev/null)
+taken=$(grep '^s 1 0 ' "$journal" 2>/dev/null | cut -d' ' -f6)
+run "$kscen" run --resume "$journal"
+if [ $rc = 0 ] && [ -n "$taken" ] && [ ! -e "$journal" ] &&
+   [ "$(ls "$rel"/res/rel-slow/ | wc -l)" = 1 ] &&
+   /usr/bin/python3 - "$rel"/res/rel-slow/*.yaml "$taken" <<'PY'
+import sys, yaml
+r = yaml.safe_load(open(sys.argv[1]))
+assert r["partial"] is False, r["partial"]
+ids = [j["id"] for j in r["jobs"]]
+assert ids == ["s/command=sleep 0.05", "s/command=sleep 0.06"], ids
+for j in r["jobs"]:
+    assert len(j["metrics"][0]["samples"]) == 4, j
+# the sample taken before the kill (round 1 is the first recorded) is kept
+assert r["jobs"][0]["metrics"][0]["samples"][0] == float.fromhex(sys.argv[2])
+PY
+then pass resume_after_sigkill_one_complete_result; else
+	fail resume_after_sigkill_one_complete_result "rc=$rc journal=$journal taken=$taken $(ls "$rel/res/rel-slow") $(cat "$tmp/err")"; fi
+
+for sig in TERM INT; do
+	rm -rf "$rel/res"
+	"$kscen" run -q -o "$rel/res" --compare none "$rel/slow.yaml" >/dev/null 2>"$tmp/err" &
+	pid=$!
+	wait_samples 4
+	kill -$sig $pid
+	wait $pid
+	rc=$?
+	want=$([ $sig = TERM ] && echo 143 || echo 130)
+	journal=$(ls "$rel"/res/rel-slow/*.journal 2>/dev/null)
+	if [ $rc = $want ] && [ -n "$journal" ] && grep -q '^partial: true' "$rel"/res/rel-slow/*.yaml &&
+	   grep -q "kscen run --resume $journal" "$tmp/err"; then
+		pass "sig${sig,,}_exits_${want}_keeps_samples"
+	else
+		fail "sig${sig,,}_exits_${want}_keeps_samples" "rc=$rc $(ls "$rel/res/rel-slow") $(cat "$tmp/err")"
+	fi
+done
+run "$kscen" run -q --resume "$journal"
+[ $rc = 0 ] && [ ! -e "$journal" ] && [ "$(ls "$rel"/res/rel-slow/ | wc -l)" = 1 ] &&
+	grep -q '^partial: false' "$rel"/res/rel-slow/*.yaml &&
+	pass resume_replaces_partial_result || fail resume_replaces_partial_result "rc=$rc $(ls "$rel/res/rel-slow") $(cat "$tmp/err")"
+printf 'kscen-journal 1\ngarbage\n' >"$rel/bad.journal"
+run "$kscen" run --resume "$rel/bad.journal"
+[ $rc = 2 ] && grep -q 'bad.journal:2:1: not a kscen journal' "$tmp/err" &&
+	pass resume_bad_journal_exit_2 || fail resume_bad_journal_exit_2 "rc=$rc $(cat "$tmp/err")"
+
+# ---- never exit 0 without the results: a full disk at the end ------------
+if [ "$(id -u)" = 0 ] && mkdir -p "$rel/full" && mount -t tmpfs -o size=64k tmpfs "$rel/full" 2>/dev/null; then
+	mkdir -p "$rel/full/rel-slow"
+	echo "an earlier run" >"$rel/full/rel-slow/20200101T000000Z-earlier.yaml"
+	sum=$(md5sum <"$rel/full/rel-slow/20200101T000000Z-earlier.yaml")
+	# leave about 4 KiB: the journal fits, the result does not
+	dd if=/dev/zero of="$rel/full/fill" bs=4k count=14 2>/dev/null
+	run "$kscen" run -q -o "$rel/full" --compare none "$rel/slow.yaml"
+	journal=$(ls "$rel"/full/rel-slow/*.journal 2>/dev/null)
+	if [ $rc = 4 ] && grep -q 'No space left on device (errno 28)' "$tmp/err" &&
+	   [ -n "$journal" ] && [ "$(grep -c '^s ' "$journal")" = 10 ] &&
+	   [ "$(md5sum <"$rel/full/rel-slow/20200101T000000Z-earlier.yaml")" = "$sum" ] &&
+	   [ "$(ls "$rel/full/rel-slow" | grep -c yaml)" = 1 ]; then
+		pass save_fails_on_full_disk_exit_4_keeps_journal
+	else
+		fail save_fails_on_full_disk_exit_4_keeps_journal "rc=$rc $(ls -la "$rel/full/rel-slow") $(cat "$tmp/err")"
+	fi
+	rm -f "$rel/full/fill"
+	run "$kscen" run -q --resume "$journal"
+	[ $rc = 0 ] && [ ! -e "$journal" ] && [ "$(ls "$rel/full/rel-slow" | grep -c yaml)" = 2 ] &&
+		pass resume_saves_after_full_disk || fail resume_saves_after_full_disk "rc=$rc $(cat "$tmp/err")"
+	umount "$rel/full"
+else
+	skip save_fails_on_full_disk_exit_4_keeps_journal "needs root to mount a small tmpfs"
+fi
+
+# ---- nothing outlives a job ------------------------------------------------
+# Each job leaves a process behind in its own way, named by a sleep length
+# no other process uses; afterwards none may remain.
+m=$((7000 + $$ % 1000))
+cat >"$rel/escape.yaml" <<YAML
+scenario: rel-escape
+repeat: 1
+warmup: 0
+jobs:
+  - name: setsid
+    workload: exec
+    params: {command: "setsid sleep ${m}1 >/dev/null 2>&1 < /dev/null &"}
+  - name: double-fork
+    workload: exec
+    params: {command: "sh -c '(sleep ${m}2 >/dev/null 2>&1 &) &'"}
+  - name: ignores-term
+    workload: exec
+    params: {command: "setsid sh -c 'trap \"\" TERM HUP; sleep ${m}3; :' >/dev/null 2>&1 &"}
+YAML
+run "$kscen" run -q --no-save --compare none "$rel/escape.yaml"
+sleep 0.2
+left=$(pgrep -f "sleep ${m}[123]" | wc -l)
+[ $rc = 0 ] && [ "$left" = 0 ] && pass escaped_processes_killed_after_sample ||
+	fail escaped_processes_killed_after_sample "rc=$rc, $left left: $(pgrep -af "sleep ${m}[123]")"
+pkill -9 -f "sleep ${m}[123]" 2>/dev/null
+
+if [ -n "$(ls -d /sys/fs/cgroup/kscen-* /run/kscen/cgroup2 2>/dev/null)" ] ||
+   grep -q 'cgroup_cpu' "$tmp/out"; then
+	grep -Eq '^ +[0-9.]+ usecs \(cgroup_cpu\)' "$tmp/out" &&
+		pass cgroup_cpu_is_an_extra_metric || fail cgroup_cpu_is_an_extra_metric "$(cat "$tmp/out")"
+	# the runner SIGKILLed mid-sample: its guard kills the sample's cgroup
+	cat >"$rel/killed.yaml" <<YAML
+scenario: rel-killed
+repeat: 1
+warmup: 0
+jobs:
+  - name: daemon
+    workload: exec
+    params: {command: "setsid sh -c 'trap \"\" TERM; sleep ${m}4' >/dev/null 2>&1 & sleep ${m}5"}
+YAML
+	"$kscen" run -q --no-save --compare none "$rel/killed.yaml" >/dev/null 2>&1 &
+	pid=$!
+	for _ in $(seq 100); do pgrep -f "sleep ${m}4" >/dev/null && break; sleep 0.05; done
+	before=$(pgrep -f "sleep ${m}[45]" | wc -l)
+	{ kill -9 $pid; wait $pid; } 2>/dev/null
+	for _ in $(seq 40); do pgrep -f "sleep ${m}[45]" >/dev/null || break; sleep 0.05; done
+	left=$(pgrep -f "sleep ${m}[45]" | wc -l)
+	[ "$before" -ge 2 ] && [ "$left" = 0 ] && pass runner_sigkill_kills_escaped_daemon ||
+		fail runner_sigkill_kills_escaped_daemon "$before before, $left after"
+	pkill -9 -f "sleep ${m}[45]" 2>/dev/null
+else
+	skip runner_sigkill_kills_escaped_daemon "no cgroup v2 (not mounted, not mountable)"
+fi
+
+# ---- test hooks do not leak into measurements -----------------------------
+KSCEN_BTF_PATH=/nonexistent/vmlinux run "$kscen" run -q -o "$rel/hooks" --compare none $fx/e2e/tiny.yaml
+grep -q '^# test hooks set, changing what is measured: KSCEN_BTF_PATH=/nonexistent/vmlinux' "$tmp/out" &&
+	grep -q '^test_hooks: KSCEN_BTF_PATH=/nonexistent/vmlinux' "$rel"/hooks/e2e-tiny/*.yaml &&
+	"$kscen" report "$rel/hooks/e2e-tiny" | grep -q '^# test hooks set' &&
+	pass test_hooks_recorded_and_reported || fail test_hooks_recorded_and_reported "rc=$rc $(head -5 "$tmp/out")"
+(unset $(env | sed -n 's/^\(KSCEN_[A-Za-z0-9_]*\)=.*/\1/p'); "$kscen" run -q --no-save --compare none $fx/e2e/tiny.yaml) >"$tmp/out" 2>&1
+grep -q 'test hooks' "$tmp/out" && fail no_test_hooks_no_line "$(head -5 "$tmp/out")" || pass no_test_hooks_no_line
+
+# ---- bounded memory: the repeat asked for allocates nothing up front -------
+# 2,000 jobs x -r 1000000 under a 1 GiB address-space limit: sized by the
+# repeat, the sample arrays alone would be 16 GB. SIGINT ends it promptly.
+{
+	echo "scenario: rel-big"
+	echo "jobs:"
+	echo "  - name: m"
+	echo "    workload: exec"
+	echo "    params:"
+	echo "      command: [$(seq -f '"true %g"' -s, 1 20)]"
+	echo "      metric_name: [$(seq -f 'm%g' -s, 1 100)]"
+} >"$rel/big.yaml"
+# ASan reserves terabytes of address space: no limit for its build.
+vlimit=1048576
+grep -qa __asan_init "$kscen" && vlimit=unlimited
+(ulimit -v $vlimit && exec "$kscen" run -q -r 1000000 -w 0 --no-save --compare none \
+	"$rel/big.yaml") >/dev/null 2>"$tmp/err" &
+pid=$!
+sleep 2
+t0=$(date +%s%N)
+kill -INT $pid
+wait $pid
+rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+[ $rc = 130 ] && [ $ms -lt 2000 ] && pass repeat_1e6_bounded_memory_sigint_prompt ||
+	fail repeat_1e6_bounded_memory_sigint_prompt "rc=$rc after SIGINT: $ms ms; $(head -c 300 "$tmp/err")"
+
+# a journal whose scenario changed since is refused, nothing run
+mkdir -p "$rel/chg/rel-slow"
+printf '%s\n' 'kscen-journal 1' "scenario_file $rel/slow.yaml" \
+	"scenario_sha256 $(printf 0%.0s $(seq 64))" 'started 2026-12-02T10:00:00Z' \
+	'repeat 4' 'warmup 1' 'max_repeat 30' 'until_ci 0x0p+0' 'max_jobs 100000' 'compare none' \
+	'jobs 2' 'job s/command=sleep%200.05' 'job s/command=sleep%200.06' 'samples' \
+	>"$rel/chg/rel-slow/x.journal"
+run "$kscen" run --resume "$rel/chg/rel-slow/x.journal"
+[ $rc = 2 ] && grep -q 'changed since the run started' "$tmp/err" && [ ! -s "$tmp/out" ] &&
+	pass resume_changed_scenario_exit_2 || fail resume_changed_scenario_exit_2 "rc=$rc $(cat "$tmp/err")"
+
+# power loss mid-write: a torn last record is dropped, the rest replayed
+mkdir -p "$rel/torn/rel-slow"
+{
+	printf '%s\n' 'kscen-journal 1' "scenario_file $rel/slow.yaml" \
+		"scenario_sha256 $(sha256sum <"$rel/slow.yaml" | cut -d' ' -f1)" \
+		'started 2026-12-02T10:00:00Z' 'repeat 4' 'warmup 1' 'max_repeat 30' \
+		'until_ci 0x0p+0' 'max_jobs 100000' 'compare none' 'jobs 2' \
+		'job s/command=sleep%200.05' 'job s/command=sleep%200.06' 'samples' \
+		's 0 0 0 1 0x1p-4 %' 's 0 1 0 1 0x1p-4 %' 's 1 1 0 1 0x1.5p-3 %'
+	printf 's 1 0 0 1 0x1.8'
+} >"$rel/torn/rel-slow/x.journal"
+run "$kscen" run -q --resume "$rel/torn/rel-slow/x.journal"
+[ $rc = 0 ] && grep -q '0.1640625' "$rel"/torn/rel-slow/*.yaml &&
+	pass resume_drops_torn_record || fail resume_drops_torn_record "rc=$rc $(cat "$tmp/err")"

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fuzz_result.c - libFuzzer target: any bytes as a stored result file,
+ * through the result loader and, when it loads, every report format and a
+ * comparison of the run with itself: what `kscen report` and `kscen compare`
+ * do with a hand-edited or corrupted file.
+ */
+#define _GNU_SOURCE	/* memfd_create, in fuzz_io.h */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kscen.h"
+#include "fuzz_io.h"
+
+static FILE *devnull;
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct kscen_run *run;
+
+	if (!devnull && !(devnull = fopen("/dev/null", "w")))
+		abort();
+	if (kscen_result_load(fuzz_file(data, size), &run))
+		return 0;
+	for (int f = KSCEN_FMT_TEXT; f <= KSCEN_FMT_CSV; f++)
+		kscen_report(devnull, run, f == KSCEN_FMT_TEXT ? run : NULL,
+			     (enum kscen_format)f);
+	kscen_compare_print(devnull, run, run);
+	kscen_gate(devnull, run, run, 5);
+	kscen_run_free(run);
+	return 0;
+}

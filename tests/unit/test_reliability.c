@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_reliability.c - the result loader's caps and its distrust of stored
+ * summaries, and the one reader of input files (docs/reliability.md).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "kscen.h"
+#include "tests.h"
+
+/* Write @text to a temp file, load it as a result; stderr goes to a file. */
+static int load(const char *text, size_t len, struct kscen_run **r, char *err,
+		size_t errlen)
+{
+	char path[] = "/tmp/kscen-rel-XXXXXX", epath[] = "/tmp/kscen-rel-err-XXXXXX";
+	int fd = mkstemp(path), efd = mkstemp(epath), saved = dup(2), ret;
+	ssize_t n;
+
+	if (fd < 0 || efd < 0 || saved < 0 || write(fd, text, len) != (ssize_t)len)
+		abort();
+	close(fd);
+	fflush(stderr);
+	dup2(efd, 2);
+	ret = kscen_result_load(path, r);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	n = pread(efd, err, errlen - 1, 0);
+	err[n > 0 ? n : 0] = '\0';
+	close(efd);
+	unlink(path);
+	unlink(epath);
+	return ret;
+}
+
+void test_result_summary_comes_from_samples(void)
+{
+	static const char text[] = "scenario: x\njobs:\n- id: a\n  status: ok\n  metrics:\n"
+		"  - {name: m, samples: [1, 2, 3], median: 100, mean: 100, stddev: 0,\n"
+		"     min: 100, max: 100, cv: 0, ci_low: 100, ci_high: 100,\n"
+		"     outliers: 0, bimodal: false}\n";
+	struct kscen_run *r = NULL;
+	char err[512];
+
+	T_CHECK(load(text, strlen(text), &r, err, sizeof(err)) == 0);
+	T_CHECK(r && r->nr_jobs == 1 && r->jobs[0].nr_metrics == 1);
+	if (r && r->nr_jobs == 1 && r->jobs[0].nr_metrics == 1) {
+		T_CHECK(r->jobs[0].metrics[0].sum.median == 2);
+		T_CHECK(r->jobs[0].metrics[0].sum.max == 3);
+	}
+	T_CHECK(strstr(err, ":6:5: a m: the stored median 100 is not the median of its samples, 2"));
+	kscen_run_free(r);
+}
+
+/* 80,000 levels took 16 s to refuse; the caps refuse them at once. */
+void test_result_caps_depth_keys_nodes(void)
+{
+	size_t n = 80000, len = 2 * n + 64;
+	char *text = kscen_xmalloc(len), err[512];
+	struct kscen_run *r = NULL;
+	struct timespec t0, t1;
+	int pos;
+
+	pos = sprintf(text, "scenario: x\njobs: ");
+	memset(text + pos, '[', n);
+	memset(text + pos + n, ']', n);
+	text[pos + 2 * n] = '\n';
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	T_CHECK(load(text, pos + 2 * n + 1, &r, err, sizeof(err)) == -EINVAL);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	T_CHECK(strstr(err, "nested too deeply (limit 16)"));
+	T_CHECK(t1.tv_sec - t0.tv_sec < 2);
+	free(text);
+
+	/* a mapping of 300 keys */
+	text = kscen_xmalloc(300 * 16 + 64);
+	pos = sprintf(text, "scenario: x\nsystem:\n");
+	for (int i = 0; i < 300; i++)
+		pos += sprintf(text + pos, "  k%d: 1\n", i);
+	pos += sprintf(text + pos, "jobs: []\n");
+	T_CHECK(load(text, pos, &r, err, sizeof(err)) == -EINVAL);
+	T_CHECK(strstr(err, ":259:3: more than 256 keys in a mapping"));
+	free(text);
+	T_CHECK(!r);
+}
+
+void test_read_regular_refuses_fifo_and_devices(void)
+{
+	char dir[] = "/tmp/kscen-rel-dir-XXXXXX", *fifo, *buf;
+	size_t len;
+
+	T_CHECK(mkdtemp(dir));
+	fifo = kscen_xasprintf("%s/fifo", dir);
+	T_CHECK(mkfifo(fifo, 0600) == 0);
+	T_CHECK(kscen_read_regular(fifo, 100, &buf, &len) == -ENODEV);
+	T_CHECK(kscen_read_regular("/dev/zero", 100, &buf, &len) == -ENODEV);
+	T_CHECK(kscen_read_regular(dir, 100, &buf, &len) == -EISDIR);
+	/* procfs says size 0 and then has more: refused, not read unbounded */
+	T_CHECK(kscen_read_regular("/proc/self/stat", 1 << 20, &buf, &len) == -EAGAIN);
+	unlink(fifo);
+	rmdir(dir);
+	free(fifo);
+}
