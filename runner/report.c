@@ -18,6 +18,7 @@
 #include "history.h"
 #include "kscen.h"
 #include "report.h"
+#include "shard.h"
 
 /* Stored runs may lack any optional field; print them as empty. */
 static const char *str(const char *s)
@@ -363,6 +364,10 @@ static void text(FILE *out, const struct kscen_run *run,
 		sys->nr_cpus);
 	if (run->label)
 		fprintf(out, "# label: %s\n", run->label);
+	if (run->shard)
+		fprintf(out, "# shard: %s\n", run->shard);
+	if (run->nr_shards)
+		kscen_shards_print(out, run);
 	if (run->partial)
 		fprintf(out, "# partial: the run was cut short\n");
 	text_reference(out, run, refs);
