@@ -503,5 +503,8 @@ else
 	skip lock_contention_unprivileged_is_a_skip "needs root and setpriv to drop privilege"
 fi
 
+# shards and merged runs
+. tests/e2e-fleet.sh
+
 echo "e2e: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

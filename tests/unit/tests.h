@@ -36,7 +36,11 @@
 	X(test_uprobe_nop_counts_every_hit)		\
 	X(test_sched_defaults_are_perf_benchs)		\
 	X(test_lock_contention_metrics_follow_tracer)	\
-	X(test_messaging_engine_runs_and_stops)
+	X(test_messaging_engine_runs_and_stops)		\
+	X(test_shard_assignment_is_deterministic_connected_balanced) \
+	X(test_shard_subset_renumbers_links)		\
+	X(test_shard_parse_and_job_array_env)		\
+	X(test_merge_refuses_mixed_duplicate_and_lists_missing)
 
 #define DECLARE(fn) void fn(void);
 KSCEN_UNIT_TESTS(DECLARE)
