@@ -15,8 +15,10 @@ BUILD   ?= build
 KSCEN_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -Irunner -Ischemas -Ibpf -I$(BUILD)/bpf -I$(BUILD)
 LDLIBS  := -lcyaml -lyaml -lbpf -lelf -lz -lpthread -lm
 
-# Debian packages the build and the tests need.
-DEB_PKGS := libyaml-dev libcyaml-dev libbpf-dev bpftool clang libelf-dev zlib1g-dev
+# Debian packages the build and the tests need (the Slurm ones: tests/slurm.sh
+# runs deploy/slurm on a single-node Slurm).
+DEB_PKGS := libyaml-dev libcyaml-dev libbpf-dev bpftool clang libelf-dev zlib1g-dev \
+	slurmctld slurmd slurm-client munge
 
 # BPF programs: bpf/X.bpf.c -> $(BUILD)/bpf/X.bpf.o -> $(BUILD)/bpf/X.skel.h,
 # whose skeleton is struct X_bpf (X_bpf__open() ...); a workload includes

@@ -86,3 +86,12 @@ run "$kscen" merge "$tmp/x.yaml" "$s1" "$tmp/other.yaml"
 run "$kscen" merge "$tmp/x.yaml" "$tmp/merged.yaml"
 [ $rc = 2 ] && grep -q 'not a shard run' "$tmp/err" && pass merge_refuses_non_shard ||
 	fail merge_refuses_non_shard "rc=$rc $(cat "$tmp/err")"
+
+# ---- deploy/slurm on a real single-node Slurm (about 20 s) ------------------
+while read -r verdict name reason; do
+	case $verdict in
+	PASS) pass "$name" ;;
+	FAIL) fail "${name%:}" "$reason" ;;
+	SKIP) skip "${name%:}" "$reason" ;;
+	esac
+done < <(tests/slurm.sh "$kscen" 2>&1 | grep -E '^(PASS|FAIL|SKIP) ')

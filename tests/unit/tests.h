@@ -40,7 +40,8 @@
 	X(test_shard_assignment_is_deterministic_connected_balanced) \
 	X(test_shard_subset_renumbers_links)		\
 	X(test_shard_parse_and_job_array_env)		\
-	X(test_merge_refuses_mixed_duplicate_and_lists_missing)
+	X(test_merge_refuses_mixed_duplicate_and_lists_missing) \
+	X(test_deploy_k8s_indexed_job_shape)
 
 #define DECLARE(fn) void fn(void);
 KSCEN_UNIT_TESTS(DECLARE)
