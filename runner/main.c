@@ -969,8 +969,10 @@ static int cmd_compare(int argc, char **argv)
 		HELP_OPT,
 		{ "gate", required_argument, NULL, 'g' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "fleet", no_argument, NULL, 'H' },
 		{ 0 },
 	};
+	bool fleet = false;
 	struct kscen_run *old = NULL, *new_ = NULL;
 	struct kscen_refs refs;
 	int c, code = 0, nargs;
@@ -984,12 +986,23 @@ static int cmd_compare(int argc, char **argv)
 			kscen_verbose++;
 			continue;
 		}
+		if (c == 'H') {
+			fleet = true;
+			continue;
+		}
 		if (c != 'g')
 			return usage_error("compare", "unknown option");
 		if (opt_pct("compare", "--gate", optarg, &gate))
 			return EXIT_USAGE;
 	}
 	nargs = argc - optind;
+	if (fleet) {
+		if (nargs != 2 || gate > 0)
+			return usage_error("compare", "--fleet needs OLD and NEW (runs or "
+					   "directories of runs), and no --gate");
+		return kscen_fleet_compare(stdout, argv[optind], argv[optind + 1]) ?
+		       EXIT_USAGE : 0;
+	}
 	labels = nargs == 3 && !strncmp(argv[optind], "label:", 6) &&
 		 !strncmp(argv[optind + 1], "label:", 6);
 	if (nargs != 2 && !labels)
@@ -1109,6 +1122,9 @@ static const struct cmd cmds[] = {
 	  "each, or labels in DIR); the earlier runs beside OLD give each job's drift.",
 	  "      --gate PCT      exit 1 if a job got worse by more than PCT%, with its\n"
 	  "                      whole 95% CI beyond PCT (inconclusive never trips it)\n"
+	  "      --fleet         OLD and NEW hold runs from several hosts: compare each\n"
+	  "                      host's newest runs, then the geomean across hosts,\n"
+	  "                      hosts grouped by shared environment\n"
 	  "  -v, --verbose       name the test behind each p-value\n" },
 	{ "calibrate", cmd_calibrate, "SCENARIO.yaml [-n N] [-r N] [-o DIR]",
 	  "Run the scenario N times to measure each job's run-to-run drift.",

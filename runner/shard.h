@@ -61,4 +61,11 @@ int kscen_merge(const char *out_path, char **paths, unsigned nr,
 /* "# shards: ..." lines of a merged run's report header. */
 void kscen_shards_print(FILE *out, const struct kscen_run *run);
 
+/*
+ * fleet.c: each host's newest run in @old_arg against its newest in
+ * @new_arg (files or directories of runs), the geometric mean across hosts
+ * per job, and the hosts grouped by shared environment. 0 or -EINVAL.
+ */
+int kscen_fleet_compare(FILE *out, const char *old_arg, const char *new_arg);
+
 #endif
