@@ -20,6 +20,8 @@ LDLIBS  := -lcyaml -lyaml -lbpf -lelf -lz -lpthread -lm
 
 # Debian packages the build and the tests need.
 DEB_PKGS := libyaml-dev libcyaml-dev libbpf-dev bpftool clang libelf-dev zlib1g-dev
+# tests/slurm.sh runs deploy/slurm on a single-node Slurm.
+DEB_PKGS += slurmctld slurmd slurm-client munge
 # JSON for exec's json option and the fio adapter; the tools the adapters run.
 DEB_PKGS += libjansson-dev fio stress-ng
 LDLIBS  += -ljansson

@@ -57,6 +57,8 @@ static const char *unusable(const struct kscen_run *run, const char *scenario,
 		return "partial: the run was cut short";
 	if (run->filter)
 		return "filtered: it ran only some jobs";
+	if (run->shard)
+		return "one shard: it ran only some jobs (kscen merge joins them)";
 	if (!run->started)
 		return "no start time";
 	if (strcmp(run->started, now) > 0)

@@ -338,6 +338,12 @@ struct kscen_system {
 	char *microcode, *scaling_driver, *boost;
 };
 
+/* One shard of a merged run (merge.c): where it came from. */
+struct kscen_shard_rec {
+	char *shard;		/* "K/N" */
+	char *path, *hostname, *kernel, *started;
+};
+
 struct kscen_run {
 	char *version, *scenario, *scenario_file, *scenario_sha256, *command;
 	char *started, *finished;	/* UTC ISO 8601 */
@@ -346,6 +352,11 @@ struct kscen_run {
 	char *filter;		/* run --filter, or NULL: every job */
 	char *compare;		/* run --compare, as given */
 	bool partial;
+	char *shard;		/* run --shard K/N: one slice of the jobs; or NULL */
+	/* A merged run (kscen merge): its shards, and those it lacks ("2/4"). */
+	struct kscen_shard_rec *shards;
+	unsigned nr_shards;
+	char *missing_shards;	/* "2/4 3/4", or NULL */
 	unsigned repeat, warmup;
 	unsigned max_repeat;	/* repeat: auto: the most samples a job takes */
 	double until_ci;	/* repeat: auto: target CI half-width %; 0 off */
@@ -427,6 +438,8 @@ double kscen_signed_rank_p(const double *d, unsigned n);
  * atomically (temp file, fsync, rename); sets run->path.
  */
 int kscen_result_save(struct kscen_run *run, const char *dir);
+/* Write @run to the file @path atomically; sets run->path. */
+int kscen_result_write(struct kscen_run *run, const char *path);
 /*
  * Can runs of @scenario be stored under @dir? Creates the directory; 0 or
  * -errno. Checked before a run, so that no run is lost at the end.

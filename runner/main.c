@@ -32,6 +32,7 @@
 #include "scenario_load.h"
 #include "profile.h"
 #include "vm.h"
+#include "shard.h"
 
 #define EXIT_GATE 1
 #define EXIT_USAGE 2
@@ -132,6 +133,55 @@ static int load_and_expand(const char *path, unsigned long max_jobs,
 
 #define HELP_OPT { "help", no_argument, NULL, 'h' }
 
+/*
+ * --shard K/N, or the job array's index (--shards N gives the count where
+ * the environment has none): 1 and *k, *n set; 0 not sharded; -1 usage.
+ */
+static int shard_opts(const char *cmd, const char *shard, unsigned long shards,
+		      unsigned *k, unsigned *n)
+{
+	char err[256] = "";
+	int r;
+
+	if (shard) {
+		if (kscen_shard_parse(shard, k, n) == 0)
+			return 1;
+		usage_error(cmd, "--shard: '%s' is not K/N with 1 <= K <= N <= %u",
+			    shard, KSCEN_MAX_SHARDS);
+		return -1;
+	}
+	r = kscen_shard_env(shards, k, n, err, sizeof(err));
+	if (r < 0)
+		usage_error(cmd, "%s", err);
+	else if (!r && shards)
+		usage_error(cmd, "--shards N needs a task index: JOB_COMPLETION_INDEX "
+			    "or SLURM_ARRAY_TASK_ID (or use --shard K/N)");
+	return r < 0 || (!r && shards) ? -1 : r;
+}
+
+/* Keep shard @k of @n of *@jobs; the whole plan moves to *@all. */
+static void shard_jobs(struct kscen_jobs *jobs, struct kscen_jobs *all,
+		       unsigned k, unsigned n)
+{
+	bool *sel = kscen_xcalloc(jobs->nr + 1, sizeof(*sel));
+
+	*all = *jobs;
+	kscen_shard_select(all, k, n, sel);
+	kscen_jobs_subset(all, sel, jobs);
+	free(sel);
+}
+
+/* kscen_jobs_free() for a plan that shard_jobs() may have sliced. */
+static void jobs_release(struct kscen_jobs *jobs, struct kscen_jobs *all)
+{
+	if (all->job) {
+		free(jobs->job);
+		kscen_jobs_free(all);
+	} else {
+		kscen_jobs_free(jobs);
+	}
+}
+
 static int cmd_validate(int argc, char **argv)
 {
 	static const struct option opts[] = { HELP_OPT, { 0 } };
@@ -165,14 +215,16 @@ static int cmd_plan(int argc, char **argv)
 		HELP_OPT,
 		{ "max-jobs", required_argument, NULL, 'M' },
 		{ "filter", required_argument, NULL, 'f' },
+		{ "shard", required_argument, NULL, 'S' },
+		{ "shards", required_argument, NULL, 'N' },
 		{ 0 },
 	};
-	unsigned long max_jobs = DEFAULT_MAX_JOBS;
-	const char *filter = NULL;
+	unsigned long max_jobs = DEFAULT_MAX_JOBS, shards = 0;
+	const char *filter = NULL, *shard = NULL;
 	struct kscen_scenario *s;
-	struct kscen_jobs jobs;
-	unsigned shown = 0;
-	int c;
+	struct kscen_jobs jobs, all = { 0 };
+	unsigned shown = 0, sk = 0, sn = 0;
+	int c, sharded;
 
 	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
 		switch (c) {
@@ -185,22 +237,37 @@ static int cmd_plan(int argc, char **argv)
 		case 'f':
 			filter = optarg;
 			break;
+		case 'S':
+			shard = optarg;
+			break;
+		case 'N':
+			if (opt_uint("plan", "--shards", optarg, KSCEN_MAX_SHARDS, &shards) ||
+			    !shards)
+				return shards ? EXIT_USAGE : usage_error("plan", "--shards: at least 1");
+			break;
 		default:
 			return usage_error("plan", "unknown option");
 		}
 	}
 	if (argc - optind != 1)
 		return usage_error("plan", "needs one scenario file");
+	if ((sharded = shard_opts("plan", shard, shards, &sk, &sn)) < 0)
+		return EXIT_USAGE;
 	if (load_and_expand(argv[optind], max_jobs, &s, &jobs))
 		return EXIT_USAGE;
+	if (sharded)
+		shard_jobs(&jobs, &all, sk, sn);
 	for (unsigned i = 0; i < jobs.nr; i++) {
 		if (filter && fnmatch(filter, jobs.job[i].id, 0))
 			continue;
 		printf("%s\n", jobs.job[i].id);
 		shown++;
 	}
-	printf("%u jobs\n", shown);
-	kscen_jobs_free(&jobs);
+	if (sharded)
+		printf("%u jobs (shard %u/%u of %u jobs)\n", shown, sk, sn, all.nr);
+	else
+		printf("%u jobs\n", shown);
+	jobs_release(&jobs, &all);
 	kscen_scenario_free(s);
 	return 0;
 }
@@ -424,8 +491,15 @@ static int run_main(int argc, char **argv, bool *bisect)
 		{ "max-repeat", required_argument, NULL, 'm' },
 		{ "profile", no_argument, NULL, 'P' },
 		{ "resume", required_argument, NULL, 'R' },
+		{ "shard", required_argument, NULL, 'S' },
+		{ "shards", required_argument, NULL, 'N' },
 		{ 0 },
 	};
+	unsigned long shards = 0;
+	const char *shard = NULL;
+	struct kscen_jobs all = { 0 };
+	unsigned sk = 0, sn = 0;
+	int sharded;
 	const char *results = "results", *compare = "last";
 	struct kscen_journal_hdr jh = { 0 };
 	struct kscen_journal *journal = NULL;
@@ -517,6 +591,14 @@ static int run_main(int argc, char **argv, bool *bisect)
 		case 'R':
 			resume = optarg;
 			break;
+		case 'S':
+			shard = optarg;
+			break;
+		case 'N':
+			if (opt_uint("run", "--shards", optarg, KSCEN_MAX_SHARDS, &shards) ||
+			    !shards)
+				return shards ? EXIT_USAGE : usage_error("run", "--shards: at least 1");
+			break;
 		default:
 			return usage_error("run", "unknown option");
 		}
@@ -536,6 +618,8 @@ static int run_main(int argc, char **argv, bool *bisect)
 	} else if (compare_path_ok(compare)) {
 		return EXIT_USAGE;
 	}
+	if ((sharded = shard_opts("run", shard, shards, &sk, &sn)) < 0)
+		return EXIT_USAGE;
 	if (load_and_expand(resume ? jh.scenario_file : argv[optind], max_jobs, &s, &jobs) ||
 	    (resume && kscen_resume_check(resume, &jh, s, &jobs))) {
 		if (s) {
@@ -547,6 +631,8 @@ static int run_main(int argc, char **argv, bool *bisect)
 		free(resume_dir);
 		return EXIT_USAGE;
 	}
+	if (sharded)
+		shard_jobs(&jobs, &all, sk, sn);
 	ro.repeat = repeat ? repeat : s->repeat;
 	ro.warmup = warmup != ULONG_MAX ? warmup : s->warmup;
 	/* -r N asks for exactly N; --until-ci turns repeat: auto on. */
@@ -569,7 +655,7 @@ static int run_main(int argc, char **argv, bool *bisect)
 		gate = 5;
 	for (unsigned i = 0; i < jobs.nr; i++)
 		matched += !ro.filter || !fnmatch(ro.filter, jobs.job[i].id, 0);
-	if (!matched) {
+	if (!matched && ro.filter) {
 		fprintf(stderr, "kscen run: --filter '%s' matches none of the %u "
 			"jobs (kscen plan lists them)\n", ro.filter, jobs.nr);
 		code = EXIT_USAGE;
@@ -585,11 +671,12 @@ static int run_main(int argc, char **argv, bool *bisect)
 		code = EXIT_USAGE;
 	}
 	if (code) {
-		kscen_jobs_free(&jobs);
+		jobs_release(&jobs, &all);
 		kscen_scenario_free(s);
 		return code;
 	}
 	run = kscen_xcalloc(1, sizeof(*run));
+	run->shard = sharded ? kscen_xasprintf("%u/%u", sk, sn) : NULL;
 	run->version = kscen_xstrdup(KSCEN_VERSION);
 	run->describe = kscen_xstrdup(kscen_describe);
 	run->filter = ro.filter ? kscen_xstrdup(ro.filter) : NULL;
@@ -676,7 +763,7 @@ static int run_main(int argc, char **argv, bool *bisect)
 		exit(code);
 	}
 	kscen_run_free(run);
-	kscen_jobs_free(&jobs);
+	jobs_release(&jobs, &all);
 	kscen_scenario_free(s);
 	return code;
 }
@@ -986,8 +1073,10 @@ static int cmd_compare(int argc, char **argv)
 		HELP_OPT,
 		{ "gate", required_argument, NULL, 'g' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "fleet", no_argument, NULL, 'H' },
 		{ 0 },
 	};
+	bool fleet = false;
 	struct kscen_run *old = NULL, *new_ = NULL;
 	struct kscen_refs refs;
 	int c, code = 0, nargs;
@@ -1001,12 +1090,23 @@ static int cmd_compare(int argc, char **argv)
 			kscen_verbose++;
 			continue;
 		}
+		if (c == 'H') {
+			fleet = true;
+			continue;
+		}
 		if (c != 'g')
 			return usage_error("compare", "unknown option");
 		if (opt_pct("compare", "--gate", optarg, &gate))
 			return EXIT_USAGE;
 	}
 	nargs = argc - optind;
+	if (fleet) {
+		if (nargs != 2 || gate > 0)
+			return usage_error("compare", "--fleet needs OLD and NEW (runs or "
+					   "directories of runs), and no --gate");
+		return kscen_fleet_compare(stdout, argv[optind], argv[optind + 1]) ?
+		       EXIT_USAGE : 0;
+	}
 	labels = nargs == 3 && !strncmp(argv[optind], "label:", 6) &&
 		 !strncmp(argv[optind + 1], "label:", 6);
 	if (nargs != 2 && !labels)
@@ -1043,6 +1143,53 @@ static int cmd_plot(int argc, char **argv)
 	return ret < 0 ? 0 : ret;
 }
 
+/* ---- merge ---------------------------------------------------------------- */
+
+static int cmd_merge(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		HELP_OPT,
+		{ "force", no_argument, NULL, 'f' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ 0 },
+	};
+	struct kscen_merge_opts mo = { 0 };
+	enum kscen_format fmt = KSCEN_FMT_TEXT;
+	struct kscen_run *run;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+hfq", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			return cmd_help(find_cmd("merge"), stdout), 0;
+		case 'f':
+			mo.force = true;
+			break;
+		case 'q':
+			mo.quiet = true;
+			break;
+		case 'F':
+			if (parse_format("merge", optarg, &fmt))
+				return EXIT_USAGE;
+			break;
+		default:
+			return usage_error("merge", "unknown option");
+		}
+	}
+	if (argc - optind < 2)
+		return usage_error("merge", "needs OUT and at least one shard run "
+				   "or directory of them");
+	if (kscen_merge(argv[optind], argv + optind + 1, argc - optind - 1, &mo, &run))
+		return EXIT_USAGE;
+	if (!mo.quiet)
+		kscen_report(stdout, run, NULL, fmt);
+	fprintf(fmt == KSCEN_FMT_JSON || fmt == KSCEN_FMT_CSV ? stderr : stdout,
+		"%sresults: %s\n", mo.quiet ? "" : "\n", run->path);
+	kscen_run_free(run);
+	return 0;
+}
+
 /* ---- the table ---------------------------------------------------------- */
 
 static const struct cmd cmds[] = {
@@ -1056,6 +1203,11 @@ static const struct cmd cmds[] = {
 	  "                      this host that measured the same), label:NAME, a\n"
 	  "                      directory of runs, a result file, or none\n"
 	  "      --label NAME    store the run under a name (--compare label:NAME)\n"
+	  "      --shard K/N     run only shard K of N (kscen merge joins them); in a\n"
+	  "                      Slurm array or Kubernetes Indexed Job K/N come from\n"
+	  "                      the task index without it\n"
+	  "      --shards N      the shard count where the environment has only an\n"
+	  "                      index (JOB_COMPLETION_INDEX)\n"
 	  "      --no-save       do not store the run\n"
 	  "      --format F      text (default), markdown, json or csv\n"
 	  "      --max-jobs N    refuse a larger matrix (default 100000)\n"
@@ -1073,9 +1225,11 @@ static const struct cmd cmds[] = {
 	  "                      failed save) from its journal, beside its result\n"
 	  "  -q, --quiet         no progress on stderr\n"
 	  "  -v, --verbose       every sample on stderr\n" },
-	{ "plan", cmd_plan, "SCENARIO.yaml [--filter GLOB] [--max-jobs N]",
+	{ "plan", cmd_plan, "SCENARIO.yaml [--filter GLOB] [--shard K/N] [--max-jobs N]",
 	  "Print the expanded job ids, one a line, and their count; run nothing.",
 	  "      --filter GLOB   only the jobs whose id matches GLOB\n"
+	  "      --shard K/N     only the jobs of shard K of N (as run --shard)\n"
+	  "      --shards N      the shard count beside JOB_COMPLETION_INDEX\n"
 	  "      --max-jobs N    refuse a larger matrix (default 100000)\n" },
 	{ "validate", cmd_validate, "SCENARIO.yaml...",
 	  "Check scenario files; exit 0 if all are valid, 2 otherwise.", "" },
@@ -1086,6 +1240,9 @@ static const struct cmd cmds[] = {
 	  "each, or labels in DIR); the earlier runs beside OLD give each job's drift.",
 	  "      --gate PCT      exit 1 if a job got worse by more than PCT%, with its\n"
 	  "                      whole 95% CI beyond PCT (inconclusive never trips it)\n"
+	  "      --fleet         OLD and NEW hold runs from several hosts: compare each\n"
+	  "                      host's newest runs, then the geomean across hosts,\n"
+	  "                      hosts grouped by shared environment\n"
 	  "  -v, --verbose       name the test behind each p-value\n" },
 	{ "calibrate", cmd_calibrate, "SCENARIO.yaml [-n N] [-r N] [-o DIR]",
 	  "Run the scenario N times to measure each job's run-to-run drift.",
@@ -1098,6 +1255,13 @@ static const struct cmd cmds[] = {
 	  "      --job GLOB      one job (glob on job ids) over time, '<-' where\n"
 	  "                      its change against the run before is a verdict\n"
 	  "  -o, --results DIR   where runs are stored (default: results/)\n" },
+	{ "merge", cmd_merge, "OUT SHARD-RUN|DIR... [--force]",
+	  "Join the shard runs of one plan (run --shard K/N) into the run file OUT;\n"
+	  "missing shards are listed and make the run partial.",
+	  "  -f, --force         merge shards of other scenario files, kscen or\n"
+	  "                      workload versions (a job measured twice never)\n"
+	  "      --format F      report: text (default), markdown, json or csv\n"
+	  "  -q, --quiet         no report, only the path\n" },
 	{ "report", cmd_report, "RESULT [--format F]",
 	  "Re-render a stored run (a file, or the newest in a directory).",
 	  "      --format F      text (default), markdown, json or csv\n" },

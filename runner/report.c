@@ -19,6 +19,7 @@
 #include "kscen.h"
 #include "report.h"
 #include "profile_report.h"
+#include "shard.h"
 
 /* Stored runs may lack any optional field; print them as empty. */
 static const char *str(const char *s)
@@ -365,6 +366,10 @@ static void text(FILE *out, const struct kscen_run *run,
 		sys->nr_cpus);
 	if (run->label)
 		fprintf(out, "# label: %s\n", run->label);
+	if (run->shard)
+		fprintf(out, "# shard: %s\n", run->shard);
+	if (run->nr_shards)
+		kscen_shards_print(out, run);
 	if (run->partial)
 		fprintf(out, "# partial: the run was cut short\n");
 	if (run->test_hooks)

@@ -418,6 +418,26 @@ static int write_run(FILE *f, const struct kscen_run *run)
 	kv_str(&w, "compare", run->compare);
 	put_str(&w, "partial");
 	scalar(&w, run->partial ? "true" : "false", YAML_PLAIN_SCALAR_STYLE);
+	if (run->shard)
+		kv_str(&w, "shard", run->shard);
+	if (run->nr_shards) {	/* a merged run: where each shard ran */
+		put_str(&w, "shards");
+		seq_start(&w, false);
+		for (i = 0; i < run->nr_shards; i++) {
+			const struct kscen_shard_rec *sh = &run->shards[i];
+
+			map_start(&w);
+			kv_str(&w, "shard", sh->shard);
+			kv_str(&w, "path", sh->path);
+			kv_str(&w, "hostname", sh->hostname);
+			kv_str(&w, "kernel", sh->kernel);
+			kv_str(&w, "started", sh->started);
+			map_end(&w);
+		}
+		seq_end(&w);
+	}
+	if (run->missing_shards)
+		kv_str(&w, "missing_shards", run->missing_shards);
 	kv_long(&w, "repeat", run->repeat);
 	kv_long(&w, "warmup", run->warmup);
 	if (run->until_ci > 0) {
@@ -548,6 +568,44 @@ static int scenario_dir(const char *dir, const char *scenario, char **out)
 		free(sdir);
 	else
 		*out = sdir;
+	return ret;
+}
+
+/* @run to the file @path: a temp file beside it, fsync, rename. */
+int kscen_result_write(struct kscen_run *run, const char *path)
+{
+	char *tmp = kscen_xasprintf("%s.tmp-XXXXXX", path);
+	int fd, ret;
+	FILE *f;
+
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		goto out;
+	}
+	fchmod(fd, 0644);
+	f = fdopen(fd, "w");
+	if (!f) {
+		ret = -errno;
+		close(fd);
+		unlink(tmp);
+		goto out;
+	}
+	ret = write_run(f, run);
+	if (!ret && (fflush(f) || fsync(fileno(f)) < 0))
+		ret = -errno;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, path) < 0)
+		ret = -errno;
+	if (ret) {
+		unlink(tmp);
+		goto out;
+	}
+	free(run->path);
+	run->path = kscen_xstrdup(path);
+out:
+	free(tmp);
 	return ret;
 }
 
@@ -779,6 +837,16 @@ void kscen_run_free(struct kscen_run *run)
 	free(run->label);
 	free(run->filter);
 	free(run->compare);
+	free(run->shard);
+	for (i = 0; i < run->nr_shards; i++) {
+		free(run->shards[i].shard);
+		free(run->shards[i].path);
+		free(run->shards[i].hostname);
+		free(run->shards[i].kernel);
+		free(run->shards[i].started);
+	}
+	free(run->shards);
+	free(run->missing_shards);
 	free(run->scenario);
 	free(run->scenario_file);
 	free(run->scenario_sha256);

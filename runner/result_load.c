@@ -564,6 +564,37 @@ static int load_jobs(struct loader *l, yaml_node_t *n, void *base)
 	return 0;
 }
 
+#define H(f) offsetof(struct kscen_shard_rec, f)
+static const struct field shard_fields[] = {
+	{ "shard", F_STR, H(shard), true, NULL },
+	{ "path", F_STR, H(path), false, NULL },
+	{ "hostname", F_STR, H(hostname), false, NULL },
+	{ "kernel", F_STR, H(kernel), false, NULL },
+	{ "started", F_STR, H(started), false, NULL },
+};
+#undef H
+
+/* A merged run's shards (merge.c). */
+static int load_shards(struct loader *l, yaml_node_t *n, void *base)
+{
+	struct kscen_run *run = base;
+	unsigned i, nr = 0;
+	yaml_node_t *v;
+
+	if (sequence(l, n, "shards", &nr))
+		return -EINVAL;
+	run->shards = kscen_xcalloc(nr + 1, sizeof(*run->shards));
+	run->nr_shards = nr;
+	for (i = 0; i < nr; i++) {
+		v = node(l, n->data.sequence.items.start[i]);
+		if (spend(l, v) ||
+		    load_map(l, v, "shard", shard_fields, NR(shard_fields),
+			     &run->shards[i], NULL))
+			return -EINVAL;
+	}
+	return 0;
+}
+
 #define S(f) offsetof(struct kscen_system, f)
 static const struct field system_fields[] = {
 	{ "hostname", F_STR, S(hostname), false, NULL },
@@ -611,6 +642,9 @@ static const struct field run_fields[] = {
 	{ "started", F_STR, R(started), false, NULL },
 	{ "finished", F_STR, R(finished), false, NULL },
 	{ "partial", F_BOOL, R(partial), false, NULL },
+	{ "shard", F_STR, R(shard), false, NULL },
+	{ "shards", F_FUNC, 0, false, load_shards },
+	{ "missing_shards", F_STR, R(missing_shards), false, NULL },
 	{ "repeat", F_UINT, R(repeat), false, NULL },
 	{ "warmup", F_UINT, R(warmup), false, NULL },
 	{ "max_repeat", F_UINT, R(max_repeat), false, NULL },

@@ -634,6 +634,8 @@ run "$kscen" run -q --no-save --compare none "$tmp/json-bad.yaml"
 # ---- kscen vm, kscen ab: host-side tests and one boot (all: make test-vm) --
 . tests/vm.sh
 . "$(dirname "$0")/e2e_reliability.sh"
+# shards and merged runs
+. tests/e2e-fleet.sh
 
 echo "e2e: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

@@ -51,7 +51,12 @@
 	X(test_ab_jobs_pair_kernels)	\
 	X(test_result_summary_comes_from_samples)	\
 	X(test_result_caps_depth_keys_nodes)		\
-	X(test_read_regular_refuses_fifo_and_devices)
+	X(test_read_regular_refuses_fifo_and_devices)	\
+	X(test_shard_assignment_is_deterministic_connected_balanced) \
+	X(test_shard_subset_renumbers_links)		\
+	X(test_shard_parse_and_job_array_env)		\
+	X(test_merge_refuses_mixed_duplicate_and_lists_missing) \
+	X(test_deploy_k8s_indexed_job_shape)
 
 #define DECLARE(fn) void fn(void);
 KSCEN_UNIT_TESTS(DECLARE)

@@ -1,0 +1,97 @@
+# e2e-fleet.sh - sourced by e2e.sh: run/plan --shard, kscen merge.
+# Uses e2e.sh's $kscen, $fx, $tmp, run, pass, fail, skip, expect_rc.
+
+# ---- shards ---------------------------------------------------------------
+sfx=$fx/e2e/shard.yaml
+"$kscen" plan $sfx | sed '$d' | sort >"$tmp/plan.all"
+: >"$tmp/plan.shards"
+ok=1
+for k in 1 2 3 4; do
+	"$kscen" plan --shard $k/4 $sfx >"$tmp/plan.$k" || ok=0
+	sed '$d' "$tmp/plan.$k" >>"$tmp/plan.shards"
+	# the pair (a job and its baseline) never splits
+	[ "$(grep -c '^pair/' "$tmp/plan.$k")" = 1 ] && ok=0
+done
+sort "$tmp/plan.shards" | cmp -s - "$tmp/plan.all" || ok=0
+[ $ok = 1 ] && grep -q '^2 jobs (shard 1/4 of 5 jobs)$' "$tmp/plan.1" &&
+	pass plan_shards_partition_the_plan ||
+	fail plan_shards_partition_the_plan "$(cat "$tmp"/plan.[1-4])"
+"$kscen" plan --shard 3/4 $sfx >"$tmp/again"
+cmp -s "$tmp/again" "$tmp/plan.3" && pass plan_shard_is_deterministic ||
+	fail plan_shard_is_deterministic "$(cat "$tmp/again")"
+for bad in 0/4 5/4 1/0 x/4 1/4/2; do
+	run "$kscen" plan --shard $bad $sfx
+	[ $rc = 2 ] || { fail plan_shard_bad_exit_2 "--shard $bad: rc=$rc"; break; }
+done
+[ $rc = 2 ] && pass plan_shard_bad_exit_2
+SLURM_ARRAY_TASK_ID=12 SLURM_ARRAY_TASK_MIN=10 SLURM_ARRAY_TASK_COUNT=4 \
+	run "$kscen" plan $sfx
+cmp -s "$tmp/out" "$tmp/plan.3" && pass plan_shard_from_slurm_array ||
+	fail plan_shard_from_slurm_array "rc=$rc $(cat "$tmp/out" "$tmp/err")"
+JOB_COMPLETION_INDEX=2 run "$kscen" plan $sfx
+[ $rc = 2 ] && grep -q -- '--shards N' "$tmp/err" && pass plan_completion_index_needs_shards ||
+	fail plan_completion_index_needs_shards "rc=$rc $(cat "$tmp/err")"
+JOB_COMPLETION_INDEX=2 run "$kscen" plan --shards 4 $sfx
+cmp -s "$tmp/out" "$tmp/plan.3" && pass plan_shard_from_completion_index ||
+	fail plan_shard_from_completion_index "rc=$rc $(cat "$tmp/out" "$tmp/err")"
+
+# ---- run --shard, merge ------------------------------------------------------
+sh=$tmp/shards
+ok=1
+for k in 1 2; do
+	run "$kscen" run -q -r 1 --compare none --shard $k/2 -o "$sh" $sfx
+	[ $rc = 0 ] && grep -q "^# shard: $k/2$" "$tmp/out" || ok=0
+done
+files=$(ls "$sh"/e2e-shard/*.yaml 2>/dev/null | wc -l)
+[ $ok = 1 ] && [ "$files" = 2 ] && grep -q "^shard: '1/2'" "$sh"/e2e-shard/*.yaml &&
+	pass run_shard_reports_and_stores_shard ||
+	fail run_shard_reports_and_stores_shard "rc=$rc files=$files $(cat "$tmp/out" "$tmp/err")"
+s1=$(grep -l "^shard: '1/2'" "$sh"/e2e-shard/*.yaml)
+s2=$(grep -l "^shard: '2/2'" "$sh"/e2e-shard/*.yaml)
+
+run "$kscen" merge "$tmp/merged.yaml" "$sh"
+sed -n 's/^- id: //p' "$tmp/merged.yaml" | sed "s/^'\(.*\)'$/\1/" | sort >"$tmp/merged.ids"
+[ $rc = 0 ] && cmp -s "$tmp/merged.ids" "$tmp/plan.all" &&
+	grep -q '^partial: false' "$tmp/merged.yaml" && grep -q '^# merged from 2 shards' "$tmp/out" &&
+	pass merge_holds_the_plan ||
+	fail merge_holds_the_plan "rc=$rc $(cat "$tmp/err") $(diff "$tmp/merged.ids" "$tmp/plan.all")"
+run "$kscen" report "$tmp/merged.yaml"
+[ $rc = 0 ] && grep -q '#   shard 2/2 on ' "$tmp/out" && grep -q '# 5 ok, 0 skipped, 0 failed' "$tmp/out" &&
+	pass report_of_merged_run || fail report_of_merged_run "rc=$rc $(cat "$tmp/out" "$tmp/err")"
+run "$kscen" compare "$tmp/merged.yaml" "$tmp/merged.yaml"
+[ $rc = 0 ] && grep -q 'sleep 0' "$tmp/out" && pass compare_merged_runs ||
+	fail compare_merged_runs "rc=$rc $(cat "$tmp/out" "$tmp/err")"
+
+run "$kscen" merge "$tmp/part.yaml" "$s1"
+[ $rc = 0 ] && grep -q '^partial: true' "$tmp/part.yaml" &&
+	grep -q "^missing_shards: '2/2'" "$tmp/part.yaml" && grep -q 'missing shards: 2/2' "$tmp/err" &&
+	pass merge_missing_shard_is_partial ||
+	fail merge_missing_shard_is_partial "rc=$rc $(cat "$tmp/err")"
+
+sed "s|^shard: '1/2'|shard: '2/2'|" "$s1" >"$tmp/dup.yaml"
+run "$kscen" merge -f "$tmp/x.yaml" "$tmp/dup.yaml" "$s1"
+[ $rc = 2 ] && grep -q 'job .* is in ' "$tmp/err" && [ ! -e "$tmp/x.yaml" ] &&
+	pass merge_duplicate_job_is_an_error || fail merge_duplicate_job_is_an_error "rc=$rc $(cat "$tmp/err")"
+
+sed 's|^scenario_sha256: .*|scenario_sha256: 0000|' "$s2" >"$tmp/other.yaml"
+run "$kscen" merge "$tmp/x.yaml" "$s1" "$tmp/other.yaml"
+rc1=$rc
+run "$kscen" merge --force "$tmp/x.yaml" "$s1" "$tmp/other.yaml"
+[ $rc1 = 2 ] && [ $rc = 0 ] && grep -q 'differ in scenario_sha256' "$tmp/err" &&
+	pass merge_mixed_scenario_needs_force || fail merge_mixed_scenario_needs_force "rc=$rc1/$rc $(cat "$tmp/err")"
+sed 's|^  workload_version: .*|  workload_version: 99|' "$s2" >"$tmp/other.yaml"
+run "$kscen" merge "$tmp/x.yaml" "$s1" "$tmp/other.yaml"
+[ $rc = 2 ] && grep -q 'workload_version' "$tmp/err" && pass merge_mixed_workload_version_refused ||
+	fail merge_mixed_workload_version_refused "rc=$rc $(cat "$tmp/err")"
+run "$kscen" merge "$tmp/x.yaml" "$tmp/merged.yaml"
+[ $rc = 2 ] && grep -q 'not a shard run' "$tmp/err" && pass merge_refuses_non_shard ||
+	fail merge_refuses_non_shard "rc=$rc $(cat "$tmp/err")"
+
+# ---- deploy/slurm on a real single-node Slurm (about 20 s) ------------------
+while read -r verdict name reason; do
+	case $verdict in
+	PASS) pass "$name" ;;
+	FAIL) fail "${name%:}" "$reason" ;;
+	SKIP) skip "${name%:}" "$reason" ;;
+	esac
+done < <(tests/slurm.sh "$kscen" 2>&1 | grep -E '^(PASS|FAIL|SKIP) ')

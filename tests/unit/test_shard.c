@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_shard.c - shard assignment (every job in exactly one shard, linked
+ * jobs together, balanced, the same every time), the job-array environment,
+ * and what kscen merge refuses.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "kscen.h"
+#include "shard.h"
+#include "tests.h"
+
+/* @nr jobs; a pseudo-random forest of baseline/previous links from @seed. */
+static void make_jobs(struct kscen_jobs *jobs, unsigned nr, unsigned seed)
+{
+	jobs->job = kscen_xcalloc(nr + 1, sizeof(*jobs->job));
+	jobs->nr = nr;
+	for (unsigned i = 0; i < nr; i++) {
+		struct kscen_job *j = &jobs->job[i];
+
+		seed = seed * 1103515245u + 12345u;
+		j->baseline = i && (seed >> 16) % 3 == 0 ? (int)((seed >> 8) % i) : -1;
+		seed = seed * 1103515245u + 12345u;
+		j->previous = i && (seed >> 16) % 4 == 0 ? (int)((seed >> 8) % i) : -1;
+	}
+}
+
+/* Component labels by propagation, independent of shard.c's union-find. */
+static void components(const struct kscen_jobs *jobs, unsigned *label)
+{
+	bool changed = true;
+
+	for (unsigned i = 0; i < jobs->nr; i++)
+		label[i] = i;
+	while (changed) {
+		changed = false;
+		for (unsigned i = 0; i < jobs->nr; i++) {
+			int links[2] = { jobs->job[i].baseline, jobs->job[i].previous };
+
+			for (unsigned e = 0; e < 2; e++) {
+				unsigned *a = &label[i], *b;
+				unsigned lo;
+
+				if (links[e] < 0)
+					continue;
+				b = &label[links[e]];
+				lo = *a < *b ? *a : *b;
+				if (*a != lo || *b != lo)
+					changed = true;
+				*a = *b = lo;
+			}
+		}
+	}
+}
+
+void test_shard_assignment_is_deterministic_connected_balanced(void)
+{
+	for (unsigned seed = 1; seed < 40; seed++) {
+		unsigned nr = 1 + seed * 7 % 60;
+		struct kscen_jobs jobs;
+
+		unsigned *label = kscen_xcalloc(nr, sizeof(*label));
+
+		make_jobs(&jobs, nr, seed);
+		components(&jobs, label);
+		for (unsigned n = 1; n <= 9; n++) {
+			unsigned *owner = kscen_xcalloc(nr, sizeof(*owner));
+			unsigned *load = kscen_xcalloc(n, sizeof(*load));
+			bool *sel = kscen_xcalloc(nr, sizeof(*sel));
+			bool *again = kscen_xcalloc(nr, sizeof(*again));
+			unsigned largest = 0, lo = ~0u, hi = 0;
+
+			for (unsigned i = 0; i < nr; i++)
+				owner[i] = ~0u;
+			for (unsigned k = 1; k <= n; k++) {
+				kscen_shard_select(&jobs, k, n, sel);
+				kscen_shard_select(&jobs, k, n, again);
+				T_CHECK(!memcmp(sel, again, nr * sizeof(*sel)));
+				for (unsigned i = 0; i < nr; i++) {
+					if (!sel[i])
+						continue;
+					T_CHECK(owner[i] == ~0u);	/* one shard only */
+					owner[i] = k;
+					load[k - 1]++;
+				}
+			}
+			for (unsigned i = 0; i < nr; i++) {
+				const struct kscen_job *j = &jobs.job[i];
+
+				T_CHECK(owner[i] != ~0u);	/* in some shard */
+				if (j->baseline >= 0)
+					T_CHECK(owner[j->baseline] == owner[i]);
+				if (j->previous >= 0)
+					T_CHECK(owner[j->previous] == owner[i]);
+			}
+			/* Balance: shards differ by at most the largest component. */
+			for (unsigned i = 0; i < nr; i++) {
+				unsigned size = 0;
+
+				for (unsigned x = 0; x < nr; x++)
+					size += label[x] == label[i];
+				if (size > largest)
+					largest = size;
+			}
+			for (unsigned k = 0; k < n; k++) {
+				lo = load[k] < lo ? load[k] : lo;
+				hi = load[k] > hi ? load[k] : hi;
+			}
+			T_CHECK(hi - lo <= largest);
+			free(owner);
+			free(load);
+			free(sel);
+			free(again);
+		}
+		free(label);
+		free(jobs.job);
+	}
+}
+
+void test_shard_subset_renumbers_links(void)
+{
+	struct kscen_jobs jobs, sub;
+	bool sel[4] = { false, true, false, true };
+
+	make_jobs(&jobs, 4, 1);
+	for (unsigned i = 0; i < 4; i++)
+		jobs.job[i].baseline = jobs.job[i].previous = -1;
+	jobs.job[3].baseline = 1;
+	jobs.job[3].previous = 2;	/* not selected: dropped, never dangling */
+	kscen_jobs_subset(&jobs, sel, &sub);
+	T_CHECK(sub.nr == 2);
+	T_CHECK(sub.job[1].baseline == 0);
+	T_CHECK(sub.job[1].previous == -1);
+	free(sub.job);
+	free(jobs.job);
+}
+
+static void env_clear(void)
+{
+	unsetenv("SLURM_ARRAY_TASK_ID");
+	unsetenv("SLURM_ARRAY_TASK_MIN");
+	unsetenv("SLURM_ARRAY_TASK_STEP");
+	unsetenv("SLURM_ARRAY_TASK_COUNT");
+	unsetenv("JOB_COMPLETION_INDEX");
+}
+
+void test_shard_parse_and_job_array_env(void)
+{
+	unsigned k = 0, n = 0;
+	char err[256];
+
+	T_CHECK(kscen_shard_parse("1/4", &k, &n) == 0 && k == 1 && n == 4);
+	T_CHECK(kscen_shard_parse("4/4", &k, &n) == 0 && k == 4);
+	T_CHECK(kscen_shard_parse("0/4", &k, &n) == -EINVAL);
+	T_CHECK(kscen_shard_parse("5/4", &k, &n) == -EINVAL);
+	T_CHECK(kscen_shard_parse("1/", &k, &n) == -EINVAL);
+	T_CHECK(kscen_shard_parse("1/4x", &k, &n) == -EINVAL);
+	T_CHECK(kscen_shard_parse("-1/4", &k, &n) == -EINVAL);
+	T_CHECK(kscen_shard_parse("1/999999999999", &k, &n) == -EINVAL);
+
+	env_clear();
+	T_CHECK(kscen_shard_env(0, &k, &n, err, sizeof(err)) == 0);
+	setenv("SLURM_ARRAY_TASK_ID", "7", 1);
+	setenv("SLURM_ARRAY_TASK_MIN", "5", 1);
+	setenv("SLURM_ARRAY_TASK_COUNT", "4", 1);
+	T_CHECK(kscen_shard_env(0, &k, &n, err, sizeof(err)) == 1 && k == 3 && n == 4);
+	setenv("SLURM_ARRAY_TASK_STEP", "2", 1);	/* --array=5-11:2 */
+	T_CHECK(kscen_shard_env(0, &k, &n, err, sizeof(err)) == 1 && k == 2 && n == 4);
+	setenv("SLURM_ARRAY_TASK_ID", "13", 1);
+	T_CHECK(kscen_shard_env(0, &k, &n, err, sizeof(err)) == -EINVAL);
+	setenv("SLURM_ARRAY_TASK_ID", "x", 1);
+	T_CHECK(kscen_shard_env(0, &k, &n, err, sizeof(err)) == -EINVAL);
+	env_clear();
+	setenv("JOB_COMPLETION_INDEX", "0", 1);
+	T_CHECK(kscen_shard_env(0, &k, &n, err, sizeof(err)) == -EINVAL);
+	T_CHECK(strstr(err, "--shards") != NULL);
+	T_CHECK(kscen_shard_env(3, &k, &n, err, sizeof(err)) == 1 && k == 1 && n == 3);
+	setenv("JOB_COMPLETION_INDEX", "3", 1);
+	T_CHECK(kscen_shard_env(3, &k, &n, err, sizeof(err)) == -EINVAL);
+	env_clear();
+}
+
+/* A stored shard run with the jobs @ids, written into @dir. */
+static char *shard_file(const char *dir, const char *shard, const char *sha,
+			unsigned wl_version, const char *ids)
+{
+	struct kscen_run *r = kscen_xcalloc(1, sizeof(*r));
+	char *list = kscen_xstrdup(ids), *save = NULL, *path;
+	unsigned nr = 0;
+
+	r->version = kscen_xstrdup(KSCEN_VERSION);
+	r->scenario = kscen_xstrdup("unit-merge");
+	r->scenario_sha256 = kscen_xstrdup(sha);
+	r->started = kscen_xstrdup("2026-12-02T10:00:00Z");
+	r->shard = kscen_xstrdup(shard);
+	r->system.hostname = kscen_xasprintf("host%c", shard[0]);
+	r->system.kernel = kscen_xstrdup("6.18");
+	r->repeat = 1;
+	r->jobs = kscen_xcalloc(8, sizeof(*r->jobs));
+	for (char *t = strtok_r(list, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+		struct kscen_job_result *j = &r->jobs[nr++];
+
+		j->id = kscen_xstrdup(t);
+		j->workload = kscen_xstrdup("exec");
+		j->workload_version = wl_version;
+		j->converged = -1;
+		j->metrics = kscen_xcalloc(1, sizeof(*j->metrics));
+		j->nr_metrics = 1;
+		j->metrics->name = kscen_xstrdup("wall_time");
+		j->metrics->unit = kscen_xstrdup("s");
+		j->metrics->samples = kscen_xcalloc(1, sizeof(double));
+		j->metrics->samples[0] = 1.5;
+		j->metrics->nr_samples = 1;
+		kscen_summarize(j->metrics->samples, 1, &j->metrics->sum);
+	}
+	r->nr_jobs = nr;
+	path = kscen_xasprintf("%s/%c.yaml", dir, shard[0]);
+	T_CHECK(kscen_result_write(r, path) == 0);
+	kscen_run_free(r);
+	free(list);
+	return path;
+}
+
+void test_merge_refuses_mixed_duplicate_and_lists_missing(void)
+{
+	char dir[] = "/tmp/kscen-merge-XXXXXX", *out, *p[3];
+	struct kscen_merge_opts o = { 0 };
+	struct kscen_run *m, *back;
+
+	T_CHECK(mkdtemp(dir) != NULL);
+	out = kscen_xasprintf("%s/merged.out", dir);
+
+	/* Shards 1/3 and 3/3: merged, partial, 2/3 listed. */
+	p[0] = shard_file(dir, "1/3", "aa", 2, "a b");
+	p[1] = shard_file(dir, "3/3", "aa", 2, "c");
+	T_CHECK(kscen_merge(out, p, 2, &o, &m) == 0);
+	if (m) {
+		T_CHECK(m->nr_jobs == 3 && m->nr_shards == 2 && m->partial);
+		T_CHECK(m->missing_shards && !strcmp(m->missing_shards, "2/3"));
+		T_CHECK(!m->shard);
+		T_CHECK(!strcmp(m->system.hostname, "host1,host3"));
+		kscen_run_free(m);
+	}
+	/* What merge wrote reads back with its shards. */
+	T_CHECK(kscen_result_load(out, &back) == 0);
+	if (back) {
+		T_CHECK(back->nr_shards == 2 && back->partial);
+		T_CHECK(!strcmp(back->shards[1].shard, "3/3"));
+		T_CHECK(!strcmp(back->shards[1].hostname, "host3"));
+		T_CHECK(!strcmp(back->missing_shards, "2/3"));
+		T_CHECK(back->nr_jobs == 3 && !strcmp(back->jobs[2].id, "c"));
+		/* A merged run is not a shard: merging it again is refused. */
+		T_CHECK(kscen_merge(out, &out, 1, &o, &m) == -EINVAL);
+		kscen_run_free(back);
+	}
+	/* Complete: not partial. */
+	p[2] = shard_file(dir, "2/3", "aa", 2, "d");
+	T_CHECK(kscen_merge(out, p, 3, &o, &m) == 0);
+	if (m) {
+		T_CHECK(!m->partial && !m->missing_shards && m->nr_jobs == 4);
+		kscen_run_free(m);
+	}
+	free(p[2]);
+	/* Another scenario file: refused, unless --force. */
+	p[2] = shard_file(dir, "2/3", "bb", 2, "d");
+	T_CHECK(kscen_merge(out, p, 3, &o, &m) == -EINVAL && !m);
+	o.force = true;
+	T_CHECK(kscen_merge(out, p, 3, &o, &m) == 0);
+	kscen_run_free(m);
+	o.force = false;
+	free(p[2]);
+	/* Another workload version: refused. */
+	p[2] = shard_file(dir, "2/3", "aa", 3, "d");
+	T_CHECK(kscen_merge(out, p, 3, &o, &m) == -EINVAL);
+	free(p[2]);
+	/* A job in two shards: refused, even with --force. */
+	p[2] = shard_file(dir, "2/3", "aa", 2, "d b");
+	o.force = true;
+	T_CHECK(kscen_merge(out, p, 3, &o, &m) == -EINVAL && !m);
+	/* A shard given twice: refused. */
+	p[2] = p[1];
+	T_CHECK(kscen_merge(out, p, 3, &o, &m) == -EINVAL);
+	for (unsigned i = 0; i < 2; i++) {
+		unlink(p[i]);
+		free(p[i]);
+	}
+	unlink(out);
+	free(out);
+	out = kscen_xasprintf("%s/2.yaml", dir);
+	unlink(out);
+	free(out);
+	rmdir(dir);
+}
