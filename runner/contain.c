@@ -267,6 +267,29 @@ void kscen_contain_enter(int procs_fd)
  * orphans land here (subreaper). Killing one re-parents its own children to
  * us, so go on until a pass finds none; bounded, in case of a fork bomb.
  */
+/* Children the runner started on purpose (perf record): not orphans. */
+static pid_t kept[8];
+
+void kscen_contain_keep(pid_t pid, bool keep)
+{
+	for (unsigned i = 0; i < ARRAY_SIZE(kept); i++) {
+		if (keep && !kept[i]) {
+			kept[i] = pid;
+			return;
+		}
+		if (!keep && kept[i] == pid)
+			kept[i] = 0;
+	}
+}
+
+static bool is_kept(long pid)
+{
+	for (unsigned i = 0; i < ARRAY_SIZE(kept); i++)
+		if (kept[i] && kept[i] == pid)
+			return true;
+	return false;
+}
+
 static void reap_all(void)
 {
 	char path[64], buf[4096];
@@ -286,7 +309,7 @@ static void reap_all(void)
 
 				if (end == p)
 					break;
-				if (pid != ct.guard && pid > 0) {
+				if (pid != ct.guard && pid > 0 && !is_kept(pid)) {
 					kill(pid, SIGKILL);
 					found++;
 				}

@@ -245,6 +245,8 @@ int kscen_profile_perf(const struct kscen_job *job, long long timeout_ns,
 		ret = -errno;
 		goto out;
 	}
+	if (perf > 0)	/* the sample's clean-up must not kill the profiler */
+		kscen_contain_keep(perf, true);
 	if (perf == 0) {
 		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 
@@ -278,6 +280,7 @@ int kscen_profile_perf(const struct kscen_job *job, long long timeout_ns,
 	ret = kscen_sample_isolated(job, timeout_ns, &so);
 	control(ctl[1], ack[0], "disable\n");
 	kill(perf, SIGINT);
+	kscen_contain_keep(perf, false);
 	while (waitpid(perf, &status, 0) < 0 && errno == EINTR)
 		;
 	perf = -1;
@@ -308,6 +311,7 @@ int kscen_profile_perf(const struct kscen_job *job, long long timeout_ns,
 out:
 	if (perf > 0) {
 		kill(perf, SIGKILL);
+		kscen_contain_keep(perf, false);
 		waitpid(perf, &status, 0);
 	}
 	for (int i = 0; i < 2; i++) {

@@ -31,6 +31,8 @@ void kscen_contain_enter(int procs_fd);
 void kscen_contain_sample_end(int procs_fd, double *cpu_usec, double *mem_peak);
 unsigned kscen_contain_extra(const struct kscen_metric_desc **descs);
 void kscen_contain_fini(void);
+/* @pid, a child the runner started itself, is (not) to be reaped as an orphan. */
+void kscen_contain_keep(pid_t pid, bool keep);
 
 /* Set by SIGINT/SIGTERM: stop after the current sample, keep what ran. */
 extern volatile sig_atomic_t kscen_interrupted;
