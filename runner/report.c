@@ -474,15 +474,17 @@ static void markdown(FILE *out, const struct kscen_run *run,
 	}
 	fprintf(out, "  \nChanges: median ratio, [95%% CI], ~ when not significant "
 		"(Mann-Whitney U; Wilcoxon signed-rank on pairs of rounds)");
+	/* What differs from the reference's machine comes before the jobs. */
+	if (refs && refs->main) {
+		fputs("\n\n", out);
+		kscen_env_diff_print(out, refs->main, run, "    ");
+		fputc('\n', out);
+	}
 	fprintf(out, "\n\n| job | metric | median | unit | 95%% CI | CV "
 		"| to baseline | to previous | vs ref | status |\n"
 		"|---|---|---:|---|---:|---:|---:|---:|---:|---|\n");
 	for (i = 0; i < run->nr_jobs; i++)
 		md_job(out, run, refs, i);
-	if (refs && refs->main) {
-		fputc('\n', out);
-		kscen_env_diff_print(out, refs->main, run, "    ");
-	}
 	kscen_profile_markdown(out, run);	/* profile_report.h */
 }
 
