@@ -29,6 +29,17 @@ fi
 vfx=tests/fixtures/vm
 cache=${KSCEN_TEST_CACHE:-/var/cache/kscen-test}
 kver_a=6.1.0-47-amd64 kver_b=6.1.0-50-amd64
+# The guest mounts tmpfs over /tmp and /run: a checkout there cannot be
+# shared into it, and kscen vm refuses it. Say so instead of failing.
+case "$(pwd -P)/" in
+/tmp/*|/run/*)
+	skip vm_tests "the checkout $(pwd -P) is under /tmp or /run, which a guest mounts a tmpfs over"
+	if [ -n "$vm_standalone" ]; then
+		echo "vm: $passed passed, $failed failed, $skipped skipped"
+		exit 0
+	fi
+	return 0 ;;
+esac
 
 # fetch_kernel VERSION: unpack linux-image-VERSION into $cache once; prints why not
 fetch_kernel() {
