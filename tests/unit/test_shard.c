@@ -282,6 +282,7 @@ void test_merge_refuses_mixed_duplicate_and_lists_missing(void)
 	o.force = true;
 	T_CHECK(kscen_merge(out, p, 3, &o, &m) == -EINVAL && !m);
 	/* A shard given twice: refused. */
+	free(p[2]);
 	p[2] = p[1];
 	T_CHECK(kscen_merge(out, p, 3, &o, &m) == -EINVAL);
 	for (unsigned i = 0; i < 2; i++) {
