@@ -1236,8 +1236,7 @@ static const struct cmd cmds[] = {
 	{ "list", cmd_list, "[WORKLOAD]",
 	  "List the workloads, or one workload's metrics and parameters.", "" },
 	{ "compare", cmd_compare, "OLD NEW [--gate PCT] | label:A label:B DIR",
-	  "Delta table between two stored runs (files, directories: the newest run in\n"
-	  "each, or labels in DIR); the earlier runs beside OLD give each job's drift.",
+	  "Delta table between two stored runs, drift from the runs beside OLD allowed for.",
 	  "      --gate PCT      exit 1 if a job got worse by more than PCT%, with its\n"
 	  "                      whole 95% CI beyond PCT (inconclusive never trips it)\n"
 	  "      --fleet         OLD and NEW hold runs from several hosts: compare each\n"
@@ -1256,8 +1255,7 @@ static const struct cmd cmds[] = {
 	  "                      its change against the run before is a verdict\n"
 	  "  -o, --results DIR   where runs are stored (default: results/)\n" },
 	{ "merge", cmd_merge, "OUT SHARD-RUN|DIR... [--force]",
-	  "Join the shard runs of one plan (run --shard K/N) into the run file OUT;\n"
-	  "missing shards are listed and make the run partial.",
+	  "Join the shard runs of one plan (run --shard K/N) into one run file OUT.",
 	  "  -f, --force         merge shards of other scenario files, kscen or\n"
 	  "                      workload versions (a job measured twice never)\n"
 	  "      --format F      report: text (default), markdown, json or csv\n"
