@@ -99,8 +99,8 @@ int kscen_kvm_usable(char *why, size_t len)
 	static const char *const reasons[] = {
 		"", "/dev/kvm cannot be opened", "/dev/kvm has another API version",
 		"KVM_CREATE_VM fails", "KVM cannot map guest memory",
-		"KVM cannot create a vCPU", "/dev/kvm exists but a vCPU does not run "
-		"(no nested virtualisation)",
+		"KVM cannot create a vCPU",
+		"/dev/kvm exists but a vCPU does not run (no nested virtualisation)",
 	};
 	int status = 0, code;
 	pid_t pid;
