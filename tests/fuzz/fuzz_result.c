@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "history.h"
 #include "kscen.h"
 #include "fuzz_io.h"
 
@@ -16,17 +17,26 @@ static FILE *devnull;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct kscen_run *run;
+	struct kscen_run *run, *old;
+	struct kscen_refs refs;
+	const char *path;
 
 	if (!devnull && !(devnull = fopen("/dev/null", "w")))
 		abort();
-	if (kscen_result_load(fuzz_file(data, size), &run))
+	path = fuzz_file(data, size);
+	if (kscen_result_load(path, &run))
 		return 0;
+	if (kscen_result_load(path, &old)) {	/* the same bytes: cannot fail */
+		kscen_run_free(run);
+		abort();
+	}
+	kscen_refs_single(&refs, run, old);	/* takes old */
 	for (int f = KSCEN_FMT_TEXT; f <= KSCEN_FMT_CSV; f++)
-		kscen_report(devnull, run, f == KSCEN_FMT_TEXT ? run : NULL,
+		kscen_report(devnull, run, f == KSCEN_FMT_TEXT ? &refs : NULL,
 			     (enum kscen_format)f);
-	kscen_compare_print(devnull, run, run);
-	kscen_gate(devnull, run, run, 5);
+	kscen_compare_print(devnull, run, &refs);
+	kscen_gate(devnull, run, &refs, 5);
+	kscen_refs_free(&refs);
 	kscen_run_free(run);
 	return 0;
 }
