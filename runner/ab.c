@@ -312,17 +312,6 @@ static int ab_sample(void *arg, unsigned index, const struct kscen_job *job,
 
 /* ---- the command ------------------------------------------------------------ */
 
-static char *utc_now(void)
-{
-	char buf[32];
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	return kscen_xstrdup(buf);
-}
-
 static char *join(int argc, char **argv)
 {
 	char *s = kscen_xstrdup("kscen");
@@ -585,9 +574,9 @@ int kscen_cmd_ab(int argc, char **argv)
 	run->warmup = ro.warmup;
 	kscen_system_read(&run->system);
 	ab_system(&ab, &run->system);
-	run->started = utc_now();
+	run->started = kscen_utc_now();
 	ret = kscen_run_jobs(s, &both, &ro, run);
-	run->finished = utc_now();
+	run->finished = kscen_utc_now();
 	if (ret && ret != -EINTR)
 		fprintf(stderr, "kscen ab: run cut short: %s\n", strerror(-ret));
 	if (ab.g[0].dead || ab.g[1].dead)

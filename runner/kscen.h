@@ -493,6 +493,8 @@ void *kscen_xmalloc(size_t n);	/* aborts on OOM, like git's xmalloc */
 void *kscen_xcalloc(size_t n, size_t size);
 void *kscen_xrealloc(void *p, size_t n);
 char *kscen_xstrdup(const char *s);
+/* Now, UTC, ISO 8601 to the second, malloc'ed (run start and finish). */
+char *kscen_utc_now(void);
 char *kscen_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The closest of @cands to @s within a small edit distance, or NULL. */
 const char *kscen_closest(const char *s, const char *const *cands, unsigned n);

@@ -284,17 +284,6 @@ static void on_signal(int sig)
 	kscen_interrupted = sig;
 }
 
-static char *utc_now(void)
-{
-	char buf[32];
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	return kscen_xstrdup(buf);
-}
-
 /* The command line as one string, quoted where a shell would need it. */
 static char *join_argv(int argc, char **argv)
 {
@@ -694,14 +683,14 @@ static int run_main(int argc, char **argv, bool *bisect)
 
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	run->started = resume ? kscen_xstrdup(jh.started) : utc_now();
+	run->started = resume ? kscen_xstrdup(jh.started) : kscen_utc_now();
 	if (resume)
 		run->command = (free(run->command), kscen_xstrdup(jh.command ? jh.command : ""));
 	else if (save)
 		journal = kscen_journal_start(results, run, &ro, max_jobs, compare, &jobs);
 	ro.journal = journal;
 	ret = kscen_run_jobs(s, &jobs, &ro, run);
-	run->finished = utc_now();
+	run->finished = kscen_utc_now();
 	if (ret && ret != -EINTR)
 		fprintf(stderr, "kscen: run cut short: %s\n", strerror(-ret));
 

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -286,4 +287,16 @@ const char *kscen_read_strerror(int err)
 	default:
 		return strerror(-err);
 	}
+}
+
+/* Now, UTC, ISO 8601 to the second ("2026-12-02T10:15:03Z"), malloc'ed. */
+char *kscen_utc_now(void)
+{
+	char buf[32];
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return kscen_xstrdup(buf);
 }
