@@ -75,10 +75,13 @@ $(BUILD)/kscen: $(OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/%.o: %.c runner/kscen.h $(wildcard runner/*.h runner/workloads/*.h schemas/*.h tests/unit/*.h)
+# -MMD -MP: each object's header dependencies, written by the compiler to
+# X.d beside X.o, so that a header change rebuilds only its users.
+$(BUILD)/%.o: %.c
 	$(call msg,CC,$<)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CC) $(KSCEN_CFLAGS) $(CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(KSCEN_CFLAGS) -MMD -MP $(CFLAGS) -c -o $@ $<
+-include $(wildcard $(BUILD)/runner/*.d $(BUILD)/runner/*/*.d $(BUILD)/schemas/*.d $(BUILD)/tests/*/*.d)
 
 # Simplest correct dependency: any workload may include any skeleton. The
 # .bpf.o files are kept so that a rebuild does not redo every step.

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "kscen.h"
+#include "run.h"
 
 /* xorshift64 and Box-Muller. */
 static double gauss(unsigned long long *s)

@@ -29,7 +29,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "kscen.h"
+#include "store.h"
+#include "report.h"
+#include "util.h"
 #include "runner.h"
 #include "scenario_load.h"
 #include "vm.h"

@@ -28,7 +28,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "kscen.h"
+#include <stdio.h>
+#include "util.h"
 #include "runner.h"
 #include "vm.h"
 

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util.h"
 #include "bpf.h"
 
 #define CAP_PERFMON_BIT 38

@@ -10,7 +10,7 @@
 
 #include <bpf/libbpf.h>
 
-#include "kscen.h"
+#include "workload.h"
 
 /*
  * Route libbpf's messages to stderr: warnings always, info and debug ones

@@ -16,7 +16,8 @@
 #include <sys/stat.h>
 
 #include "history.h"
-#include "kscen.h"
+#include "store.h"
+#include "util.h"
 #include "report.h"
 #include "scenario_load.h"
 

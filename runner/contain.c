@@ -38,7 +38,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "kscen.h"
+#include <stdio.h>
+#include "util.h"
 #include "runner.h"
 
 #ifndef CGROUP2_SUPER_MAGIC

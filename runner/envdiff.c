@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util.h"
 #include "envdiff.h"
 
 static const char *str(const char *s)

@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "kscen.h"
+#include "run.h"
 
 struct kscen_envdiff {
 	const char *name;	/* "kernel", "cmdline", ... */

@@ -15,7 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kscen.h"
+#include "jobs.h"
+#include "util.h"
 #include "scenario_load.h"
 
 /* Scratch for one job while the list is built. */

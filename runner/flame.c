@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kscen.h"
+#include "util.h"
 #include "profile.h"
 
 #define WIDTH 1200.0

@@ -20,7 +20,8 @@
 
 #include "envdiff.h"
 #include "history.h"
-#include "kscen.h"
+#include "store.h"
+#include "util.h"
 #include "report.h"
 #include "shard.h"
 

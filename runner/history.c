@@ -22,6 +22,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "store.h"
+#include "util.h"
 #include "history.h"
 #include "report.h"
 

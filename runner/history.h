@@ -7,7 +7,7 @@
 #ifndef KSCEN_HISTORY_H
 #define KSCEN_HISTORY_H
 
-#include "kscen.h"
+#include "run.h"
 
 #define KSCEN_HISTORY_MAX_FILES 100	/* newest stored runs examined */
 #define KSCEN_DRIFT_MAX_RUNS 20		/* newest matching runs in a drift */

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kscen.h"
+#include "util.h"
 
 extern char **environ;
 

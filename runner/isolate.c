@@ -22,7 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "kscen.h"
+#include <stdio.h>
+#include "util.h"
 #include "runner.h"
 
 volatile sig_atomic_t kscen_interrupted;

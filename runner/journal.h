@@ -3,7 +3,6 @@
 #ifndef KSCEN_JOURNAL_H
 #define KSCEN_JOURNAL_H
 
-#include "kscen.h"
 #include "runner.h"
 
 /* What decides a run's jobs, rounds and reference: enough to finish it. */

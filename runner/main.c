@@ -25,7 +25,8 @@
 #include <unistd.h>
 
 #include "history.h"
-#include "kscen.h"
+#include "store.h"
+#include "util.h"
 #include "report.h"
 #include "journal.h"
 #include "runner.h"

@@ -17,7 +17,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "kscen.h"
+#include "store.h"
+#include "util.h"
 #include "shard.h"
 
 struct shard_in {

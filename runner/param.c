@@ -14,7 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kscen.h"
+#include <stdio.h>
+#include "scenario.h"
+#include "util.h"
 
 static const char *const ptype_names[] = {
 	[KSCEN_P_INT] = "int",

@@ -32,7 +32,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "kscen.h"
+#include "util.h"
 #include "bpf.h"
 #include "profile.h"
 #include "runner.h"

@@ -12,7 +12,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "kscen.h"
+#include "jobs.h"
+#include "run.h"
 
 enum {
 	KSCEN_STACKS_KERNEL = 1,

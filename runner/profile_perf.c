@@ -22,7 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "kscen.h"
+#include "util.h"
 #include "profile.h"
 #include "runner.h"
 

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kscen.h"
+#include "util.h"
 #include "profile.h"
 #include "profile_report.h"
 

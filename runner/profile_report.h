@@ -9,7 +9,6 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "kscen.h"
 #include "profile.h"
 
 /* One line: source, event, frequency, scope, samples and losses. */

@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "kscen.h"
 #include "profile.h"
 #include "runner.h"
 

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "kscen.h"
+#include "util.h"
 #include "profile.h"
 #include "scenario_load.h"
 

@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "kscen.h"
+#include "util.h"
 #include "profile.h"
 
 char *kscen_profile_folded_name(const char *id)

@@ -16,7 +16,7 @@
 
 #include "envdiff.h"
 #include "history.h"
-#include "kscen.h"
+#include "util.h"
 #include "report.h"
 #include "profile_report.h"
 #include "shard.h"

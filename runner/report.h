@@ -1,12 +1,38 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * report.h - what report.c (one run) and compare.c (two runs, the gate)
- * share: how a metric is picked, labelled, and how a change is written.
+ * report.h - printing runs: one run (report.c), two runs and the gate
+ * (compare.c), and what they share: how a metric is picked, labelled, and
+ * how a change is written.
  */
 #ifndef KSCEN_REPORT_H
 #define KSCEN_REPORT_H
 
-#include "kscen.h"
+#include <stdio.h>
+
+#include "run.h"
+
+enum kscen_format {
+	KSCEN_FMT_TEXT,
+	KSCEN_FMT_MARKDOWN,
+	KSCEN_FMT_JSON,
+	KSCEN_FMT_CSV,
+};
+struct kscen_refs;
+/* @refs may be NULL: no "vs" lines (history.h builds them). */
+void kscen_report(FILE *out, const struct kscen_run *run,
+		  const struct kscen_refs *refs, enum kscen_format fmt);
+/* The delta table of @new_ against its references (compare.c). */
+void kscen_compare_print(FILE *out, const struct kscen_run *new_,
+			 const struct kscen_refs *refs);
+/*
+ * The regression gate: name the jobs of @new_ worse than their reference by
+ * more than @pct percent with the whole 95% CI beyond it; return their
+ * number, or -1 when no job could be compared (a gate that compared nothing
+ * fails closed: exit 2).
+ */
+int kscen_gate(FILE *out, const struct kscen_run *new_,
+	       const struct kscen_refs *refs, double pct);
+
 
 /* The primary metric of an ok job with samples, else NULL. */
 const struct kscen_metric *kscen_primary(const struct kscen_job_result *j);

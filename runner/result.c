@@ -23,7 +23,7 @@
 #include <unistd.h>
 #include <yaml.h>
 
-#include "kscen.h"
+#include "util.h"
 #include "profile.h"
 
 #define MAX_FILE	(64 << 20)

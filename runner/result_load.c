@@ -20,7 +20,8 @@
 #include <unistd.h>
 #include <yaml.h>
 
-#include "kscen.h"
+#include "store.h"
+#include "util.h"
 #include "profile.h"
 
 #define MAX_FILE	(64 << 20)

@@ -12,7 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kscen.h"
+#include <stdio.h>
+#include "util.h"
 #include "journal.h"
 #include "runner.h"
 

@@ -13,7 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kscen.h"
+#include <stdio.h>
+#include "util.h"
 #include "journal.h"
 #include "runner.h"
 

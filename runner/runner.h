@@ -5,7 +5,8 @@
 
 #include <signal.h>
 
-#include "kscen.h"
+#include "jobs.h"
+#include "run.h"
 
 /* One sample's outcome, as the isolated child reports it. */
 struct kscen_sample_out {

@@ -20,7 +20,7 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "kscen.h"
+#include "util.h"
 #include "scenario_load.h"
 #include "profile.h"
 #include "../schemas/scenario.h"

@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <yaml.h>
 
-#include "kscen.h"
+#include "util.h"
 #include "scenario_load.h"
 #include "../schemas/scenario.h"
 

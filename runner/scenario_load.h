@@ -3,7 +3,7 @@
 #ifndef KSCEN_SCENARIO_LOAD_H
 #define KSCEN_SCENARIO_LOAD_H
 
-#include "kscen.h"
+#include "scenario.h"
 
 /* Print "file:line:column: message" to stderr. */
 void kscen_file_error(const char *file, struct kscen_mark m, const char *fmt, ...)

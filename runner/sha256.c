@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kscen.h"
+#include <stdio.h>
+#include "util.h"
 #include "scenario_load.h"
 
 static const uint32_t K[64] = {

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kscen.h"
+#include "util.h"
 #include "shard.h"
 
 static int parse_uint(const char *s, const char **end, unsigned long max,

@@ -10,7 +10,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "kscen.h"
+#include "jobs.h"
+#include "run.h"
 
 #define KSCEN_MAX_SHARDS 100000U
 

@@ -21,7 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kscen.h"
+#include "run.h"
+#include "util.h"
 
 #define ALPHA 0.05
 #define EXACT_MAX 50		/* samples for the exact distributions */

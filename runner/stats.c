@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kscen.h"
+#include "stats.h"
+#include "util.h"
 
 /* NaNs sort last, so a stray NaN cannot make qsort's order inconsistent. */
 static int cmp_double(const void *a, const void *b)

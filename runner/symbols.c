@@ -28,7 +28,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kscen.h"
+#include "util.h"
 #include "symbols.h"
 
 struct sym {

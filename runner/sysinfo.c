@@ -21,7 +21,9 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "kscen.h"
+#include <stdio.h>
+#include "run.h"
+#include "util.h"
 #include "scenario_load.h"
 
 static void trim(char *s)

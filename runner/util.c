@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "kscen.h"
+#include "workload.h"
 
 int kscen_verbose;
 

@@ -5,6 +5,5 @@
  * the description changes, so that only this file is rebuilt).
  */
 #include "describe.h"
-#include "kscen.h"
 
 const char kscen_describe[] = KSCEN_DESCRIBE;

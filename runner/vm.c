@@ -35,7 +35,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "kscen.h"
+#include <stdio.h>
+#include "util.h"
 #include "vm.h"
 
 static double now_s(void)

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "kscen.h"
+#include "jobs.h"
 
 #define KSCEN_VM_TAIL_LINES 30		/* console lines kept for messages */
 #define KSCEN_VM_AGENT_PORT "kscen.agent"	/* virtio-serial port name */

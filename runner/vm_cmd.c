@@ -17,7 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "kscen.h"
+#include <stdio.h>
+#include "util.h"
 #include "vm.h"
 
 #define EXIT_USAGE 2

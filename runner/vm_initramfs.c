@@ -24,7 +24,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "kscen.h"
+#include <stdio.h>
+#include "util.h"
 #include "vm.h"
 
 #define BUSYBOX "/bin/busybox"	/* Debian's busybox-static */

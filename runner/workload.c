@@ -7,7 +7,8 @@
  */
 #include <string.h>
 
-#include "kscen.h"
+#include "workload.h"
+#include "util.h"
 
 #define KSCEN_WORKLOADS(X)		\
 	X(kscen_wl_breakpoint_thread)	\

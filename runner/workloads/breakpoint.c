@@ -24,7 +24,8 @@
 #include <linux/hw_breakpoint.h>
 #include <linux/perf_event.h>
 
-#include "kscen.h"
+#include "workload.h"
+#include "util.h"
 
 
 /* More than any architecture has slots; the kernel refuses the rest. */

@@ -27,7 +27,8 @@
 #include <sys/eventfd.h>
 #include <sys/resource.h>
 
-#include "kscen.h"
+#include "workload.h"
+#include "util.h"
 
 
 #define EPOLL_MAX_THREADS 1024

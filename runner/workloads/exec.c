@@ -33,7 +33,7 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 
-#include "kscen.h"
+#include "workload.h"
 #include "json_path.h"
 
 

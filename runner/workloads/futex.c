@@ -30,7 +30,8 @@
 #include <sys/mman.h>
 #include <linux/futex.h>
 
-#include "kscen.h"
+#include "workload.h"
+#include "util.h"
 
 
 #define FUTEX_MAX_THREADS 4096

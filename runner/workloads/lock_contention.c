@@ -26,7 +26,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 
-#include "kscen.h"
+#include "util.h"
 #include "bpf.h"
 #include "messaging.h"
 #include "lock_contention.h"

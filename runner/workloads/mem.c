@@ -30,7 +30,8 @@
 #include <sys/syscall.h>
 #include <linux/perf_event.h>
 
-#include "kscen.h"
+#include "workload.h"
+#include "util.h"
 
 
 #define GB (1024.0 * 1024 * 1024)	/* perf's print_bps() units */

@@ -30,7 +30,7 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 
-#include "kscen.h"
+#include "util.h"
 #include "messaging.h"
 
 

@@ -7,7 +7,7 @@
 #ifndef KSCEN_MESSAGING_H
 #define KSCEN_MESSAGING_H
 
-#include "kscen.h"
+#include "workload.h"
 
 /* perf's fixed shape: 20 senders spraying 100-byte messages at 20 receivers. */
 #define KSCEN_MSG_FDS 20

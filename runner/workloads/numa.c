@@ -28,7 +28,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
-#include "kscen.h"
+#include "workload.h"
 
 
 #define NUMA_MAX_NODES 64

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kscen.h"
+#include "util.h"
 #include "tool.h"
 
 

@@ -19,7 +19,8 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 
-#include "kscen.h"
+#include "workload.h"
+#include "util.h"
 
 
 enum { PIPE_PROCESS, PIPE_THREAD };

@@ -29,7 +29,7 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 
-#include "kscen.h"
+#include "workload.h"
 
 
 #ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS

@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include <yaml.h>
 
-#include "kscen.h"
+#include "util.h"
 #include "tool.h"
 
 

@@ -24,7 +24,8 @@
 #include <sys/mman.h>
 #include <linux/perf_event.h>
 
-#include "kscen.h"
+#include "workload.h"
+#include "util.h"
 
 
 enum { SCOPE_SELF, SCOPE_ALL };

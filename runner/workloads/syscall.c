@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 
-#include "kscen.h"
+#include "workload.h"
 
 
 struct syscall_params {

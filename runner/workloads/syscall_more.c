@@ -17,7 +17,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
-#include "kscen.h"
+#include "workload.h"
 
 
 #define TRUE_PATH "/bin/true"

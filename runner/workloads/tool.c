@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "util.h"
 #include "tool.h"
 
 

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "kscen.h"
+#include "workload.h"
 
 /* What a run printed; data is NUL-terminated. Free with kscen_tool_out_fini(). */
 struct kscen_tool_out {

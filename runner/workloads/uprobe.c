@@ -22,7 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "kscen.h"
+#include "util.h"
 #include "bpf.h"
 #include "uprobe.h"
 #include "uprobe.skel.h"

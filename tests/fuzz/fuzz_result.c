@@ -10,7 +10,8 @@
 #include <stdint.h>
 
 #include "history.h"
-#include "kscen.h"
+#include "store.h"
+#include "report.h"
 #include "fuzz_io.h"
 
 static FILE *devnull;

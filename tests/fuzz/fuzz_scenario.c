@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kscen.h"
+#include "jobs.h"
 #include "fuzz_io.h"
 
 /* Small enough that one input cannot spend seconds expanding. */

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kscen.h"
+#include "util.h"
 #include "scenario_load.h"
 
 static const struct kscen_param edges[] = {

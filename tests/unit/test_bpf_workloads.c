@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "harness.h"
-#include "kscen.h"
+#include "scenario.h"
 #include "tests.h"
 
 static void set(const struct kscen_workload *w, void *params, const char *name,

@@ -11,7 +11,7 @@
 #include <yaml.h>
 
 #include "harness.h"
-#include "kscen.h"
+#include "util.h"
 #include "tests.h"
 
 #define MANIFEST "deploy/k8s/kscen-job.yaml"

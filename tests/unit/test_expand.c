@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "kscen.h"
+#include "jobs.h"
 #include "tests.h"
 
 static int load(const char *path, struct kscen_scenario **s, struct kscen_jobs *jobs,

@@ -16,7 +16,9 @@
 #include "envdiff.h"
 #include "harness.h"
 #include "history.h"
-#include "kscen.h"
+#include "jobs.h"
+#include "store.h"
+#include "util.h"
 #include "tests.h"
 
 static bool near(double a, double b, double tol)

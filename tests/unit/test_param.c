@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "kscen.h"
+#include "scenario.h"
 #include "tests.h"
 
 static const struct kscen_param p_int = {

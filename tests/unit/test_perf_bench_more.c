@@ -10,7 +10,7 @@
 #include <jansson.h>
 
 #include "harness.h"
-#include "kscen.h"
+#include "scenario.h"
 #include "tests.h"
 #include "workloads/json_path.h"
 

@@ -14,7 +14,8 @@
 #include <unistd.h>
 
 #include "harness.h"
-#include "kscen.h"
+#include "store.h"
+#include "util.h"
 #include "profile.h"
 #include "profile_report.h"
 #include "symbols.h"

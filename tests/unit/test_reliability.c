@@ -13,7 +13,8 @@
 #include <unistd.h>
 
 #include "harness.h"
-#include "kscen.h"
+#include "store.h"
+#include "util.h"
 #include "tests.h"
 
 /* Write @text to a temp file, load it as a result; stderr goes to a file. */

@@ -19,7 +19,9 @@
 
 #include "harness.h"
 #include "history.h"
-#include "kscen.h"
+#include "store.h"
+#include "report.h"
+#include "util.h"
 #include "tests.h"
 
 static bool streq(const char *a, const char *b)

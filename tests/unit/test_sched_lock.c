@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "kscen.h"
+#include "scenario.h"
 #include "tests.h"
 #include "workloads/messaging.h"
 

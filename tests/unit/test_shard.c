@@ -10,7 +10,8 @@
 #include <unistd.h>
 
 #include "harness.h"
-#include "kscen.h"
+#include "store.h"
+#include "util.h"
 #include "shard.h"
 #include "tests.h"
 

@@ -17,7 +17,9 @@
 #include <string.h>
 
 #include "harness.h"
-#include "kscen.h"
+#include "scenario.h"
+#include "run.h"
+#include "util.h"
 #include "tests.h"
 
 static bool near(double a, double b, double tol)

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "harness.h"
-#include "kscen.h"
+#include "util.h"
 #include "tests.h"
 #include "vm.h"
 

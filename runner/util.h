@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * util.h - small helpers every stage uses: allocation that cannot fail,
+ * strings, time, whole-file reading (util.c, version.c).
+ */
+#ifndef KSCEN_UTIL_H
+#define KSCEN_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define KSCEN_VERSION "0.1.0"
+/* git describe of the tree kscen was built from (version.c). */
+extern const char kscen_describe[];
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
+/* util.c */
+void *kscen_xmalloc(size_t n);	/* aborts on OOM, like git's xmalloc */
+void *kscen_xcalloc(size_t n, size_t size);
+void *kscen_xrealloc(void *p, size_t n);
+char *kscen_xstrdup(const char *s);
+/* Now, UTC, ISO 8601 to the second, malloc'ed (run start and finish). */
+char *kscen_utc_now(void);
+char *kscen_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The closest of @cands to @s within a small edit distance, or NULL. */
+const char *kscen_closest(const char *s, const char *const *cands, unsigned n);
+/* Does @s read as a JSON number (and so as a number to any YAML reader)? */
+bool kscen_is_number(const char *s);
+/* Length of the valid UTF-8 sequence at @s, 0 if it is not one. */
+unsigned kscen_utf8_len(const char *s);
+/*
+ * Read all of @path, which must be a regular file of at most @max bytes,
+ * NUL-terminated into malloc'ed *@out. Never blocks on a FIFO or device.
+ * -ENODEV not a regular file, -EISDIR a directory, -EFBIG over @max,
+ * -EAGAIN it grew while read, or open/read's -errno.
+ */
+int kscen_read_regular(const char *path, size_t max, char **out, size_t *len);
+/* The message for kscen_read_regular()'s error @err. */
+const char *kscen_read_strerror(int err);
+extern int kscen_verbose;
+
+#endif
