@@ -2,7 +2,8 @@
 /*
  * lock_contention.bpf.c - the BPF side of lock.contention: what
  * `perf lock contention -b` does in the kernel, reduced to the part whose
- * cost seed 004 is about.
+ * cost the perf lock contention map-full series (LKML, April 2023) is
+ * about.
  *
  * contention_begin stores a timestamp for the task; contention_end takes it
  * and adds the wait to a preallocated hash map, keyed by task, lock address

@@ -33,14 +33,6 @@
 #include "runner.h"
 #include "vm.h"
 
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 /* /dev/vportNpM whose /sys/class/virtio-ports/vportNpM/name is ours. */
 static int open_port(void)
 {
@@ -162,7 +154,7 @@ int kscen_cmd_agent(int argc, char **argv)
 			ret = reply(out, "out -22 0 0\tbad request\n");
 			continue;
 		}
-		t0 = now_ns();
+		t0 = kscen_now_ns();
 		if (jobs.job[idx].workload->supported) {
 			/* what kscen run asks on the host, asked of this kernel */
 			struct kscen_ctx ctx = { .params = jobs.job[idx].params,
@@ -181,7 +173,7 @@ int kscen_cmd_agent(int argc, char **argv)
 			so.nr = 0;
 			snprintf(so.reason, sizeof(so.reason), "the agent cannot fork");
 		}
-		p = buf + sprintf(buf, "out %d %u %lld", so.ret, so.nr, now_ns() - t0);
+		p = buf + sprintf(buf, "out %d %u %lld", so.ret, so.nr, kscen_now_ns() - t0);
 		for (unsigned i = 0; i < KSCEN_MAX_METRICS; i++)
 			p += sprintf(p, " %.17g", i < so.nr ? so.v[i] : 0.0);
 		flatten(so.reason);

@@ -4,9 +4,9 @@
  *
  * Samples are taken in interleaved rounds: round r takes sample r of every
  * job, warmup rounds first, in the jobs' order and back again on the next
- * round. On these VMs the order in which samples are
- * taken alone moves perf bench's numbers by 25%, so jobs that are compared
- * are sampled alternately, never one after the other in blocks.
+ * round. On a loaded VM single runs of perf bench move by up to 30%
+ * (docs/fidelity.md), so jobs that are compared are sampled alternately,
+ * never one after the other in blocks.
  */
 #include <errno.h>
 #include <fnmatch.h>

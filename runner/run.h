@@ -50,6 +50,8 @@ struct kscen_job_result {
 };
 
 #define KSCEN_PARANOID_UNKNOWN (-100)	/* perf_event_paranoid unreadable */
+/* sysinfo.c: kernel.perf_event_paranoid, or KSCEN_PARANOID_UNKNOWN. */
+int kscen_perf_paranoid(void);
 
 struct kscen_system {
 	char *hostname, *kernel, *kernel_build, *arch, *cpu_model, *cmdline;

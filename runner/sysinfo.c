@@ -120,7 +120,7 @@ static char *boost(void)
 	return kscen_xstrdup("none");
 }
 
-static int paranoid(void)
+int kscen_perf_paranoid(void)
 {
 	char *s = read_line("/proc/sys/kernel/perf_event_paranoid"), *end;
 	long v;
@@ -265,7 +265,7 @@ int kscen_system_read(struct kscen_system *sys)
 	sys->cmdline = read_line("/proc/cmdline");
 	if (!sys->cmdline)
 		sys->cmdline = kscen_xstrdup("");
-	sys->perf_event_paranoid = paranoid();
+	sys->perf_event_paranoid = kscen_perf_paranoid();
 	sys->governor = governor();
 	sys->scaling_driver = read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver");
 	if (!sys->scaling_driver)

@@ -300,3 +300,18 @@ char *kscen_utc_now(void)
 	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	return kscen_xstrdup(buf);
 }
+
+long long kscen_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+void kscen_close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}

@@ -24,6 +24,10 @@ void *kscen_xrealloc(void *p, size_t n);
 char *kscen_xstrdup(const char *s);
 /* Now, UTC, ISO 8601 to the second, malloc'ed (run start and finish). */
 char *kscen_utc_now(void);
+/* CLOCK_MONOTONIC in nanoseconds. */
+long long kscen_now_ns(void);
+/* close(*fd) if it is open, and mark it closed (-1). */
+void kscen_close_fd(int *fd);
 char *kscen_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The closest of @cands to @s within a small edit distance, or NULL. */
 const char *kscen_closest(const char *s, const char *const *cands, unsigned n);

@@ -65,24 +65,12 @@ static void cpio_entry(struct cpio *c, const char *name, unsigned mode,
 	cpio_pad(c);
 }
 
+/* A file of the guest's tree: busybox, a module; none is near this size. */
+#define INITRAMFS_FILE_MAX (1UL << 30)
+
 static int read_file(const char *path, char **data, size_t *size)
 {
-	FILE *f = fopen(path, "re");
-	size_t cap = 1 << 16, n = 0, r;
-	char *buf;
-
-	if (!f)
-		return -errno;
-	buf = kscen_xmalloc(cap);
-	while ((r = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += r;
-		if (n == cap)
-			buf = kscen_xrealloc(buf, cap *= 2);
-	}
-	fclose(f);
-	*data = buf;
-	*size = n;
-	return 0;
+	return kscen_read_regular(path, INITRAMFS_FILE_MAX, data, size);
 }
 
 static int cpio_file(struct cpio *c, const char *name, const char *path,

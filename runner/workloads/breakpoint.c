@@ -26,6 +26,7 @@
 
 #include "workload.h"
 #include "util.h"
+#include "run.h"
 
 
 /* More than any architecture has slots; the kernel refuses the rest. */
@@ -88,19 +89,6 @@ static void group_digits(long long v, char *buf, size_t len)
 	snprintf(buf, len, "%s", out);
 }
 
-/* For the skip reason: the sysctl is what a user would change. */
-static void read_paranoid(char *buf, size_t len)
-{
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-
-	snprintf(buf, len, "?");
-	if (!f)
-		return;
-	if (fgets(buf, len, f))
-		buf[strcspn(buf, "\n")] = '\0';
-	fclose(f);
-}
-
 static const char *open_hint(int err)
 {
 	switch (err) {
@@ -156,7 +144,11 @@ static int bp_open(struct kscen_ctx *ctx, char *addr, long long nth,
 				    nth, nr, strerror(err), open_hint(err));
 	case EACCES:
 	case EPERM:
-		read_paranoid(paranoid, sizeof(paranoid));
+		if (kscen_perf_paranoid() == KSCEN_PARANOID_UNKNOWN)
+			snprintf(paranoid, sizeof(paranoid), "?");
+		else
+			snprintf(paranoid, sizeof(paranoid), "%d",
+				 kscen_perf_paranoid());
 		return kscen_reason(ctx, KSCEN_SKIP,
 				    "needs root or CAP_PERFMON (perf_event_paranoid=%s)",
 				    paranoid);

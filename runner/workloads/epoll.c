@@ -62,13 +62,6 @@ struct ep_run {
 	int cpus[EPOLL_MAX_CPUS], nr_cpus;
 };
 
-static void close_fd(int *fd)
-{
-	if (*fd >= 0)
-		close(*fd);
-	*fd = -1;
-}
-
 /* perf's -N: @efd watches a chain of `nested` epoll instances. */
 static int nest_epoll(struct ep_run *r, int efd)
 {
@@ -253,13 +246,13 @@ static void run_free(struct ep_run *r, int shared_efd)
 
 		if (w->fdmap)
 			for (long long j = 0; j < r->p->nfds; j++)
-				close_fd(&w->fdmap[j]);
+				kscen_close_fd(&w->fdmap[j]);
 		free(w->fdmap);
 		if (w->epollfd != shared_efd)
-			close_fd(&w->epollfd);
+			kscen_close_fd(&w->epollfd);
 	}
 	for (int i = 0; i < r->nr_nest; i++)
-		close_fd(&r->nest[i]);
+		kscen_close_fd(&r->nest[i]);
 	free(r->w);
 	free(r);
 }
@@ -389,7 +382,7 @@ static int epoll_run(struct kscen_ctx *ctx, double *values, bool wait)
 		values[k] = sum[k] / r->nthreads;
 out:
 	run_free(r, shared_efd);
-	close_fd(&shared_efd);
+	kscen_close_fd(&shared_efd);
 	return ret;
 }
 

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * lock_contention.c - lock.contention: what tracing lock contention with
- * BPF costs a workload, seed 004's experiment as a matrix.
+ * BPF costs a workload, as a matrix: the experiment of the LKML thread
+ * "[PATCHSET 0/7] perf lock contention: Improve performance if map is full"
+ * (Namhyung Kim, April 2023).
  *
  * A load (perf bench sched messaging, or threads of one process churning
  * mmap/munmap, which contend on the mm's lock) runs with no tracer or with
@@ -9,7 +11,7 @@
  * does what `perf lock contention -b` does: time each contention per task
  * and aggregate it into a preallocated hash map of `map_entries`, keyed by
  * task, lock address or stack. The primary metric is the load's wall time;
- * the tracer's counters follow it, as the seed's "bad: N, total: M" did.
+ * the tracer's counters follow it, as that thread's "bad: N, total: M" did.
  * A map smaller than the tasks (or locks, or stacks) fills up, and with
  * skip_when_full=false every later insert pays for a failed allocation.
  */
@@ -486,7 +488,7 @@ static const struct kscen_param lc_param_table[] = {
 	  .help = "entries of the preallocated map (perf lock contention -M)" },
 	{ .name = "skip_when_full", .type = KSCEN_P_BOOL,
 	  .offset = P(skip_when_full), .def = "false",
-	  .help = "stop inserting after the first -E2BIG (seed 004's fix)" },
+	  .help = "stop inserting after the first -E2BIG (perf's \"Do not try to update if hash map is full\")" },
 };
 #undef P
 

@@ -7,8 +7,9 @@
  * times. The records are built for real, in perf's layout, into a buffer
  * that is then dropped: the cost is the /proc reading and the parsing.
  *
- * `reader` is the seed's before and after ("perf synthetic events: Remove
- * use of sscanf from /proc reading"): fgets+sscanf over stdio, or a small
+ * `reader` is the before and after of the perf commit "perf synthetic
+ * events: Remove use of sscanf from /proc reading" (LKML, April 2020):
+ * fgets+sscanf over stdio, or a small
  * buffered reader doing read(2) into 4 KiB and parsing numbers by hand, in
  * the manner of tools/lib/api/io.h.
  */
@@ -393,14 +394,6 @@ static void syn_teardown(struct kscen_ctx *ctx)
 	ctx->priv = NULL;
 }
 
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 static int syn_sample(struct kscen_ctx *ctx, double *values)
 {
 	struct syn_state *s = ctx->priv;
@@ -408,13 +401,13 @@ static int syn_sample(struct kscen_ctx *ctx, double *values)
 	int ret;
 
 	s->records = 0;
-	t0 = now_ns();
+	t0 = kscen_now_ns();
 	for (i = 0; i < s->p->loops; i++) {
 		ret = synthesize(ctx, s);
 		if (ret)
 			return ret;
 	}
-	t1 = now_ns();
+	t1 = kscen_now_ns();
 	if (!s->records)
 		return kscen_reason(ctx, -ENODATA, "no records synthesized from /proc");
 	values[0] = (t1 - t0) / 1e3 / s->p->loops;
@@ -450,7 +443,7 @@ static const struct kscen_param syn_param_table[] = {
 		.name = "reader", .type = KSCEN_P_ENUM, .def = "buffered",
 		.offset = offsetof(struct syn_params, reader),
 		.choices = "stdio|buffered",
-		.help = "/proc parsing: fgets+sscanf (before the seed's fix) or a buffered reader (after)",
+		.help = "/proc parsing: fgets+sscanf (before perf's \"Remove use of sscanf\" fix) or a buffered reader (after)",
 	},
 	{
 		.name = "data_mmap", .type = KSCEN_P_BOOL, .def = "false",

@@ -54,14 +54,6 @@ static __attribute__((noinline, used)) void uprobe_nop_target(void)
 	asm volatile("" ::: "memory");
 }
 
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 /*
  * The file mapping @addr and @addr's offset in it, from /proc/self/maps:
  * what the kernel itself sees, whatever the dynamic loader's search path,
@@ -240,10 +232,10 @@ static int up_usleep_sample(struct kscen_ctx *ctx, double *values)
 	int ret;
 
 	up_reset_hits(s);
-	t0 = now_ns();
+	t0 = kscen_now_ns();
 	for (i = 0; i < s->p->calls; i++)
 		usleep(s->p->usecs);
-	t1 = now_ns();
+	t1 = kscen_now_ns();
 	ret = up_check_hits(ctx, s);
 	if (ret)
 		return ret;
@@ -327,10 +319,10 @@ static int up_nop_sample(struct kscen_ctx *ctx, double *values)
 	int ret;
 
 	up_reset_hits(s);
-	t0 = now_ns();
+	t0 = kscen_now_ns();
 	for (i = 0; i < s->p->calls; i++)
 		uprobe_nop_target();
-	t1 = now_ns();
+	t1 = kscen_now_ns();
 	ret = up_check_hits(ctx, s);
 	if (ret)
 		return ret;
