@@ -630,6 +630,22 @@ run "$kscen" run -q --no-save --compare none "$tmp/json-bad.yaml"
 [ $rc = 3 ] && grep -q 'json: stdout is not JSON' "$tmp/out" && grep -q 'has 1 elements, no \[3\]' "$tmp/out" &&
 	pass exec_json_errors_are_failures || fail exec_json_errors_are_failures "rc=$rc $(cat "$tmp/out")"
 
+# internals.synthesize scope perf: an idle perf process of perf bench's shape
+if ! command -v perf >/dev/null; then skip synthesize_scope_perf "perf not installed"
+else
+	printf 'scenario: e2e-synperf\nrepeat: 1\nwarmup: 0\njobs:\n  - name: s\n    workload: internals.synthesize\n    params: {loops: 2, scope: [self, perf]}\n' >"$tmp/synperf.yaml"
+	run "$kscen" run --no-save --compare none --format json "$tmp/synperf.yaml"
+	if [ $rc = 0 ] && python3 - "$tmp/out" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+rec = {j["id"].split("scope=")[1]: j["metrics"][1]["median"] for j in r["jobs"]}
+# perf maps about three times the libraries kscen does
+assert rec["perf"] > 1.5 * rec["self"], rec
+PY
+	   ! pgrep -f 'sleep 3600' >/dev/null; then pass synthesize_scope_perf
+	else fail synthesize_scope_perf "rc=$rc $(head -c 600 "$tmp/out") $(pgrep -af 'sleep 3600')"; fi
+fi
+
 . "$(dirname "$0")/e2e_profile.sh"
 # ---- kscen vm, kscen ab: host-side tests and one boot (all: make test-vm) --
 . tests/vm.sh

@@ -28,7 +28,7 @@ void test_sched_defaults_are_perf_benchs(void)
 	T_CHECK(strcmp(def_of("sched.messaging", "mode"), "process") == 0);
 	T_CHECK(strcmp(def_of("sched.pipe", "loops"), "1000000") == 0);
 	T_CHECK(strcmp(def_of("syscall.basic", "loops"), "10000000") == 0);
-	/* perf lock contention's default map size since the seed's series */
+	/* perf lock contention's default map size since its map-full series (LKML, 2023) */
 	T_CHECK(strcmp(def_of("lock.contention", "map_entries"), "16384") == 0);
 }
 
