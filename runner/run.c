@@ -17,6 +17,7 @@
 #include "util.h"
 #include "journal.h"
 #include "runner.h"
+#include "progress.h"
 
 static void result_init(struct kscen_job_result *r, const struct kscen_job *job)
 {
@@ -125,12 +126,16 @@ static void check_supported(const struct kscen_job *job, struct kscen_job_result
 		job_stop(r, KSCEN_SKIPPED, ctx.reason);
 }
 
-static void progress(const struct kscen_run_opts *o, unsigned round,
-		     unsigned warmup, unsigned total, const struct kscen_job *job,
-		     const struct kscen_sample_out *out)
+static void sample_line(const struct kscen_run_opts *o, unsigned round,
+			unsigned warmup, unsigned total, const struct kscen_job *job,
+			const struct kscen_sample_out *out,
+			struct kscen_progress *pr)
 {
+	kscen_progress_sample(pr);
 	if (o->quiet)
 		return;
+	if (kscen_verbose || out->ret)
+		kscen_progress_clear(pr);
 	if (kscen_verbose) {
 		fprintf(stderr, "kscen: %s %u/%u %s: ", round < warmup ? "warmup" : "round",
 			round + 1, total, job->id);
@@ -154,9 +159,11 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 	int *map = kscen_xcalloc(jobs->nr + 1, sizeof(int));
 	unsigned *index = kscen_xcalloc(jobs->nr + 1, sizeof(unsigned));
 	bool journal_warned = false;
+	struct kscen_progress pr;
 	int ret = 0;
 
 	kscen_contain_init(true);
+	kscen_progress_init(&pr, o->quiet || kscen_verbose, -1);
 	/* map[job] = its index among the results, -1 when filtered out. */
 	for (unsigned i = 0; i < jobs->nr; i++) {
 		map[i] = -1;
@@ -191,19 +198,19 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 	 * interleaved, so sample i of any two jobs shares a round.
 	 */
 	for (unsigned round = 0; round < total && !ret; round++) {
-		bool any = false;
+		unsigned active = 0, planned = o->warmup + o->repeat;
 
 		for (unsigned k = 0; k < nr; k++)
 			if (round < o->warmup ? run->jobs[k].status == KSCEN_OK :
 			    wants_more(o, &run->jobs[k]))
-				any = true;
-		if (!any)
+				active++;
+		if (!active)
 			break;
-		if (!o->quiet && !kscen_verbose)
-			fprintf(stderr, "kscen: %s %u/%u\n",
-				round < o->warmup ? "warmup round" : "round",
-				round < o->warmup ? round + 1 : round - o->warmup + 1,
-				round < o->warmup ? o->warmup : most);
+		kscen_progress_round(&pr, round < o->warmup,
+				     round < o->warmup ? round + 1 : round - o->warmup + 1,
+				     round < o->warmup ? o->warmup : most, active,
+				     round + 1 < planned ?
+				     (unsigned long long)active * (planned - round - 1) : 0);
 		/*
 		 * Odd rounds go backwards (A B, B A, ...): a job that always
 		 * ran right after another would carry an order effect into
@@ -230,6 +237,7 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 				ret = kscen_journal_sample(o->journal, round, k, job,
 							   timeout, &out);
 			if (ret == -EBADMSG) {
+				kscen_progress_clear(&pr);
 				fprintf(stderr, "kscen: %s: does not match this run at "
 					"round %u, job %s\n", kscen_journal_path(o->journal),
 					round + 1, job->id);
@@ -243,7 +251,7 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 				ret = -EINTR;
 				break;
 			}
-			progress(o, round, o->warmup, total, job, &out);
+			sample_line(o, round, o->warmup, total, job, &out, &pr);
 			if (out.ret) {
 				job_stop(r, out.ret == KSCEN_SKIP ? KSCEN_SKIPPED
 								  : KSCEN_FAILED, out.reason);
@@ -255,6 +263,7 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 				add_sample(&r->metrics[m], out.v[m]);
 		}
 		if (kscen_journal_round_end(o->journal) && !journal_warned) {
+			kscen_progress_clear(&pr);
 			fprintf(stderr, "kscen: journal %s: %s; the run goes on, but "
 				"could not be resumed if cut short\n",
 				kscen_journal_path(o->journal),
@@ -262,6 +271,7 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 			journal_warned = true;
 		}
 	}
+	kscen_progress_clear(&pr);
 	/* A profile per job: one more sample each, never recorded. */
 	for (unsigned k = 0; k < nr && !ret; k++)
 		ret = kscen_profile_run(s, &jobs->job[index[k]], &run->jobs[k], o);

@@ -31,6 +31,7 @@
 	X(test_history_change_widened_by_drift)		\
 	X(test_history_reference_per_job_never_silent)	\
 	X(test_env_diff_lists_tokens)			\
+	X(test_progress_durations_and_estimate)	\
 	X(test_synthesize_readers_agree)		\
 	X(test_bpf_missing_btf_is_a_skip)		\
 	X(test_uprobe_nop_counts_every_hit)		\
