@@ -1,0 +1,117 @@
+#!/bin/bash
+# overhead.sh - what kscen itself costs around the samples it takes: the
+# figures of docs/performance.md. Each comparison runs its two sides in
+# alternating rounds (ROUNDS, default 5) and prints the median of each side
+# and their ratio. Not part of `make test` (about 3 minutes).
+#
+#  1. exec `true`, 100 samples: kscen's whole-run wall per sample against
+#     hyperfine -N's (hyperfine from Debian; the line is skipped without it);
+#  2. syscall.basic at 1,000 loops: harness time per sample, from the
+#     difference of a 201- and a 1-sample run minus what the samples measured;
+#  3. per-sample cost of one job picked by --filter from a 10^5-job matrix
+#     against the same job as a one-job scenario (201- minus 1-sample runs);
+#  4. a 50-sample run with --compare last against a stored 2,000-job run,
+#     against the same run with --compare none;
+#  5. wall time and peak RSS of `kscen plan` of 10^5 and 10^6 jobs.
+# KSCEN (./kscen), ROUNDS.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+kscen=$(realpath "${KSCEN:-./kscen}")
+rounds=${ROUNDS:-5}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+now() { date +%s%N; }
+wall() {	# wall CMD...: seconds the command took (its output dropped)
+	local t0=$(now)
+	"$@" >/dev/null 2>&1 || { echo "failed: $*" >&2; exit 1; }
+	echo "scale=6; ($(now) - $t0) / 1000000000" | bc
+}
+median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+ratio() { echo "scale=3; $1 / $2" | bc; }
+scen() {	# scen FILE NAME WORKLOAD PARAMS-YAML
+	printf 'scenario: %s\nrepeat: 1\nwarmup: 0\njobs:\n  - name: j\n    workload: %s\n    params: %s\n' \
+		"$2" "$3" "$4" >"$1"
+}
+
+echo "date: $(date -u +%Y-%m-%dT%H:%MZ)  load: $(cut -d' ' -f1-3 /proc/loadavg)  rounds: $rounds"
+run="$kscen run -q --no-save --compare none"
+
+# 1. exec true
+scen "$tmp/true.yaml" true exec '{command: "true"}'
+if command -v hyperfine >/dev/null; then
+	: >"$tmp/k1"; : >"$tmp/h1"
+	for r in $(seq "$rounds"); do
+		wall $run -r 100 "$tmp/true.yaml" >>"$tmp/k1"
+		wall hyperfine -N --runs 100 --warmup 0 true >>"$tmp/h1"
+	done
+	k=$(median <"$tmp/k1"); h=$(median <"$tmp/h1")
+	printf '1. exec true x100:          kscen %.3f ms/sample, hyperfine -N %.3f ms/sample, ratio %s\n' \
+		"$(echo "$k * 10" | bc)" "$(echo "$h * 10" | bc)" "$(ratio "$k" "$h")"
+else
+	echo "1. exec true x100:          skipped: hyperfine not installed (apt-get install hyperfine)"
+fi
+
+# 2. syscall.basic at 1,000 loops: harness per sample
+scen "$tmp/sys.yaml" sys syscall.basic '{loops: 1000}'
+: >"$tmp/h2"
+for r in $(seq "$rounds"); do
+	a=$(wall $run -r 1 "$tmp/sys.yaml")
+	t0=$(now)
+	$kscen run -q --compare none -o "$tmp/res2" -r 201 "$tmp/sys.yaml" >/dev/null 2>&1
+	b=$(echo "scale=6; ($(now) - $t0) / 1000000000" | bc)
+	f=$(ls -t "$tmp"/res2/sys/*.yaml | head -1)
+	# what the samples measured: usecs/op x 1,000 loops, summed
+	m=$($kscen report --format json "$f" | python3 -c '
+import json, sys
+j = json.load(sys.stdin)["jobs"][0]["metrics"][0]
+print(sum(j["samples"]) * 1000 / 1e6)')
+	echo "scale=6; ($b - $a - $m * 200 / 201) / 200" | bc >>"$tmp/h2"
+	echo "scale=6; $m / 201" | bc >>"$tmp/m2"
+done
+h=$(median <"$tmp/h2"); m=$(median <"$tmp/m2")
+printf '2. syscall.basic 1000:      harness %.3f ms/sample, the sample measures %.3f ms, ratio %s\n' \
+	"$(echo "$h * 1000" | bc)" "$(echo "$m * 1000" | bc)" "$(ratio "$h" "$m")"
+
+# 3. one job of a 10^5-job matrix
+printf 'scenario: big\nrepeat: 1\nwarmup: 0\njobs:\n  - name: j\n    workload: syscall.basic\n    params:\n      loops: [%s]\n' \
+	"$(seq -s, 1000 100999)" >"$tmp/big.yaml"
+scen "$tmp/one.yaml" big syscall.basic '{loops: 1000}'
+: >"$tmp/b3"; : >"$tmp/o3"
+for r in $(seq "$rounds"); do
+	a=$(wall $run -r 1 --filter 'j/loops=1000' "$tmp/big.yaml")
+	b=$(wall $run -r 201 --filter 'j/loops=1000' "$tmp/big.yaml")
+	echo "scale=6; ($b - $a) / 200" | bc >>"$tmp/b3"
+	a=$(wall $run -r 1 "$tmp/one.yaml")
+	b=$(wall $run -r 201 "$tmp/one.yaml")
+	echo "scale=6; ($b - $a) / 200" | bc >>"$tmp/o3"
+done
+b=$(median <"$tmp/b3"); o=$(median <"$tmp/o3")
+printf '3. 1 of 10^5 jobs:          %.3f ms/sample, one-job scenario %.3f ms/sample, ratio %s\n' \
+	"$(echo "$b * 1000" | bc)" "$(echo "$o * 1000" | bc)" "$(ratio "$b" "$o")"
+
+# 4. --compare last against a stored 2,000-job run
+printf 'scenario: wide\nrepeat: 1\nwarmup: 0\njobs:\n  - name: j\n    workload: syscall.basic\n    params:\n      loops: [%s]\n' \
+	"$(seq -s, 1000 2999)" >"$tmp/wide.yaml"
+$kscen run -q --compare none -o "$tmp/res4" "$tmp/wide.yaml" >/dev/null 2>&1
+printf 'scenario: wide\nrepeat: 1\nwarmup: 0\njobs:\n  - name: j\n    workload: syscall.basic\n    params:\n      loops: [1000]\n' >"$tmp/narrow.yaml"
+: >"$tmp/c4"; : >"$tmp/n4"
+for r in $(seq "$rounds"); do
+	wall $kscen run -q --no-save -o "$tmp/res4" --compare last -r 50 "$tmp/narrow.yaml" >>"$tmp/c4"
+	wall $kscen run -q --no-save -o "$tmp/res4" --compare none -r 50 "$tmp/narrow.yaml" >>"$tmp/n4"
+done
+c=$(median <"$tmp/c4"); n=$(median <"$tmp/n4")
+printf '4. --compare last vs 2,000: %.3f s, --compare none %.3f s, ratio %s\n' "$c" "$n" "$(ratio "$c" "$n")"
+
+# 5. plan of 10^5 and 10^6 jobs
+for n in 100000 1000000; do	# exec: command x metric_name axes
+	printf 'scenario: plan%s\njobs:\n  - name: m\n    workload: exec\n    params:\n      command: [%s]\n      metric_name: [%s]\n' \
+		"$n" "$(seq -f '"true %g"' -s, 1 $((n / 1000)))" "$(seq -f 'm%g' -s, 1 1000)" >"$tmp/plan$n.yaml"
+	: >"$tmp/p5"
+	for r in $(seq "$rounds"); do
+		/usr/bin/time -f '%e %M' -o "$tmp/t5" $kscen plan --max-jobs 2000000 "$tmp/plan$n.yaml" >/dev/null
+		cat "$tmp/t5" >>"$tmp/p5"
+	done
+	printf '5. plan of %7d jobs:     %.2f s, peak RSS %d MiB\n' "$n" \
+		"$(cut -d' ' -f1 "$tmp/p5" | median)" "$(($(cut -d' ' -f2 "$tmp/p5" | median | cut -d. -f1) / 1024))"
+done
