@@ -77,14 +77,6 @@ const char kscen_ab_options_help[] =
 	"  -q, --quiet           no progress on stderr\n"
 	"  -v, --verbose         every sample, and the qemu command lines\n";
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void on_signal(int sig)
 {
 	(void)sig;
@@ -176,7 +168,7 @@ static void guest_dies(struct guest *g, const char *fmt, ...)
  */
 static int agent_line(struct guest *g, double timeout_s, char **line)
 {
-	double deadline = now_s() + timeout_s;
+	double deadline = kscen_now_ns() / 1e9 + timeout_s;
 
 	for (;;) {
 		char *nl = memchr(g->buf, '\n', g->len);
@@ -184,7 +176,7 @@ static int agent_line(struct guest *g, double timeout_s, char **line)
 			{ .fd = g->vm.agent, .events = POLLIN },
 			{ .fd = g->vm.console, .events = POLLIN },
 		};
-		double left = deadline - now_s();
+		double left = deadline - kscen_now_ns() / 1e9;
 		ssize_t r;
 
 		if (nl) {
@@ -245,7 +237,7 @@ static void agent_hello(struct ab *ab, struct guest *g)
 	} else {
 		g->release = kscen_xstrdup(rel);
 		g->version = kscen_xstrdup(strchr(line, '\t') ? strchr(line, '\t') + 1 : "");
-		g->ready_s = now_s() - g->vm.spawned;
+		g->ready_s = kscen_now_ns() / 1e9 - g->vm.spawned;
 	}
 	free(line);
 }
@@ -270,7 +262,7 @@ static int ab_sample(void *arg, unsigned index, const struct kscen_job *job,
 		return 0;
 	}
 	snprintf(req, sizeof(req), "sample %u %lld\n", index % ab->n, timeout_ns);
-	t0 = now_s();
+	t0 = kscen_now_ns() / 1e9;
 	ret = agent_send(g, req);
 	if (!ret)
 		ret = agent_line(g, timeout_ns / 1e9 + ab->hang_timeout, &line);
@@ -307,7 +299,7 @@ static int ab_sample(void *arg, unsigned index, const struct kscen_job *job,
 	}
 	snprintf(out->reason, sizeof(out->reason), "%s", tab ? tab : "");
 	g->over = kscen_xrealloc(g->over, (g->nr_over + 1) * sizeof(double));
-	g->over[g->nr_over++] = now_s() - t0 - guest_ns / 1e9;
+	g->over[g->nr_over++] = kscen_now_ns() / 1e9 - t0 - guest_ns / 1e9;
 	free(line);
 	return 0;
 }

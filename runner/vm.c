@@ -39,14 +39,6 @@
 #include "util.h"
 #include "vm.h"
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* ---- is KVM usable? ---------------------------------------------------------- */
 
 /* In the child: 0 when a real-mode "hlt" ran to KVM_EXIT_HLT, else 1..6. */
@@ -138,7 +130,7 @@ static void console_line(struct kscen_vm *vm, char *line)
 		const char *up = strstr(line, ", up ");
 
 		vm->booted = true;
-		vm->boot_s = now_s() - vm->spawned;
+		vm->boot_s = kscen_now_ns() / 1e9 - vm->spawned;
 		vm->guest_up = up ? atof(up + 5) : 0;
 	}
 	if (!strncmp(line, ex, sizeof(ex) - 1))
@@ -460,7 +452,7 @@ int kscen_vm_spawn(const struct kscen_vm_config *c, struct kscen_vm *vm)
 		ret = -errno;
 		goto out;
 	}
-	vm->spawned = now_s();
+	vm->spawned = kscen_now_ns() / 1e9;
 	spawn(vm, a.v, pfd[1]);
 	close(pfd[1]);
 	if (vm->pid < 0) {
@@ -490,7 +482,7 @@ int kscen_vm_wait_booted(const struct kscen_vm_config *c, struct kscen_vm *vm)
 	/* until the init's "booted" line (and qemu's connection to the agent) */
 	while (!vm->booted || (c->agent && vm->agent < 0)) {
 		struct pollfd p = { .fd = vm->listen, .events = POLLIN };
-		double left = deadline - now_s();
+		double left = deadline - kscen_now_ns() / 1e9;
 
 		if (left <= 0) {
 			fprintf(stderr, "kscen: kernel %s (%s) did not boot within %u s "
@@ -530,13 +522,13 @@ int kscen_vm_start(const struct kscen_vm_config *c, struct kscen_vm *vm)
 
 void kscen_vm_stop(struct kscen_vm *vm, int timeout_ms)
 {
-	double until = now_s() + timeout_ms / 1000.0;
+	double until = kscen_now_ns() / 1e9 + timeout_ms / 1000.0;
 	int status;
 
 	if (vm->agent >= 0)
 		close(vm->agent);
 	vm->agent = -1;
-	while (vm->pid > 0 && now_s() < until) {
+	while (vm->pid > 0 && kscen_now_ns() / 1e9 < until) {
 		if (waitpid(vm->pid, &status, WNOHANG) == vm->pid) {
 			vm->pid = 0;
 			break;
