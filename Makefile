@@ -20,6 +20,8 @@ LDLIBS  := -lcyaml -lyaml -lbpf -lelf -lz -lpthread -lm
 
 # Debian packages the build and the tests need.
 DEB_PKGS := libyaml-dev libcyaml-dev libbpf-dev bpftool clang libelf-dev zlib1g-dev
+# the unit tests
+DEB_PKGS += libcmocka-dev
 # tests/slurm.sh runs deploy/slurm on a single-node Slurm.
 DEB_PKGS += slurmctld slurmd slurm-client munge
 # JSON for exec's json option and the fio adapter; the tools the adapters run.
@@ -104,7 +106,7 @@ $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 
 $(BUILD)/unit-tests: $(TOBJS) $(LIBOBJS)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
 # Install what is missing: as root through apt-get, otherwise say how.
 deps:

@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "diag.h"
 #include "history.h"
 #include "store.h"
 #include "util.h"
@@ -1294,6 +1295,8 @@ int main(int argc, char **argv)
 {
 	const struct cmd *c;
 
+	/* Library code reports problems with its input here (diag.h). */
+	kscen_diag_set_sink(kscen_diag_print, stderr);
 	if (argc < 2) {
 		main_help(stderr);
 		return EXIT_USAGE;

@@ -268,8 +268,8 @@ void *kscen_params_new(const struct kscen_workload *w)
 		if (!p->def)	/* required: the scenario must give it */
 			continue;
 		if (kscen_value_parse(p, p->def, &v, err, sizeof(err))) {
-			fprintf(stderr, "kscen: %s: bad default: %s\n",
-				w->name, err);
+			kscen_diag(KSCEN_DIAG_ERROR, NULL, (struct kscen_mark){ 0, 0 },
+				   "%s: bad default: %s", w->name, err);
 			kscen_params_free(w, params);
 			return NULL;
 		}

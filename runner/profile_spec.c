@@ -22,13 +22,11 @@
 #include "util.h"
 #include "profile.h"
 #include "scenario_load.h"
+#include "yaml_tree.h"
 
 static const char *const keys[] = { "frequency", "stacks", "scope", "top", "profiler" };
 
-static struct kscen_mark mark(const yaml_node_t *n)
-{
-	return (struct kscen_mark){ n->start_mark.line + 1, n->start_mark.column + 1 };
-}
+#define mark kscen_ynode_mark
 
 static const char *text(const yaml_node_t *n)
 {

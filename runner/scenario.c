@@ -3,15 +3,16 @@
  * scenario.c - load a scenario file and check everything that can be checked
  * before a job runs, each problem reported as "file:line:column: message".
  *
- * Three passes over one small in-memory buffer:
+ * Three passes over one small in-memory buffer (scenario_load.h):
  *  1. libyaml events: syntax errors, and the cheap refusals of hostile input
  *     (aliases, nesting depth, node count); the file size is capped before
  *     (scenario_file.c).
- *  2. libyaml's document tree, walked by hand: keys ("did you mean"), the open
- *     mappings libcyaml cannot load (params, include, exclude, baseline),
- *     strict values, with the position of every node (this file).
- *  3. libcyaml with the schema in schemas/ for the fixed shape, which is
- *     where the scalar fields are taken from (scenario_file.c).
+ *  2. libcyaml with the schema in schemas/: the fixed shape, one problem at
+ *     a time, placed on the libyaml tree (scenario_shape.c).
+ *  3. this file: the fixed values libcyaml loaded, parsed strictly, and the
+ *     open mappings libcyaml cannot load (params, include, exclude, baseline,
+ *     with a workload's parameter names as keys and a value or a list as
+ *     values), walked on libyaml's tree with the position of every node.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -23,6 +24,7 @@
 #include "util.h"
 #include "scenario_load.h"
 #include "profile.h"
+#include "yaml_tree.h"
 #include "../schemas/scenario.h"
 
 #define MAX_KEYS 256		/* in any one mapping: keys are names, not data */
@@ -35,21 +37,18 @@ struct loader {
 	unsigned errors;
 };
 
-static struct kscen_mark mark_of(yaml_mark_t m)
-{
-	return (struct kscen_mark){ m.line + 1, m.column + 1 };
-}
-
 static void vlerr(struct loader *ld, struct kscen_mark m, const char *fmt, va_list ap)
 {
+	char msg[1024];
+
 	if (++ld->errors > MAX_ERRORS) {
 		if (ld->errors == MAX_ERRORS + 1)
-			fprintf(stderr, "%s: more errors not shown\n", ld->file);
+			kscen_diag(KSCEN_DIAG_NOTE, ld->file, (struct kscen_mark){ 0, 0 },
+				   "more errors not shown");
 		return;
 	}
-	fprintf(stderr, "%s:%u:%u: ", ld->file, m.line, m.col);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	kscen_file_error(ld->file, m, "%s", msg);
 }
 
 /* Report a problem at @m; only the first MAX_ERRORS are printed. */
@@ -72,7 +71,7 @@ static void lerr(struct loader *ld, yaml_node_t *n, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vlerr(ld, mark_of(n->start_mark), fmt, ap);
+	vlerr(ld, kscen_ynode_mark(n), fmt, ap);
 	va_end(ap);
 }
 
@@ -81,18 +80,17 @@ static yaml_node_t *node(struct loader *ld, int id)
 	return yaml_document_get_node(&ld->doc, id);
 }
 
-static const char *scalar(yaml_node_t *n)
+static const char *scalar(const yaml_node_t *n)
 {
-	return (const char *)n->data.scalar.value;
+	return kscen_yscalar(n);
 }
 
 /*
- * Check the keys of mapping @map against @known; report unknown ones with
- * the closest known key, and duplicates. Returns the number of errors.
+ * Check the keys of an open mapping @map (its keys are checked by the
+ * caller): plain names, no duplicates, not too many. Returns the number of
+ * errors.
  */
-static unsigned check_keys(struct loader *ld, yaml_node_t *map,
-			   const char *const *known, unsigned nr_known,
-			   const char *where)
+static unsigned check_keys(struct loader *ld, yaml_node_t *map, const char *where)
 {
 	unsigned before = ld->errors;
 
@@ -103,8 +101,6 @@ static unsigned check_keys(struct loader *ld, yaml_node_t *map,
 	for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
 	     p < map->data.mapping.pairs.top; p++) {
 		yaml_node_t *k = node(ld, p->key);
-		const char *hint;
-		bool found = false;
 
 		if (k->type != YAML_SCALAR_NODE) {
 			lerr(ld, k, "%s: keys must be plain names", where);
@@ -119,32 +115,13 @@ static unsigned check_keys(struct loader *ld, yaml_node_t *map,
 				break;
 			}
 		}
-		if (!known)
-			continue;
-		for (unsigned i = 0; i < nr_known; i++)
-			found |= strcmp(known[i], scalar(k)) == 0;
-		if (found)
-			continue;
-		hint = kscen_closest(scalar(k), known, nr_known);
-		if (hint)
-			lerr(ld, k, "%s: unknown key '%s'; did you mean '%s'?",
-			     where, scalar(k), hint);
-		else
-			lerr(ld, k, "%s: unknown key '%s'", where, scalar(k));
 	}
 	return ld->errors - before;
 }
 
 static yaml_node_t *get(struct loader *ld, yaml_node_t *map, const char *key)
 {
-	for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
-	     p < map->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = node(ld, p->key);
-
-		if (k->type == YAML_SCALAR_NODE && strcmp(scalar(k), key) == 0)
-			return node(ld, p->value);
-	}
-	return NULL;
+	return kscen_yget(&ld->doc, map, key);
 }
 
 bool kscen_name_ok(const char *s)
@@ -199,7 +176,7 @@ static void kv_add_value(struct kscen_kv *kv, yaml_node_t *n)
 	kv->values = kscen_xrealloc(kv->values, (kv->nr_values + 1) * sizeof(char *));
 	kv->marks = kscen_xrealloc(kv->marks, (kv->nr_values + 1) * sizeof(*kv->marks));
 	kv->values[kv->nr_values] = kscen_xstrdup(scalar(n));
-	kv->marks[kv->nr_values++] = mark_of(n->start_mark);
+	kv->marks[kv->nr_values++] = kscen_ynode_mark(n);
 }
 
 struct axis_value {
@@ -232,12 +209,12 @@ static void read_map(struct loader *ld, yaml_node_t *n,
 		     const char *where, struct kscen_map *out)
 {
 	memset(out, 0, sizeof(*out));
-	out->mark = mark_of(n->start_mark);
+	out->mark = kscen_ynode_mark(n);
 	if (n->type != YAML_MAPPING_NODE) {
 		lerr(ld, n, "%s: must be a mapping of parameter: value", where);
 		return;
 	}
-	if (check_keys(ld, n, NULL, 0, where))
+	if (check_keys(ld, n, where))
 		return;
 	for (yaml_node_pair_t *pr = n->data.mapping.pairs.start;
 	     pr < n->data.mapping.pairs.top; pr++) {
@@ -262,7 +239,7 @@ static void read_map(struct loader *ld, yaml_node_t *n,
 		kv = &out->kv[out->nr++];
 		memset(kv, 0, sizeof(*kv));
 		kv->key = kscen_xstrdup(p->name);
-		kv->key_mark = mark_of(k->start_mark);
+		kv->key_mark = kscen_ynode_mark(k);
 		if (v->type == YAML_SCALAR_NODE) {
 			struct kscen_value val;
 
@@ -382,40 +359,26 @@ static void read_selectors(struct loader *ld, struct kscen_job_spec *j,
 	}
 }
 
-static const char *const job_keys[] = {
-	"name", "workload", "params", "include", "exclude", "baseline", "timeout",
-	"profile",
-};
-
-static void read_job(struct loader *ld, yaml_node_t *n, struct kscen_job_spec *j)
+/* Job @j from its fixed fields in @dj (libcyaml's) and its node @n. */
+static void read_job(struct loader *ld, yaml_node_t *n,
+		     const struct kscen_doc_job *dj, struct kscen_job_spec *j)
 {
-	yaml_node_t *name, *wl, *v;
+	yaml_node_t *v;
 	char where[128];
 
-	j->mark = mark_of(n->start_mark);
-	if (n->type != YAML_MAPPING_NODE) {
-		lerr(ld, n, "a job must be a mapping (name:, workload:, params:)");
-		return;
-	}
-	check_keys(ld, n, job_keys, sizeof(job_keys) / sizeof(job_keys[0]), "job");
-	name = get(ld, n, "name");
-	wl = get(ld, n, "workload");
-	if (!name || name->type != YAML_SCALAR_NODE || !kscen_name_ok(scalar(name))) {
-		lerr(ld, name ? name : n, "job: needs a name of letters, "
+	j->mark = kscen_ynode_mark(n);
+	if (!kscen_name_ok(dj->name)) {
+		lerr(ld, get(ld, n, "name"), "job: needs a name of letters, "
 		     "digits, '_', '.' or '-', at most %d", KSCEN_NAME_MAX);
 		return;
 	}
-	j->name = kscen_xstrdup(scalar(name));
-	if (!wl || wl->type != YAML_SCALAR_NODE) {
-		lerr(ld, wl ? wl : n, "job %s: needs a workload (see kscen list)", j->name);
-		return;
-	}
-	j->workload = kscen_workload_find(scalar(wl));
+	j->name = kscen_xstrdup(dj->name);
+	j->workload = kscen_workload_find(dj->workload);
 	if (!j->workload) {
-		const char *hint = kscen_workload_closest(scalar(wl));
+		const char *hint = kscen_workload_closest(dj->workload);
 
-		lerr(ld, wl, "job %s: unknown workload '%s'%s%s%s", j->name,
-		     scalar(wl), hint ? "; did you mean '" : " (see kscen list)",
+		lerr(ld, get(ld, n, "workload"), "job %s: unknown workload '%s'%s%s%s",
+		     j->name, dj->workload, hint ? "; did you mean '" : " (see kscen list)",
 		     hint ? hint : "", hint ? "'?" : "");
 		return;
 	}
@@ -451,11 +414,6 @@ static void read_job(struct loader *ld, yaml_node_t *n, struct kscen_job_spec *j
 		}
 	}
 }
-
-static const char *const top_keys[] = {
-	"scenario", "description", "repeat", "warmup", "timeout", "jobs",
-	"max_repeat", "until_ci", "profile",
-};
 
 static const struct kscen_param repeat_p = {
 	.name = "repeat", .type = KSCEN_P_INT, .min = 1, .max = 1000000,
@@ -512,82 +470,72 @@ static void read_auto(struct loader *ld, yaml_node_t *root,
 		     "100, like 5%%");
 }
 
-/* Pass 2: the tree, with positions. */
-static int walk(struct loader *ld, struct kscen_scenario *s)
+/* A scalar field @key of @map, parsed as @p; 0 if absent or bad. */
+static int fixed_value(struct loader *ld, yaml_node_t *map, const char *key,
+		       const struct kscen_param *p, long long *out)
 {
-	yaml_node_t *root = yaml_document_get_root_node(&ld->doc), *n, *jobs;
+	yaml_node_t *n = get(ld, map, key);
 	struct kscen_value v;
 
-	if (!root || (root->type == YAML_SCALAR_NODE && !*scalar(root))) {
-		fprintf(stderr, "%s:1:1: empty scenario file: it needs scenario: and jobs:\n",
-			ld->file);
+	if (!n || check_scalar(ld, n, p, &v))
 		return -EINVAL;
-	}
-	if (root->type != YAML_MAPPING_NODE) {
-		lerr(ld, root, "a scenario is a mapping with scenario: and jobs:");
-		return -EINVAL;
-	}
-	check_keys(ld, root, top_keys, sizeof(top_keys) / sizeof(top_keys[0]), "scenario");
-	n = get(ld, root, "scenario");
-	if (!n)
-		lerr(ld, root, "missing 'scenario:' (the scenario's name)");
-	else if (n->type != YAML_SCALAR_NODE || !kscen_name_ok(scalar(n)))
-		lerr(ld, n, "scenario: the name must be letters, "
-		     "digits, '_', '.' or '-', at most %d", KSCEN_NAME_MAX);
-	if ((n = get(ld, root, "description")) &&
-	    (n->type != YAML_SCALAR_NODE || is_null(n)))
+	*out = v.i;
+	return 0;
+}
+
+/* Pass 3: the values of the fixed shape @doc, and the open mappings. */
+static int walk(struct loader *ld, const struct kscen_doc *doc,
+		struct kscen_scenario *s)
+{
+	yaml_node_t *root = yaml_document_get_root_node(&ld->doc), *n, *jobs;
+	long long v;
+
+	if (!kscen_name_ok(doc->scenario))
+		lerr(ld, get(ld, root, "scenario"), "scenario: the name must be "
+		     "letters, digits, '_', '.' or '-', at most %d", KSCEN_NAME_MAX);
+	if ((n = get(ld, root, "description")) && is_null(n))
 		lerr(ld, n, "description: must be text");
+	s->name = kscen_xstrdup(doc->scenario);
+	s->description = kscen_xstrdup(doc->description ? doc->description : "");
 	s->repeat = 5;
-	n = get(ld, root, "repeat");
-	if (n && n->type == YAML_SCALAR_NODE && !strcmp(scalar(n), "auto"))
+	if (doc->repeat && !strcmp(doc->repeat, "auto"))
 		read_auto(ld, root, s);
-	else if (n && !check_scalar(ld, n, &repeat_p, &v))
-		s->repeat = v.i;
+	else if (!fixed_value(ld, root, "repeat", &repeat_p, &v))
+		s->repeat = v;
 	if (!s->until_ci)
 		for (unsigned i = 0; i < 2; i++)
 			if ((n = get(ld, root, i ? "until_ci" : "max_repeat")))
 				lerr(ld, n, "%s: only with 'repeat: auto'",
 				     i ? "until_ci" : "max_repeat");
 	s->warmup = 1;
-	if ((n = get(ld, root, "warmup")) && !check_scalar(ld, n, &warmup_p, &v))
-		s->warmup = v.i;
+	if (!fixed_value(ld, root, "warmup", &warmup_p, &v))
+		s->warmup = v;
 	s->timeout_ns = 60 * 1000000000LL;
-	if ((n = get(ld, root, "timeout")) &&
-	    !check_scalar(ld, n, &kscen_timeout_param, &v))
-		s->timeout_ns = v.i;
+	if (!fixed_value(ld, root, "timeout", &kscen_timeout_param, &v))
+		s->timeout_ns = v;
 	if ((n = get(ld, root, "profile")))	/* profile.h */
 		ld->errors += kscen_profile_spec_read(ld->file, &ld->doc, n, NULL,
 						      &s->profile);
 
 	jobs = get(ld, root, "jobs");
-	if (!jobs || jobs->type != YAML_SEQUENCE_NODE ||
-	    jobs->data.sequence.items.top == jobs->data.sequence.items.start) {
-		lerr(ld, jobs ? jobs : root, "jobs: needs a list of at least one job");
-		return -EINVAL;
-	}
-	s->nr_jobs = jobs->data.sequence.items.top - jobs->data.sequence.items.start;
-	if (s->nr_jobs > KSCEN_DOC_MAX_JOBS) {
-		lerr(ld, jobs, "jobs: more than %d entries", KSCEN_DOC_MAX_JOBS);
-		return -EINVAL;
-	}
+	s->nr_jobs = doc->jobs_count;
 	s->jobs = kscen_xcalloc(s->nr_jobs, sizeof(*s->jobs));
 	for (unsigned i = 0; i < s->nr_jobs; i++) {
 		struct kscen_job_spec *j = &s->jobs[i];
+		yaml_node_t *jn = kscen_yitem(&ld->doc, jobs, i);
 
 		j->spec_file = s->file;
-		read_job(ld, node(ld, jobs->data.sequence.items.start[i]), j);
-		n = get(ld, node(ld, jobs->data.sequence.items.start[i]), "timeout");
-		if (n && !check_scalar(ld, n, &kscen_timeout_param, &v))
-			j->timeout_ns = v.i;
-		n = get(ld, node(ld, jobs->data.sequence.items.start[i]), "profile");
-		if (n && node(ld, jobs->data.sequence.items.start[i])->type == YAML_MAPPING_NODE)
+		read_job(ld, jn, &doc->jobs[i], j);
+		if (!fixed_value(ld, jn, "timeout", &kscen_timeout_param, &v))
+			j->timeout_ns = v;
+		if ((n = get(ld, jn, "profile")))
 			ld->errors += kscen_profile_spec_read(ld->file, &ld->doc, n,
 							      s->profile, &j->profile);
 		for (unsigned k = 0; k < i && j->name; k++)
 			if (s->jobs[k].name && strcmp(s->jobs[k].name, j->name) == 0)
 				lerr_at(ld, j->mark,
-						 "duplicate job name '%s' (first at line %u)",
-						 j->name, s->jobs[k].mark.line);
+					"duplicate job name '%s' (first at line %u)",
+					j->name, s->jobs[k].mark.line);
 	}
 	return ld->errors ? -EINVAL : 0;
 }
@@ -596,7 +544,9 @@ int kscen_scenario_load(const char *path, struct kscen_scenario **out)
 {
 	struct kscen_scenario *s = kscen_xcalloc(1, sizeof(*s));
 	struct loader ld = { .file = path };
+	struct kscen_doc *doc = NULL;
 	yaml_parser_t parser;
+	yaml_node_t *root;
 	char *buf = NULL;
 	size_t len = 0;
 	int ret;
@@ -618,11 +568,18 @@ int kscen_scenario_load(const char *path, struct kscen_scenario **out)
 		goto out;
 	}
 	yaml_parser_delete(&parser);
-	ret = walk(&ld, s);
+	root = yaml_document_get_root_node(&ld.doc);
+	ret = -EINVAL;
+	if (!root || (root->type == YAML_SCALAR_NODE && !*scalar(root)))
+		kscen_file_error(path, ((struct kscen_mark){ 1, 1 }),
+				 "empty scenario file: it needs scenario: and jobs:");
+	else if (root->type != YAML_MAPPING_NODE)
+		lerr(&ld, root, "a scenario is a mapping with scenario: and jobs:");
+	else if (!(ret = kscen_scenario_shape(path, buf, len, &ld.doc, &doc)))
+		ret = walk(&ld, doc, s);
+	if (doc)
+		kscen_scenario_shape_free(doc);
 	yaml_document_delete(&ld.doc);
-	if (ret)
-		goto out;
-	ret = kscen_scenario_load_fixed(path, buf, len, s);
 	if (ret)
 		goto out;
 	s->sha256 = kscen_sha256_hex(buf, len);

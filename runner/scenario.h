@@ -7,6 +7,7 @@
 #ifndef KSCEN_SCENARIO_H
 #define KSCEN_SCENARIO_H
 
+#include "diag.h"
 #include "workload.h"
 
 /* workload.c: the one list of all modules. */
@@ -48,11 +49,6 @@ char *kscen_value_text(const struct kscen_param *p, const void *params);
 const char *kscen_ptype_name(enum kscen_ptype t);
 
 /* ---- Scenario (scenario.c) --------------------------------------------- */
-
-/* Where a value came from, for file:line:column messages (1-based). */
-struct kscen_mark {
-	unsigned line, col;
-};
 
 /* One "key: value" of a params/include/exclude/baseline mapping. */
 struct kscen_kv {

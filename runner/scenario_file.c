@@ -2,8 +2,7 @@
 /*
  * scenario_file.c - the passes of scenario loading that need no tree
  * (scenario.c walks the tree): reading the file with its size capped,
- * libyaml's event stream to refuse hostile input cheaply, and libcyaml with
- * the schema in schemas/ for the fixed shape.
+ * and libyaml's event stream to refuse hostile input cheaply.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,27 +16,15 @@
 
 #include "util.h"
 #include "scenario_load.h"
-#include "../schemas/scenario.h"
 
 #define MAX_FILE_SIZE (1 << 20)
 #define MAX_DEPTH 16
 #define MAX_EVENTS 200000
+#define START ((struct kscen_mark){ 1, 1 })
 
 static struct kscen_mark mark_of(yaml_mark_t m)
 {
 	return (struct kscen_mark){ m.line + 1, m.column + 1 };
-}
-
-void kscen_file_error(const char *file, struct kscen_mark m,
-		      const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s:%u:%u: ", file, m.line, m.col);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
 }
 
 /* Read the whole file, refusing what cannot be a scenario. */
@@ -48,18 +35,18 @@ int kscen_scenario_read(const char *path, char **out, size_t *len)
 
 	ret = kscen_read_regular(path, MAX_FILE_SIZE, &buf, len);
 	if (ret == -EFBIG) {
-		fprintf(stderr, "%s:1:1: too large: the limit is %d bytes\n",
-			path, MAX_FILE_SIZE);
+		kscen_file_error(path, START, "too large: the limit is %d bytes",
+				 MAX_FILE_SIZE);
 		return -EINVAL;
 	}
 	if (ret) {
-		fprintf(stderr, "%s:1:1: %s%s\n", path,
+		kscen_file_error(path, START, "%s%s",
 			ret == -ENODEV || ret == -EISDIR || ret == -EAGAIN ?
 			"" : "cannot open: ", kscen_read_strerror(ret));
 		return -EINVAL;
 	}
 	if (memchr(buf, '\0', *len)) {
-		fprintf(stderr, "%s:1:1: a binary file, not YAML\n", path);
+		kscen_file_error(path, START, "a binary file, not YAML");
 		free(buf);
 		return -EINVAL;
 	}
@@ -146,62 +133,5 @@ int kscen_scenario_prescan(const char *file, const char *buf, size_t len)
 	}
 	yaml_parser_delete(&p);
 	return ret;
-}
-
-struct cyaml_log {
-	char first[256];	/* the first error message */
-	struct kscen_mark mark;	/* the innermost position of its backtrace */
-};
-
-/* libcyaml gives positions only in its backtrace lines: collect them here. */
-static void cyaml_log_cb(cyaml_log_t level, void *ctx, const char *fmt, va_list ap)
-{
-	struct cyaml_log *log = ctx;
-	char line[256];
-	const char *at;
-
-	if (level < CYAML_LOG_ERROR)
-		return;
-	vsnprintf(line, sizeof(line), fmt, ap);
-	line[strcspn(line, "\n")] = '\0';
-	if (!log->first[0] && strncmp(line, "Load: ", 6) == 0 &&
-	    !strstr(line, "Backtrace")) {
-		snprintf(log->first, sizeof(log->first), "%s", line + 6);
-		return;
-	}
-	at = strstr(line, "(line: ");
-	if (at && !log->mark.line)
-		sscanf(at, "(line: %u, column: %u)", &log->mark.line, &log->mark.col);
-}
-
-/* Pass 3: the fixed shape through libcyaml; fills the scalar fields of @s. */
-int kscen_scenario_load_fixed(const char *file, const char *buf, size_t len,
-			       struct kscen_scenario *s)
-{
-	struct cyaml_log log = { .mark = { 0, 0 } };
-	cyaml_config_t cfg = {
-		.log_fn = cyaml_log_cb,
-		.log_ctx = &log,
-		.mem_fn = cyaml_mem,
-		.log_level = CYAML_LOG_ERROR,
-		.flags = CYAML_CFG_NO_ALIAS,
-	};
-	struct kscen_doc *doc = NULL;
-	cyaml_err_t err;
-
-	log.first[0] = '\0';
-	err = cyaml_load_data((const uint8_t *)buf, len, &cfg, &kscen_doc_schema,
-			      (cyaml_data_t **)&doc, NULL);
-	if (err != CYAML_OK || !doc) {
-		struct kscen_mark m = log.mark.line ? log.mark : (struct kscen_mark){ 1, 1 };
-
-		kscen_file_error(file, m, "%s", log.first[0] ? log.first :
-				 cyaml_strerror(err));
-		return -EINVAL;
-	}
-	s->name = kscen_xstrdup(doc->scenario);
-	s->description = kscen_xstrdup(doc->description ? doc->description : "");
-	cyaml_free(&cfg, &kscen_doc_schema, doc, 0);
-	return 0;
 }
 

@@ -3,20 +3,28 @@
 #ifndef KSCEN_SCENARIO_LOAD_H
 #define KSCEN_SCENARIO_LOAD_H
 
+#include "diag.h"
 #include "scenario.h"
 
-/* Print "file:line:column: message" to stderr. */
-void kscen_file_error(const char *file, struct kscen_mark m, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 /*
- * scenario_file.c: the passes before and after the tree walk. Each prints
- * its errors as file:line:column and returns 0 or -EINVAL.
+ * The passes of loading a scenario (scenario.c runs them in this order).
+ * Each reports its problems through diag.h as file:line:column and returns
+ * 0 or -EINVAL.
+ *  1. scenario_file.c: read the file (size capped), then libyaml's events:
+ *     syntax, aliases, depth, node count.
+ *  2. scenario_shape.c: libcyaml with schemas/scenario.h: the fixed keys,
+ *     required ones, scalar or list, the number of jobs; @tree (the libyaml
+ *     document of the same text) gives the positions.
+ *  3. scenario.c: values, parameters and the open mappings, from the tree.
  */
 struct yaml_parser_s;
+struct yaml_document_s;
+struct kscen_doc;
 int kscen_scenario_read(const char *path, char **out, size_t *len);
 int kscen_scenario_prescan(const char *file, const char *buf, size_t len);
-int kscen_scenario_load_fixed(const char *file, const char *buf, size_t len,
-			      struct kscen_scenario *s);
+int kscen_scenario_shape(const char *file, const char *buf, size_t len,
+			 struct yaml_document_s *tree, struct kscen_doc **doc);
+void kscen_scenario_shape_free(struct kscen_doc *doc);
 /* A libyaml parser's problem, at its position. */
 void kscen_yaml_error(const char *file, struct yaml_parser_s *p);
 /*

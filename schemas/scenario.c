@@ -8,41 +8,39 @@
 #define STR(key, flags, type, member) \
 	CYAML_FIELD_STRING_PTR(key, CYAML_FLAG_POINTER | (flags), type, \
 			       member, 0, CYAML_UNLIMITED)
+#define OPT CYAML_FLAG_OPTIONAL
 
-static const cyaml_schema_field_t job_fields[] = {
+const cyaml_schema_field_t kscen_doc_job_fields[] = {
 	STR("name", 0, struct kscen_doc_job, name),
 	STR("workload", 0, struct kscen_doc_job, workload),
-	STR("timeout", CYAML_FLAG_OPTIONAL, struct kscen_doc_job, timeout),
-	CYAML_FIELD_IGNORE("params", CYAML_FLAG_OPTIONAL),
-	CYAML_FIELD_IGNORE("include", CYAML_FLAG_OPTIONAL),
-	CYAML_FIELD_IGNORE("exclude", CYAML_FLAG_OPTIONAL),
-	CYAML_FIELD_IGNORE("baseline", CYAML_FLAG_OPTIONAL),
-	CYAML_FIELD_IGNORE("profile", CYAML_FLAG_OPTIONAL),
+	CYAML_FIELD_IGNORE("params", OPT),
+	CYAML_FIELD_IGNORE("include", OPT),
+	CYAML_FIELD_IGNORE("exclude", OPT),
+	CYAML_FIELD_IGNORE("baseline", OPT),
+	STR("timeout", OPT, struct kscen_doc_job, timeout),
+	CYAML_FIELD_IGNORE("profile", OPT),
 	CYAML_FIELD_END
 };
 
 static const cyaml_schema_value_t job_schema = {
 	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct kscen_doc_job,
-			    job_fields),
+			    kscen_doc_job_fields),
 };
 
-static const cyaml_schema_field_t doc_fields[] = {
+const cyaml_schema_field_t kscen_doc_fields[] = {
 	STR("scenario", 0, struct kscen_doc, scenario),
-	STR("description", CYAML_FLAG_OPTIONAL, struct kscen_doc, description),
-	/* A count or "auto": runner/scenario.c checks it. */
-	STR("repeat", CYAML_FLAG_OPTIONAL, struct kscen_doc, repeat),
-	CYAML_FIELD_UINT("max_repeat", CYAML_FLAG_OPTIONAL, struct kscen_doc,
-			 max_repeat),
-	STR("until_ci", CYAML_FLAG_OPTIONAL, struct kscen_doc, until_ci),
-	CYAML_FIELD_UINT("warmup", CYAML_FLAG_OPTIONAL, struct kscen_doc,
-			 warmup),
-	STR("timeout", CYAML_FLAG_OPTIONAL, struct kscen_doc, timeout),
+	STR("description", OPT, struct kscen_doc, description),
+	STR("repeat", OPT, struct kscen_doc, repeat),
+	STR("warmup", OPT, struct kscen_doc, warmup),
+	STR("timeout", OPT, struct kscen_doc, timeout),
 	CYAML_FIELD_SEQUENCE("jobs", CYAML_FLAG_POINTER, struct kscen_doc,
 			     jobs, &job_schema, 1, KSCEN_DOC_MAX_JOBS),
-	CYAML_FIELD_IGNORE("profile", CYAML_FLAG_OPTIONAL),
+	STR("max_repeat", OPT, struct kscen_doc, max_repeat),
+	STR("until_ci", OPT, struct kscen_doc, until_ci),
+	CYAML_FIELD_IGNORE("profile", OPT),
 	CYAML_FIELD_END
 };
 
 const cyaml_schema_value_t kscen_doc_schema = {
-	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct kscen_doc, doc_fields),
+	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct kscen_doc, kscen_doc_fields),
 };

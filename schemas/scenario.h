@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * scenario.h - the fixed shape of a scenario file, as libcyaml loads it.
+ * scenario.h - the fixed shape of a scenario file, as libcyaml loads it:
+ * which keys exist at the top and in a job, which are required, and which
+ * are a single value (a scalar) or a list.
  *
- * The open parts (params, include, exclude, baseline: mappings whose keys are
- * a workload's parameter names and whose values are a scalar or a list) are
- * beyond libcyaml; runner/scenario.c reads those with libyaml itself and
- * libcyaml skips them here.
+ * Values are loaded as text and parsed strictly by the runner (libcyaml
+ * 1.3.1 reads "4x" as the integer 4). The open parts (params, include,
+ * exclude, baseline: mappings whose keys are a workload's parameter names and
+ * whose values are a scalar or a list) and profile are beyond libcyaml;
+ * runner/scenario.c reads those with libyaml itself and libcyaml skips them.
  */
 #ifndef KSCEN_SCHEMA_SCENARIO_H
 #define KSCEN_SCHEMA_SCENARIO_H
@@ -15,25 +18,25 @@
 struct kscen_doc_job {
 	char *name;
 	char *workload;
-	char *timeout;		/* text: parsed as a time by the runner */
+	char *timeout;		/* a time: "10s" */
 };
 
 struct kscen_doc {
 	char *scenario;
 	char *description;
 	char *repeat;		/* a count or "auto" */
-	unsigned max_repeat;
+	char *max_repeat;	/* a count */
 	char *until_ci;		/* "5%" */
-	unsigned warmup;
-	char *timeout;
+	char *warmup;		/* a count */
+	char *timeout;		/* a time */
 	struct kscen_doc_job *jobs;
 	unsigned jobs_count;
 };
 
-#define KSCEN_DOC_REPEAT_DEFAULT 5
-#define KSCEN_DOC_WARMUP_DEFAULT 1
 #define KSCEN_DOC_MAX_JOBS 1024	/* job entries in a file, not expanded jobs */
 
 extern const cyaml_schema_value_t kscen_doc_schema;
+/* The keys of a scenario and of a job, for "did you mean". */
+extern const cyaml_schema_field_t kscen_doc_fields[], kscen_doc_job_fields[];
 
 #endif
