@@ -306,19 +306,6 @@ static int ab_sample(void *arg, unsigned index, const struct kscen_job *job,
 
 /* ---- the command ------------------------------------------------------------ */
 
-static char *join(int argc, char **argv)
-{
-	char *s = kscen_xstrdup("kscen");
-
-	for (int i = 0; i < argc; i++) {
-		char *t = kscen_xasprintf("%s %s", s, argv[i]);
-
-		free(s);
-		s = t;
-	}
-	return s;
-}
-
 /* The system section: the host's, with the guests' kernels and vCPUs. */
 static void ab_system(struct ab *ab, struct kscen_system *sys)
 {
@@ -563,7 +550,7 @@ int kscen_cmd_ab(int argc, char **argv)
 	run->scenario = kscen_xstrdup(s->name);
 	run->scenario_file = kscen_xstrdup(s->file);
 	run->scenario_sha256 = kscen_xstrdup(s->sha256);
-	run->command = join(argc, argv);
+	run->command = kscen_join_argv(argc + 1, argv - 1);
 	run->repeat = ro.repeat;
 	run->warmup = ro.warmup;
 	kscen_system_read(&run->system);

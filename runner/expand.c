@@ -5,7 +5,7 @@
  * Per entry: the product of its axes (the first declared axis outermost),
  * minus the excluded combinations, plus the included ones. Each job gets a
  * stable id, "<name>/<param>=<value>,...", over the declared parameters in
- * declaration order, and its baseline and "previous" (PRODUCT.md): the
+ * declaration order, and its baseline and "previous" (README.md, "A scenario"): the
  * baseline is the job equal in every other parameter with the baseline's
  * values for the named ones; "previous" is the job just before it among
  * those that differ from it only in the baseline's parameters.

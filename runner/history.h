@@ -127,4 +127,25 @@ void kscen_refs_free(struct kscen_refs *r);
 bool kscen_ref_change(const struct kscen_refs *r, const struct kscen_run *run,
 		      unsigned i, struct kscen_change *c);
 
+/*
+ * --compare REF (refspec.c): "last" (default: per job, the newest complete
+ * run from this host that measured the same thing), "none", "label:NAME"
+ * (the same among the runs labelled NAME, from any host), a directory of
+ * runs (the same, from any host) or a result file. Checked before anything
+ * runs: a reference that cannot be had is an error (said on stderr as
+ * "kscen CMD: ..."), never a run compared with nothing.
+ */
+struct kscen_ref_spec {
+	enum { KSCEN_REF_LAST, KSCEN_REF_NONE, KSCEN_REF_LABEL, KSCEN_REF_DIR,
+	       KSCEN_REF_FILE } kind;
+	const char *arg;	/* the label, directory or file */
+	struct kscen_run *file;	/* KSCEN_REF_FILE, loaded */
+};
+struct kscen_scenario;
+int kscen_ref_spec_check(const char *cmd, const char *ref, const char *results,
+			 const struct kscen_scenario *s, struct kscen_ref_spec *rs);
+/* After the run: each job's reference and drift; takes rs->file. */
+void kscen_ref_spec_resolve(struct kscen_ref_spec *rs, const char *results,
+			    const struct kscen_run *run, struct kscen_refs *refs);
+
 #endif

@@ -10,10 +10,14 @@
  */
 #include <errno.h>
 #include <fnmatch.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <stdio.h>
+#include "history.h"
+#include "scenario_load.h"
 #include "util.h"
 #include "journal.h"
 #include "runner.h"
@@ -292,4 +296,79 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 	free(index);
 	kscen_contain_fini();
 	return ret;
+}
+
+void kscen_run_opts_resolve(struct kscen_run_opts *o, const struct kscen_scenario *s,
+			    unsigned long repeat, unsigned long warmup,
+			    double until_ci, unsigned long max_repeat)
+{
+	o->repeat = repeat ? repeat : s->repeat;
+	o->warmup = warmup != ULONG_MAX ? warmup : s->warmup;
+	o->until_ci = until_ci ? until_ci : repeat ? 0 : s->until_ci;
+	o->max_repeat = max_repeat ? max_repeat : s->max_repeat ? s->max_repeat :
+			KSCEN_AUTO_MAX_REPEAT;
+	if (o->until_ci > 0 && !repeat && !s->until_ci)
+		o->repeat = KSCEN_AUTO_MIN_REPEAT;
+	if (o->until_ci > 0 && o->max_repeat < o->repeat)
+		o->max_repeat = o->repeat;
+}
+
+struct kscen_run *kscen_run_new(const struct kscen_scenario *s,
+				const struct kscen_run_opts *o, const char *label,
+				const char *shard, char *command)
+{
+	struct kscen_run *run = kscen_xcalloc(1, sizeof(*run));
+
+	run->shard = shard ? kscen_xstrdup(shard) : NULL;
+	run->version = kscen_xstrdup(KSCEN_VERSION);
+	run->describe = kscen_xstrdup(kscen_describe);
+	run->filter = o->filter ? kscen_xstrdup(o->filter) : NULL;
+	run->label = label ? kscen_xstrdup(label) : NULL;
+	run->scenario = kscen_xstrdup(s->name);
+	run->scenario_file = kscen_xstrdup(s->file);
+	run->scenario_sha256 = kscen_xstrdup(s->sha256);
+	run->command = command;
+	run->test_hooks = kscen_test_hooks();
+	run->repeat = o->repeat;
+	run->warmup = o->warmup;
+	run->until_ci = o->until_ci;
+	run->max_repeat = o->until_ci > 0 ? o->max_repeat : 0;
+	kscen_system_read(&run->system);
+	return run;
+}
+
+int kscen_run_exit_code(const struct kscen_run *run, int ret, int tripped, bool saved)
+{
+	int code = tripped > 0 ? KSCEN_EXIT_GATE : tripped < 0 ? KSCEN_EXIT_USAGE : 0;
+
+	/* Failed jobs win over the gate: their numbers are not all there. */
+	for (unsigned i = 0; i < run->nr_jobs; i++)
+		if (run->jobs[i].status == KSCEN_FAILED)
+			code = KSCEN_EXIT_FAILED_JOBS;
+	if (ret == -EINTR)
+		code = 128 + (kscen_interrupted > 0 ? kscen_interrupted : SIGINT);
+	else if (ret)
+		code = KSCEN_EXIT_FAILED_JOBS;
+	/* Never 0 without the results: whatever else happened, say this. */
+	if (!saved)
+		code = KSCEN_EXIT_NOT_SAVED;
+	return code;
+}
+
+int kscen_run_bisect_code(int code, const struct kscen_run *run,
+			  const struct kscen_refs *refs, int tripped)
+{
+	if (code == 128 + SIGINT || code == 128 + SIGTERM)
+		return code;
+	if (code && code != KSCEN_EXIT_GATE)
+		return KSCEN_EXIT_BISECT_SKIP;
+	for (unsigned i = 0; i < run->nr_jobs; i++) {
+		struct kscen_change c;
+
+		if (run->jobs[i].status != KSCEN_OK)
+			return KSCEN_EXIT_BISECT_SKIP;
+		if (!kscen_ref_change(refs, run, i, &c) || !c.ci_valid)
+			return KSCEN_EXIT_BISECT_SKIP;
+	}
+	return tripped > 0 ? KSCEN_EXIT_GATE : tripped < 0 ? KSCEN_EXIT_BISECT_SKIP : 0;
 }

@@ -87,4 +87,47 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 int kscen_profile_run(const struct kscen_scenario *s, const struct kscen_job *job,
 		      struct kscen_job_result *r, const struct kscen_run_opts *o);
 
+/* ---- a whole run (run.c), under `kscen run` ---------------------------- */
+
+/* What kscen run exits with; README.md lists them for users. */
+enum kscen_exit {
+	KSCEN_EXIT_OK = 0,		/* skipped jobs included */
+	KSCEN_EXIT_GATE = 1,		/* a regression gate tripped */
+	KSCEN_EXIT_USAGE = 2,		/* invalid usage or input: nothing ran */
+	KSCEN_EXIT_FAILED_JOBS = 3,	/* some job failed, or the run was cut short */
+	KSCEN_EXIT_NOT_SAVED = 4,	/* results not saved (the journal keeps them) */
+	KSCEN_EXIT_BISECT_SKIP = 125,	/* git bisect run: cannot tell */
+};
+
+/*
+ * @o's samples per job from the command line's values over the scenario's:
+ * @repeat 0, @warmup ULONG_MAX, @until_ci 0, @max_repeat 0 mean not given.
+ * -r N asks for exactly N samples; --until-ci turns repeat: auto on.
+ */
+void kscen_run_opts_resolve(struct kscen_run_opts *o, const struct kscen_scenario *s,
+			    unsigned long repeat, unsigned long warmup,
+			    double until_ci, unsigned long max_repeat);
+/*
+ * A new run of @s with @o, before its jobs: version, scenario, options,
+ * this system. @shard is "K/N" or NULL; @command the command line, taken.
+ */
+struct kscen_run *kscen_run_new(const struct kscen_scenario *s,
+				const struct kscen_run_opts *o, const char *label,
+				const char *shard, char *command);
+/*
+ * The exit code of a finished run: @ret from kscen_run_jobs(), @tripped from
+ * kscen_gate() (0 when there was no gate), @saved false when storing the run
+ * failed. Failed jobs win over the gate, a failed save over everything but
+ * a signal's 128 + N.
+ */
+int kscen_run_exit_code(const struct kscen_run *run, int ret, int tripped, bool saved);
+/*
+ * --bisect: what `git bisect run` reads: 0 good, 1 bad (the gate tripped),
+ * 125 cannot tell (failed or skipped jobs, no reference, too few samples,
+ * invalid input); 128 and above only for a signal, which aborts a bisect.
+ */
+struct kscen_refs;
+int kscen_run_bisect_code(int code, const struct kscen_run *run,
+			  const struct kscen_refs *refs, int tripped);
+
 #endif

@@ -315,3 +315,32 @@ void kscen_close_fd(int *fd)
 		close(*fd);
 	*fd = -1;
 }
+
+/* The command line as one string, quoted where a shell would need it. */
+char *kscen_join_argv(int argc, char **argv)
+{
+	size_t len = 1;
+	char *s, *p;
+
+	for (int i = 0; i < argc; i++)
+		len += 4 * strlen(argv[i]) + 3;
+	s = p = kscen_xmalloc(len);
+	for (int i = 0; i < argc; i++) {
+		bool plain = *argv[i] && strspn(argv[i],
+			"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+			"_-./=:,+@%") == strlen(argv[i]);
+
+		if (i)
+			*p++ = ' ';
+		if (plain) {
+			p = stpcpy(p, argv[i]);
+			continue;
+		}
+		*p++ = '\'';
+		for (const char *a = argv[i]; *a; a++)
+			p = *a == '\'' ? stpcpy(p, "'\\''") : (*p = *a, p + 1);
+		*p++ = '\'';
+	}
+	*p = '\0';
+	return s;
+}

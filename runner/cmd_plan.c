@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd_plan.c - the commands that run nothing: `kscen validate`, `kscen plan`
+ * and `kscen list`.
+ */
+#include <fnmatch.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scenario_load.h"
+#include "shard.h"
+#include "util.h"
+#include "cmd.h"
+
+int cmd_validate(int argc, char **argv)
+{
+	static const struct option opts[] = { HELP_OPT, { 0 } };
+	int c, bad = 0;
+
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		if (c == 'h')
+			return cmd_help(cmd_find("validate"), stdout), 0;
+		return cmd_usage_error("validate", "unknown option");
+	}
+	if (optind == argc)
+		return cmd_usage_error("validate", "needs at least one scenario file");
+	for (int i = optind; i < argc; i++) {
+		struct kscen_scenario *s;
+		struct kscen_jobs jobs;
+
+		if (cmd_load_and_expand(argv[i], DEFAULT_MAX_JOBS, &s, &jobs)) {
+			bad++;
+			continue;
+		}
+		printf("%s: ok, %u jobs\n", argv[i], jobs.nr);
+		kscen_jobs_free(&jobs);
+		kscen_scenario_free(s);
+	}
+	return bad ? EXIT_USAGE : 0;
+}
+
+int cmd_plan(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		HELP_OPT,
+		{ "max-jobs", required_argument, NULL, 'M' },
+		{ "filter", required_argument, NULL, 'f' },
+		{ "shard", required_argument, NULL, 'S' },
+		{ "shards", required_argument, NULL, 'N' },
+		{ 0 },
+	};
+	unsigned long max_jobs = DEFAULT_MAX_JOBS, shards = 0;
+	const char *filter = NULL, *shard = NULL;
+	struct kscen_scenario *s;
+	struct kscen_jobs jobs, all = { 0 };
+	unsigned shown = 0, sk = 0, sn = 0;
+	int c, sharded;
+
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			return cmd_help(cmd_find("plan"), stdout), 0;
+		case 'M':
+			if (cmd_opt_uint("plan", "--max-jobs", optarg, ULONG_MAX / 2, &max_jobs))
+				return EXIT_USAGE;
+			break;
+		case 'f':
+			filter = optarg;
+			break;
+		case 'S':
+			shard = optarg;
+			break;
+		case 'N':
+			if (cmd_opt_uint("plan", "--shards", optarg, KSCEN_MAX_SHARDS, &shards) ||
+			    !shards)
+				return shards ? EXIT_USAGE : cmd_usage_error("plan", "--shards: at least 1");
+			break;
+		default:
+			return cmd_usage_error("plan", "unknown option");
+		}
+	}
+	if (argc - optind != 1)
+		return cmd_usage_error("plan", "needs one scenario file");
+	if ((sharded = cmd_shard_opts("plan", shard, shards, &sk, &sn)) < 0)
+		return EXIT_USAGE;
+	if (cmd_load_and_expand(argv[optind], max_jobs, &s, &jobs))
+		return EXIT_USAGE;
+	if (sharded)
+		cmd_shard_jobs(&jobs, &all, sk, sn);
+	for (unsigned i = 0; i < jobs.nr; i++) {
+		if (filter && fnmatch(filter, jobs.job[i].id, 0))
+			continue;
+		printf("%s\n", jobs.job[i].id);
+		shown++;
+	}
+	if (sharded)
+		printf("%u jobs (shard %u/%u of %u jobs)\n", shown, sk, sn, all.nr);
+	else
+		printf("%u jobs\n", shown);
+	cmd_jobs_release(&jobs, &all);
+	kscen_scenario_free(s);
+	return 0;
+}
+
+static void param_range(const struct kscen_param *p, char *buf, size_t len)
+{
+	switch (p->type) {
+	case KSCEN_P_INT:
+	case KSCEN_P_SIZE:
+	case KSCEN_P_TIME:
+		snprintf(buf, len, "%lld..%lld%s", p->min, p->max,
+			 p->type == KSCEN_P_SIZE ? " B" :
+			 p->type == KSCEN_P_TIME ? " ns" : "");
+		break;
+	case KSCEN_P_ENUM:
+		snprintf(buf, len, "%s", p->choices);
+		break;
+	case KSCEN_P_BOOL:
+		snprintf(buf, len, "true|false");
+		break;
+	default:
+		snprintf(buf, len, "-");
+	}
+}
+
+static void list_one(const struct kscen_workload *w)
+{
+	printf("%s (version %u): %s\n\nmetrics:\n", w->name, w->version, w->summary);
+	for (unsigned i = 0; i < w->nr_metrics; i++)
+		printf("  %-16s %-14s %s is better%s\n", w->metrics[i].name,
+		       w->metrics[i].unit,
+		       w->metrics[i].better == KSCEN_LOWER ? "lower" : "higher",
+		       i == 0 ? " (primary)" : "");
+	printf("\nparameters:\n  %-14s %-7s %-10s %-22s %s\n",
+	       "name", "type", "default", "range", "help");
+	for (unsigned i = 0; i < w->nr_params; i++) {
+		const struct kscen_param *p = &w->params[i];
+		char range[96];
+
+		param_range(p, range, sizeof(range));
+		printf("  %-14s %-7s %-10s %-22s %s\n", p->name,
+		       kscen_ptype_name(p->type), p->def ? (*p->def ? p->def : "\"\"")
+							 : "(required)",
+		       range, p->help);
+	}
+}
+
+int cmd_list(int argc, char **argv)
+{
+	static const struct option opts[] = { HELP_OPT, { 0 } };
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		if (c == 'h')
+			return cmd_help(cmd_find("list"), stdout), 0;
+		return cmd_usage_error("list", "unknown option");
+	}
+	if (argc - optind > 1)
+		return cmd_usage_error("list", "takes at most one workload name");
+	if (argc - optind == 1) {
+		const struct kscen_workload *w = kscen_workload_find(argv[optind]);
+
+		if (!w) {
+			const char *hint = kscen_workload_closest(argv[optind]);
+
+			fprintf(stderr, "kscen list: unknown workload '%s'%s%s%s\n",
+				argv[optind], hint ? "; did you mean '" : "",
+				hint ? hint : "", hint ? "'?" : "");
+			return EXIT_USAGE;
+		}
+		list_one(w);
+		return 0;
+	}
+	for (unsigned i = 0; i < kscen_nr_workloads; i++)
+		printf("%-20s %s\n", kscen_workloads[i]->name, kscen_workloads[i]->summary);
+	return 0;
+}
+
+/* A result file, or the newest run in a directory of them. */

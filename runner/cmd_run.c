@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd_run.c - `kscen run`: options, then the pipe of run.c: load and expand
+ * the scenario, take the samples, store the run, report it against its
+ * references, and the exit code.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "history.h"
+#include "store.h"
+#include "report.h"
+#include "journal.h"
+#include "runner.h"
+#include "scenario_load.h"
+#include "profile.h"
+#include "shard.h"
+#include "util.h"
+#include "cmd.h"
+
+/* The first SIGINT/SIGTERM stops the run and keeps it; a second kills. */
+static void on_signal(int sig)
+{
+	if (kscen_interrupted) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+	kscen_interrupted = sig;
+}
+
+/*
+ * A --compare path must be a result file or a directory of them: anything
+ * else (a FIFO, a device, a typo) is refused before the run, not after it.
+ */
+static int compare_path_ok(const char *ref)
+{
+	struct stat st;
+
+	if (!strcmp(ref, "last") || !strcmp(ref, "none") || !strncmp(ref, "label:", 6))
+		return 0;
+	if (stat(ref, &st))
+		return cmd_usage_error("run", "--compare: %s: %s", ref, strerror(errno));
+	if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+		return cmd_usage_error("run", "--compare: %s: not a regular file or "
+				   "a directory", ref);
+	return 0;
+}
+
+static int run_main(int argc, char **argv, bool *bisect);
+
+/* Under --bisect every exit code is one `git bisect run` understands. */
+int cmd_run(int argc, char **argv)
+{
+	bool bisect = false;
+	int code = run_main(argc, argv, &bisect);
+
+	return bisect && code == EXIT_USAGE ? EXIT_BISECT_SKIP : code;
+}
+
+static int run_main(int argc, char **argv, bool *bisect)
+{
+	static const struct option opts[] = {
+		HELP_OPT,
+		{ "label", required_argument, NULL, 'L' },
+		{ "bisect", no_argument, NULL, 'B' },
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "warmup", required_argument, NULL, 'w' },
+		{ "results", required_argument, NULL, 'o' },
+		{ "filter", required_argument, NULL, 'f' },
+		{ "compare", required_argument, NULL, 'c' },
+		{ "no-save", no_argument, NULL, 'n' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "max-jobs", required_argument, NULL, 'M' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "gate", required_argument, NULL, 'g' },
+		{ "until-ci", required_argument, NULL, 'u' },
+		{ "max-repeat", required_argument, NULL, 'm' },
+		{ "profile", no_argument, NULL, 'P' },
+		{ "resume", required_argument, NULL, 'R' },
+		{ "shard", required_argument, NULL, 'S' },
+		{ "shards", required_argument, NULL, 'N' },
+		{ 0 },
+	};
+	unsigned long shards = 0;
+	const char *shard = NULL;
+	struct kscen_jobs all = { 0 };
+	unsigned sk = 0, sn = 0;
+	int sharded;
+	const char *results = "results", *compare = "last";
+	struct kscen_journal_hdr jh = { 0 };
+	struct kscen_journal *journal = NULL;
+	const char *resume = NULL;
+	char *resume_dir = NULL;
+	unsigned long max_repeat = 0;
+	double gate = 0, until_ci = 0;
+	unsigned long repeat = 0, warmup = ULONG_MAX, max_jobs = DEFAULT_MAX_JOBS;
+	enum kscen_format fmt = KSCEN_FMT_TEXT;
+	struct kscen_run_opts ro = { 0 };
+	struct kscen_refs refs;
+	struct kscen_ref_spec rs;
+	char shard_text[32];
+	struct kscen_run *run;
+	struct kscen_scenario *s = NULL;
+	struct kscen_jobs jobs;
+	const char *label = NULL;
+	bool save = true;
+	unsigned matched = 0;
+	int c, ret, code = 0, tripped = 0, save_err = 0;
+
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		*bisect |= !strcmp(argv[i], "--bisect");
+	while ((c = getopt_long(argc, argv, "+hr:w:o:qv", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			return cmd_help(cmd_find("run"), stdout), 0;
+		case 'L':
+			if (!kscen_name_ok(optarg))
+				return cmd_usage_error("run", "--label: '%s' is not a name "
+						   "of letters, digits, '_', '.' and '-'",
+						   optarg);
+			label = optarg;
+			break;
+		case 'B':
+			*bisect = true;
+			break;
+		case 'r':
+			if (cmd_opt_uint("run", "--repeat", optarg, 1000000, &repeat) || !repeat)
+				return repeat ? EXIT_USAGE :
+				       cmd_usage_error("run", "--repeat: must be at least 1");
+			break;
+		case 'w':
+			if (cmd_opt_uint("run", "--warmup", optarg, 1000000, &warmup))
+				return EXIT_USAGE;
+			break;
+		case 'o':
+			results = optarg;
+			break;
+		case 'f':
+			ro.filter = optarg;
+			break;
+		case 'c':
+			compare = optarg;
+			break;
+		case 'n':
+			save = false;
+			break;
+		case 'q':
+			ro.quiet = true;
+			break;
+		case 'v':
+			kscen_verbose++;
+			break;
+		case 'M':
+			if (cmd_opt_uint("run", "--max-jobs", optarg, ULONG_MAX / 2, &max_jobs))
+				return EXIT_USAGE;
+			break;
+		case 'F':
+			if (cmd_opt_format("run", optarg, &fmt))
+				return EXIT_USAGE;
+			break;
+		case 'g':
+			if (cmd_opt_pct("run", "--gate", optarg, &gate))
+				return EXIT_USAGE;
+			break;
+		case 'u':
+			if (cmd_opt_pct("run", "--until-ci", optarg, &until_ci))
+				return EXIT_USAGE;
+			break;
+		case 'm':
+			if (cmd_opt_uint("run", "--max-repeat", optarg, 1000000, &max_repeat) ||
+			    max_repeat < KSCEN_AUTO_MIN_REPEAT)
+				return max_repeat ? cmd_usage_error("run", "--max-repeat: "
+					"must be at least %d", KSCEN_AUTO_MIN_REPEAT) : EXIT_USAGE;
+			break;
+		case 'P':
+			ro.profile = true;
+			break;
+		case 'R':
+			resume = optarg;
+			break;
+		case 'S':
+			shard = optarg;
+			break;
+		case 'N':
+			if (cmd_opt_uint("run", "--shards", optarg, KSCEN_MAX_SHARDS, &shards) ||
+			    !shards)
+				return shards ? EXIT_USAGE : cmd_usage_error("run", "--shards: at least 1");
+			break;
+		default:
+			return cmd_usage_error("run", "unknown option");
+		}
+	}
+	if (resume) {
+		/* Everything that decides the jobs and rounds is the journal's. */
+		if (argc - optind != 0)
+			return cmd_usage_error("run", "--resume takes a journal, not a scenario");
+		if (kscen_resume_open(resume, &jh, &journal, &resume_dir))
+			return EXIT_USAGE;
+		results = resume_dir;
+		compare = jh.compare;
+		ro.filter = jh.filter;
+		max_jobs = jh.max_jobs;
+	} else if (argc - optind != 1) {
+		return cmd_usage_error("run", "needs one scenario file");
+	} else if (compare_path_ok(compare)) {
+		return EXIT_USAGE;
+	}
+	if ((sharded = cmd_shard_opts("run", shard, shards, &sk, &sn)) < 0)
+		return EXIT_USAGE;
+	if (cmd_load_and_expand(resume ? jh.scenario_file : argv[optind], max_jobs, &s, &jobs) ||
+	    (resume && kscen_resume_check(resume, &jh, s, &jobs))) {
+		if (s) {
+			kscen_jobs_free(&jobs);
+			kscen_scenario_free(s);
+		}
+		kscen_journal_close(journal, false);
+		kscen_journal_hdr_fini(&jh);
+		free(resume_dir);
+		return EXIT_USAGE;
+	}
+	if (sharded)
+		cmd_shard_jobs(&jobs, &all, sk, sn);
+	kscen_run_opts_resolve(&ro, s, repeat, warmup, until_ci, max_repeat);
+	if (resume) {
+		ro.repeat = jh.repeat;
+		ro.warmup = jh.warmup;
+		ro.until_ci = jh.until_ci;
+		ro.max_repeat = jh.max_repeat;
+	}
+
+	/* --bisect judges by the gate: 5% unless told otherwise. */
+	if (*bisect && !gate)
+		gate = 5;
+	for (unsigned i = 0; i < jobs.nr; i++)
+		matched += !ro.filter || !fnmatch(ro.filter, jobs.job[i].id, 0);
+	if (!matched && ro.filter) {
+		fprintf(stderr, "kscen run: --filter '%s' matches none of the %u "
+			"jobs (kscen plan lists them)\n", ro.filter, jobs.nr);
+		code = EXIT_USAGE;
+	} else if (kscen_ref_spec_check("run", compare, results, s, &rs)) {
+		code = EXIT_USAGE;
+	} else if (gate > 0 && rs.kind == KSCEN_REF_NONE) {
+		cmd_usage_error("run", "--gate needs a reference: not --compare none");
+		code = EXIT_USAGE;
+	} else if (save && (ret = kscen_result_dir_ready(results, s->name))) {
+		fprintf(stderr, "kscen run: cannot store runs in %s/%s: %s\n",
+			results, s->name, strerror(-ret));
+		kscen_run_free(rs.file);
+		code = EXIT_USAGE;
+	}
+	if (code) {
+		cmd_jobs_release(&jobs, &all);
+		kscen_scenario_free(s);
+		return code;
+	}
+	if (sharded)
+		snprintf(shard_text, sizeof(shard_text), "%u/%u", sk, sn);
+	run = kscen_run_new(s, &ro, label, sharded ? shard_text : NULL,
+			    kscen_join_argv(argc + 1, argv - 1));
+
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	run->started = resume ? kscen_xstrdup(jh.started) : kscen_utc_now();
+	if (resume)
+		run->command = (free(run->command), kscen_xstrdup(jh.command ? jh.command : ""));
+	else if (save)
+		journal = kscen_journal_start(results, run, &ro, max_jobs, compare, &jobs);
+	ro.journal = journal;
+	ret = kscen_run_jobs(s, &jobs, &ro, run);
+	run->finished = kscen_utc_now();
+	if (ret && ret != -EINTR)
+		fprintf(stderr, "kscen: run cut short: %s\n", strerror(-ret));
+
+	/*
+	 * The references are read now, not during the run, and stored with
+	 * it, so that `kscen report` shows what this report shows.
+	 */
+	kscen_ref_spec_resolve(&rs, results, run, &refs);
+	run->compare = kscen_xstrdup(compare);
+	for (unsigned i = 0; i < run->nr_jobs && i < refs.nr; i++)
+		if (refs.ref[i].run && refs.ref[i].run->path)
+			run->jobs[i].reference = kscen_xstrdup(refs.ref[i].run->path);
+	if (save && (save_err = kscen_result_save(run, results)))
+		kscen_save_failed(results, save_err, journal);
+	else if (save) {
+		kscen_journal_finish(journal, run, ret == 0);
+		kscen_profile_save_folded(run);	/* profile.h */
+	}
+	journal = NULL;
+	kscen_report(stdout, run, &refs, fmt);
+	if (gate > 0 && fmt == KSCEN_FMT_TEXT)
+		fputc('\n', stdout);
+	if (gate > 0)
+		tripped = kscen_gate(fmt == KSCEN_FMT_JSON || fmt == KSCEN_FMT_CSV ?
+				     stderr : stdout, run, &refs, gate);
+	/* JSON and CSV stay parseable: the path goes beside them. */
+	if (save && run->path)
+		fprintf(fmt == KSCEN_FMT_JSON || fmt == KSCEN_FMT_CSV ? stderr :
+			stdout, "\nresults: %s\n", run->path);
+
+	code = kscen_run_exit_code(run, ret, tripped, !save_err);
+	if (*bisect) {
+		code = kscen_run_bisect_code(code, run, &refs, tripped);
+		printf("bisect: %s\n", code == 0 ? "good" : code == EXIT_GATE ? "bad" :
+		       code == EXIT_BISECT_SKIP ? "cannot tell (skip)" : "interrupted");
+	}
+	kscen_refs_free(&refs);
+	kscen_journal_close(journal, false);
+	kscen_journal_hdr_fini(&jh);
+	free(resume_dir);
+	/*
+	 * Interrupted: everything is saved and reported; freeing a large
+	 * matrix job by job would take seconds, and the process ends anyway.
+	 */
+	if (ret == -EINTR) {
+		fflush(stdout);
+		exit(code);
+	}
+	kscen_run_free(run);
+	cmd_jobs_release(&jobs, &all);
+	kscen_scenario_free(s);
+	return code;
+}
+
