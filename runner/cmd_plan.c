@@ -165,10 +165,10 @@ int cmd_list(int argc, char **argv)
 
 		if (!w) {
 			const char *hint = kscen_workload_closest(argv[optind]);
+			char hb[160];
 
-			fprintf(stderr, "kscen list: unknown workload '%s'%s%s%s\n",
-				argv[optind], hint ? "; did you mean '" : "",
-				hint ? hint : "", hint ? "'?" : "");
+			fprintf(stderr, "kscen list: unknown workload '%s'%s\n", argv[optind],
+				kscen_did_you_mean(hb, sizeof(hb), hint, ""));
 			return EXIT_USAGE;
 		}
 		list_one(w);

@@ -46,10 +46,10 @@ int main(int argc, char **argv)
 		for (; nr < cmd_table_nr && nr < ARRAY_SIZE(names); nr++)
 			names[nr] = cmd_table[nr].name;
 		const char *hint = kscen_closest(argv[1], names, nr);
+		char hb[160];
 
-		fprintf(stderr, "kscen: '%s' is not a command%s%s%s. See 'kscen --help'.\n",
-			argv[1], hint ? "; did you mean '" : "", hint ? hint : "",
-			hint ? "'?" : "");
+		fprintf(stderr, "kscen: '%s' is not a command%s See 'kscen --help'.\n",
+			argv[1], kscen_did_you_mean(hb, sizeof(hb), hint, "."));
 		return EXIT_USAGE;
 	}
 	optind = 1;

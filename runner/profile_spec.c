@@ -90,6 +90,7 @@ int kscen_profile_spec_read(const char *file, yaml_document_t *doc,
 		yaml_node_t *k = yaml_document_get_node(doc, p->key);
 		yaml_node_t *v = yaml_document_get_node(doc, p->value);
 		const char *key = text(k), *val = text(v), *hint;
+		char hb[160];
 
 		switch (choice(key, keys, ARRAY_SIZE(keys))) {
 		case 0:
@@ -121,9 +122,9 @@ int kscen_profile_spec_read(const char *file, yaml_document_t *doc,
 			continue;
 		default:
 			hint = key ? kscen_closest(key, keys, ARRAY_SIZE(keys)) : NULL;
-			kscen_file_error(file, mark(k), "profile: unknown key '%s'%s%s%s",
-					 key ? key : "?", hint ? "; did you mean '" : "",
-					 hint ? hint : "", hint ? "'?" : "");
+			kscen_file_error(file, mark(k), "profile: unknown key '%s'%s",
+					 key ? key : "?",
+					 kscen_did_you_mean(hb, sizeof(hb), hint, ""));
 			errors++;
 			continue;
 		}

@@ -229,10 +229,10 @@ static void read_map(struct loader *ld, yaml_node_t *n,
 			for (; nr < w->nr_params && nr < 64; nr++)
 				names[nr] = w->params[nr].name;
 			const char *hint = kscen_closest(scalar(k), names, nr);
+			char hb[160];
 
-			lerr(ld, k, "%s: workload %s has no parameter '%s'%s%s%s",
-			     where, w->name, scalar(k), hint ? "; did you mean '" : "",
-			     hint ? hint : "", hint ? "'?" : "");
+			lerr(ld, k, "%s: workload %s has no parameter '%s'%s", where,
+			     w->name, scalar(k), kscen_did_you_mean(hb, sizeof(hb), hint, ""));
 			continue;
 		}
 		out->kv = kscen_xrealloc(out->kv, (out->nr + 1) * sizeof(*out->kv));
@@ -376,10 +376,11 @@ static void read_job(struct loader *ld, yaml_node_t *n,
 	j->workload = kscen_workload_find(dj->workload);
 	if (!j->workload) {
 		const char *hint = kscen_workload_closest(dj->workload);
+		char hb[160];
 
-		lerr(ld, get(ld, n, "workload"), "job %s: unknown workload '%s'%s%s%s",
-		     j->name, dj->workload, hint ? "; did you mean '" : " (see kscen list)",
-		     hint ? hint : "", hint ? "'?" : "");
+		lerr(ld, get(ld, n, "workload"), "job %s: unknown workload '%s'%s",
+		     j->name, dj->workload,
+		     kscen_did_you_mean(hb, sizeof(hb), hint, " (see kscen list)"));
 		return;
 	}
 	snprintf(where, sizeof(where), "job %s: params", j->name);

@@ -123,7 +123,7 @@ static void shape_error(const char *file, yaml_document_t *tree,
 	const struct frame *in = log->nr ? &log->frame[0] : NULL;
 	struct kscen_mark m = in ? in->mark : (struct kscen_mark){ 1, 1 };
 	const char *where = "scenario", *p = log->first, *jname = NULL;
-	char key[128] = "", got[32] = "";
+	char key[128] = "", got[32] = "", hb[160];
 	unsigned job = 0;
 
 	/* "in sequence entry 'N'" of "in mapping field 'jobs'": job N. */
@@ -151,9 +151,8 @@ static void shape_error(const char *file, yaml_document_t *tree,
 			snprintf(key, sizeof(key), "%s", kscen_yscalar(n));
 		hint = closest_field(key, fields);
 		kscen_file_error(file, n ? kscen_ynode_mark(n) : m,
-				 "%s: unknown key '%s'%s%s%s", where, key,
-				 hint ? "; did you mean '" : "", hint ? hint : "",
-				 hint ? "'?" : "");
+				 "%s: unknown key '%s'%s", where, key,
+				 kscen_did_you_mean(hb, sizeof(hb), hint, ""));
 	} else if (sscanf(p, "Mapping field already seen: %127[^\n]", key) == 1) {
 		n = key_node(tree, map, key, 1);
 		kscen_file_error(file, n ? kscen_ynode_mark(n) : m,

@@ -344,3 +344,12 @@ char *kscen_join_argv(int argc, char **argv)
 	*p = '\0';
 	return s;
 }
+
+const char *kscen_did_you_mean(char *buf, size_t len, const char *hint,
+			       const char *none)
+{
+	if (!hint)
+		return none;
+	snprintf(buf, len, "; did you mean '%s'?", hint);
+	return buf;
+}

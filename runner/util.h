@@ -33,6 +33,9 @@ char *kscen_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2))
 const char *kscen_closest(const char *s, const char *const *cands, unsigned n);
 /* @argv as one malloc'ed string, quoted where a shell would need it. */
 char *kscen_join_argv(int argc, char **argv);
+/* "; did you mean 'HINT'?", or @none without a hint (""), in @buf. */
+const char *kscen_did_you_mean(char *buf, size_t len, const char *hint,
+			       const char *none);
 /* Does @s read as a JSON number (and so as a number to any YAML reader)? */
 bool kscen_is_number(const char *s);
 /* Length of the valid UTF-8 sequence at @s, 0 if it is not one. */
