@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * scenario_walk.h - what the walk of a scenario's libyaml tree shares
+ * between scenario.c (the fixed values, the jobs) and scenario_map.c (the
+ * open mappings): the loader and its error reporting through diag.h.
+ * Private to those two files.
+ */
+#ifndef KSCEN_SCENARIO_WALK_H
+#define KSCEN_SCENARIO_WALK_H
+
+#include <stdarg.h>
+#include <yaml.h>
+
+#include "scenario.h"
+
+struct kscen_loader {
+	const char *file;
+	yaml_document_t doc;
+	unsigned errors;
+};
+
+/* A problem at @m or at node @n; only the first 20 are said. */
+void kscen_vlerr(struct kscen_loader *ld, struct kscen_mark m, const char *fmt,
+		 va_list ap);
+void kscen_lerr_at(struct kscen_loader *ld, struct kscen_mark m, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void kscen_lerr(struct kscen_loader *ld, yaml_node_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* YAML's null ("", "~", "null"), refused where a value is required. */
+bool kscen_lis_null(yaml_node_t *n);
+/* A scalar node, checked as a value of @p's type into @v. */
+int kscen_lcheck_scalar(struct kscen_loader *ld, yaml_node_t *n,
+			const struct kscen_param *p, struct kscen_value *v);
+
+/* scenario_map.c */
+unsigned kscen_lcheck_keys(struct kscen_loader *ld, yaml_node_t *map, const char *where);
+void kscen_read_map(struct kscen_loader *ld, yaml_node_t *n,
+		    const struct kscen_workload *w, bool axes,
+		    const char *where, struct kscen_map *out);
+const struct kscen_kv *kscen_map_find(const struct kscen_map *m, const char *key);
+void kscen_check_selector(struct kscen_loader *ld, const struct kscen_job_spec *j,
+			  const struct kscen_map *sel, const char *where);
+void kscen_read_selectors(struct kscen_loader *ld, struct kscen_job_spec *j,
+			  yaml_node_t *n, const char *what,
+			  struct kscen_map **out, unsigned *nr);
+void kscen_map_fini(struct kscen_map *m);
+
+#endif
