@@ -54,7 +54,7 @@ void kscen_diag_format(const struct kscen_diag *d, char *buf, size_t len)
 	const char *l = label[d->severity];
 
 	if (!d->file)
-		snprintf(buf, len, "kscen: %s%s", l, d->msg);
+		snprintf(buf, len, "kscen: %s", d->msg);
 	else if (!d->mark.line)
 		snprintf(buf, len, "%s: %s%s", d->file, l, d->msg);
 	else

@@ -32,6 +32,9 @@ struct kscen_diag {
 	const char *msg;	/* one line, no trailing newline */
 };
 
+/* No position: a message about a whole file, or about no file. */
+#define NOWHERE ((struct kscen_mark){ 0, 0 })
+
 typedef void (*kscen_diag_fn)(const struct kscen_diag *d, void *ctx);
 
 /* Install @fn (NULL: drop); returns the errors reported so far. */
@@ -48,7 +51,7 @@ void kscen_diag(enum kscen_severity sev, const char *file, struct kscen_mark m,
 /*
  * The command line's sink: @ctx is a FILE *. Errors print as
  * "file:line:col: msg", warnings and notes with "warning: "/"note: " after
- * the position; without a file, "kscen: msg".
+ * the position; without a file, "kscen: msg" whatever the severity.
  */
 void kscen_diag_print(const struct kscen_diag *d, void *ctx);
 /* Format @d as kscen_diag_print does, into @buf. */

@@ -140,7 +140,7 @@ static int combo_values(const struct kscen_job_spec *j, const struct entry_keys 
 		if (!text)
 			text = "";
 		if (kscen_value_parse(p, text, &c->val[i], err, sizeof(err))) {
-			kscen_diag(KSCEN_DIAG_ERROR, NULL, (struct kscen_mark){ 0, 0 },
+			kscen_diag(KSCEN_DIAG_ERROR, NULL, NOWHERE,
 				   "job %s: %s", j->name, err);
 			return -EINVAL;
 		}

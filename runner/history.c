@@ -22,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "diag.h"
 #include "store.h"
 #include "util.h"
 #include "history.h"
@@ -101,18 +102,19 @@ int kscen_history_load(const char *dir, const char *scenario,
 		} else if (skipped++ < WARN_LINES) {
 			/* A parse error names the file itself. */
 			if (strstr(why, paths[i]) == why)
-				fprintf(stderr, "kscen: skipping stored run %s\n", why);
+				kscen_diag(KSCEN_DIAG_WARNING, NULL, NOWHERE,
+					   "skipping stored run %s", why);
 			else
-				fprintf(stderr, "kscen: skipping stored run %s: %s\n",
-					paths[i], why);
+				kscen_diag(KSCEN_DIAG_WARNING, NULL, NOWHERE,
+					   "skipping stored run %s: %s", paths[i], why);
 		}
 next:
 		kscen_run_free(run);
 		free(paths[i]);
 	}
 	if (skipped > WARN_LINES)
-		fprintf(stderr, "kscen: skipping %u more stored runs in %s\n",
-			skipped - WARN_LINES, dir);
+		kscen_diag(KSCEN_DIAG_WARNING, NULL, NOWHERE,
+			   "skipping %u more stored runs in %s", skipped - WARN_LINES, dir);
 	free(paths);
 	return 0;
 }
@@ -423,8 +425,9 @@ void kscen_refs_stored(struct kscen_refs *r, const struct kscen_run *run)
 		ref = load_ref(&r->hist, j->reference, run->path);
 		rj = ref ? kscen_run_find(ref, j->id) : NULL;
 		if (!rj || !kscen_primary(rj)) {
-			fprintf(stderr, "kscen: %s: its reference %s no longer loads\n",
-				str(j->id), j->reference);
+			kscen_diag(KSCEN_DIAG_WARNING, NULL, NOWHERE,
+				   "%s: its reference %s no longer loads", str(j->id),
+				   j->reference);
 			r->ref[i].why = "the stored reference no longer loads";
 			continue;
 		}

@@ -268,7 +268,7 @@ void *kscen_params_new(const struct kscen_workload *w)
 		if (!p->def)	/* required: the scenario must give it */
 			continue;
 		if (kscen_value_parse(p, p->def, &v, err, sizeof(err))) {
-			kscen_diag(KSCEN_DIAG_ERROR, NULL, (struct kscen_mark){ 0, 0 },
+			kscen_diag(KSCEN_DIAG_ERROR, NULL, NOWHERE,
 				   "%s: bad default: %s", w->name, err);
 			kscen_params_free(w, params);
 			return NULL;

@@ -36,7 +36,7 @@ void kscen_vlerr(struct kscen_loader *ld, struct kscen_mark m, const char *fmt, 
 
 	if (++ld->errors > MAX_ERRORS) {
 		if (ld->errors == MAX_ERRORS + 1)
-			kscen_diag(KSCEN_DIAG_NOTE, ld->file, (struct kscen_mark){ 0, 0 },
+			kscen_diag(KSCEN_DIAG_NOTE, ld->file, NOWHERE,
 				   "more errors not shown");
 		return;
 	}
