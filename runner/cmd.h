@@ -27,7 +27,8 @@ struct cmd {
 	int (*fn)(int argc, char **argv);
 	const char *args;
 	const char *summary;
-	const char *options;	/* the help text of its options */
+	/* the help text of its options; NULL: it parses them with options.h */
+	const char *options;
 };
 
 extern const struct cmd cmd_table[];	/* cmd_table.c */

@@ -17,6 +17,7 @@
 #include "scenario_load.h"
 #include "util.h"
 #include "cmd.h"
+#include "options.h"
 
 /* Run this kscen with @args, stdout to /dev/null; its exit code or -errno. */
 static int self_run(char **args)
@@ -45,47 +46,29 @@ static int self_run(char **args)
  */
 int cmd_calibrate(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		HELP_OPT,
-		{ "runs", required_argument, NULL, 'n' },
-		{ "repeat", required_argument, NULL, 'r' },
-		{ "results", required_argument, NULL, 'o' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ 0 },
-	};
-	const char *results = "results", *repeat = NULL;
+	const char *results = "results";
 	unsigned long n = 5, r = 0;
 	struct kscen_scenario *s;
 	struct kscen_system sys;
 	struct kscen_history h;
 	struct kscen_jobs jobs;
 	bool quiet = false;
-	char *dir, *args[16];
-	int c, code = 0;
+	char *dir, *args[16], repeat[24];
+	int code = 0;
+	const struct kscen_option opts[] = {
+		OPT_UINT('n', "runs", &n, "N", 1, 1000, "stored runs to make (default 5)"),
+		OPT_UINT('r', "repeat", &r, "N", 1, 1000000,
+			 "recorded samples per job (default: the scenario's)"),
+		OPT_STRING('o', "results", &results, "DIR",
+			   "where runs are stored (default: results/)"),
+		OPT_BOOL('q', "quiet", &quiet, "no progress on stderr"),
+		OPT_END(),
+	};
 
-	while ((c = getopt_long(argc, argv, "+hn:r:o:q", opts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			return cmd_help(cmd_find("calibrate"), stdout), 0;
-		case 'n':
-			if (cmd_opt_uint("calibrate", "-n", optarg, 1000, &n) || n < 1)
-				return n ? EXIT_USAGE : cmd_usage_error("calibrate", "-n: at least 1");
-			break;
-		case 'r':
-			if (cmd_opt_uint("calibrate", "--repeat", optarg, 1000000, &r) || !r)
-				return r ? EXIT_USAGE : cmd_usage_error("calibrate", "--repeat: at least 1");
-			repeat = optarg;
-			break;
-		case 'o':
-			results = optarg;
-			break;
-		case 'q':
-			quiet = true;
-			break;
-		default:
-			return cmd_usage_error("calibrate", "unknown option");
-		}
-	}
+	optind = kscen_parse_options("calibrate", argc, argv, opts, 0);
+	if (optind < 0)
+		return optind == KSCEN_OPT_HELP ? 0 : EXIT_USAGE;
+	snprintf(repeat, sizeof(repeat), "%lu", r);
 	if (argc - optind != 1)
 		return cmd_usage_error("calibrate", "needs one scenario file");
 	if (cmd_load_and_expand(argv[optind], DEFAULT_MAX_JOBS, &s, &jobs))
@@ -100,9 +83,9 @@ int cmd_calibrate(int argc, char **argv)
 		args[k++] = "none";
 		args[k++] = "-o";
 		args[k++] = (char *)results;
-		if (repeat) {
+		if (r) {
 			args[k++] = "-r";
-			args[k++] = (char *)repeat;
+			args[k++] = repeat;
 		}
 		args[k++] = "--";
 		args[k++] = argv[optind];

@@ -20,6 +20,8 @@
 #include "util.h"
 #include "report.h"
 #include "scenario_load.h"
+#include "cmd.h"
+#include "options.h"
 
 static const char *str(const char *s)
 {
@@ -133,43 +135,23 @@ static int job_over_time(const char *dir, const char *glob)
 
 int kscen_cmd_history(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "job", required_argument, NULL, 'j' },
-		{ "results", required_argument, NULL, 'o' },
-		{ 0 },
-	};
 	const char *glob = NULL, *results = "results";
 	char *dir, **paths;
 	unsigned nr;
-	int c;
+	const struct kscen_option opts[] = {
+		OPT_STRING(0, "job", &glob, "GLOB",
+			   "one job (glob on job ids) over time, '<-' where\n"
+			   "its change against the run before is a verdict"),
+		OPT_STRING('o', "results", &results, "DIR",
+			   "where runs are stored (default: results/)"),
+		OPT_END(),
+	};
 
-	while ((c = getopt_long(argc, argv, "+hj:o:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			printf("usage: kscen history SCENARIO.yaml|DIR [--job GLOB] [-o DIR]\n\n"
-			       "The stored runs of a scenario, newest first; with --job, one\n"
-			       "job's median over the complete runs, oldest first, '<-' where\n"
-			       "its change against the run before is a verdict.\n\noptions:\n"
-			       "      --job GLOB      one job (glob on job ids) over time\n"
-			       "  -o, --results DIR   where runs are stored (default: results/)\n");
-			return 0;
-		case 'j':
-			glob = optarg;
-			break;
-		case 'o':
-			results = optarg;
-			break;
-		default:
-			fprintf(stderr, "kscen history: unknown option\nTry 'kscen history --help'.\n");
-			return 2;
-		}
-	}
-	if (argc - optind != 1) {
-		fprintf(stderr, "kscen history: needs one scenario file or directory of runs\n"
-			"Try 'kscen history --help'.\n");
-		return 2;
-	}
+	optind = kscen_parse_options("history", argc, argv, opts, 0);
+	if (optind < 0)
+		return optind == KSCEN_OPT_HELP ? 0 : EXIT_USAGE;
+	if (argc - optind != 1)
+		return cmd_usage_error("history", "needs one scenario file or directory of runs");
 	dir = runs_dir(argv[optind], results);
 	if (!dir)
 		return 2;

@@ -14,17 +14,16 @@
 #include "shard.h"
 #include "util.h"
 #include "cmd.h"
+#include "options.h"
 
 int cmd_validate(int argc, char **argv)
 {
-	static const struct option opts[] = { HELP_OPT, { 0 } };
-	int c, bad = 0;
+	const struct kscen_option opts[] = { OPT_END() };
+	int bad = 0;
 
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
-		if (c == 'h')
-			return cmd_help(cmd_find("validate"), stdout), 0;
-		return cmd_usage_error("validate", "unknown option");
-	}
+	optind = kscen_parse_options("validate", argc, argv, opts, 0);
+	if (optind < 0)
+		return optind == KSCEN_OPT_HELP ? 0 : EXIT_USAGE;
 	if (optind == argc)
 		return cmd_usage_error("validate", "needs at least one scenario file");
 	for (int i = optind; i < argc; i++) {
@@ -44,44 +43,25 @@ int cmd_validate(int argc, char **argv)
 
 int cmd_plan(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		HELP_OPT,
-		{ "max-jobs", required_argument, NULL, 'M' },
-		{ "filter", required_argument, NULL, 'f' },
-		{ "shard", required_argument, NULL, 'S' },
-		{ "shards", required_argument, NULL, 'N' },
-		{ 0 },
-	};
 	unsigned long max_jobs = DEFAULT_MAX_JOBS, shards = 0;
 	const char *filter = NULL, *shard = NULL;
 	struct kscen_scenario *s;
 	struct kscen_jobs jobs, all = { 0 };
 	unsigned shown = 0, sk = 0, sn = 0;
-	int c, sharded;
+	int sharded;
+	const struct kscen_option opts[] = {
+		OPT_STRING(0, "filter", &filter, "GLOB", "only the jobs whose id matches GLOB"),
+		OPT_STRING(0, "shard", &shard, "K/N", "only the jobs of shard K of N (as run --shard)"),
+		OPT_UINT(0, "shards", &shards, "N", 1, KSCEN_MAX_SHARDS,
+			 "the shard count beside JOB_COMPLETION_INDEX"),
+		OPT_UINT(0, "max-jobs", &max_jobs, "N", 0, ULONG_MAX / 2,
+			 "refuse a larger matrix (default 100000)"),
+		OPT_END(),
+	};
 
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			return cmd_help(cmd_find("plan"), stdout), 0;
-		case 'M':
-			if (cmd_opt_uint("plan", "--max-jobs", optarg, ULONG_MAX / 2, &max_jobs))
-				return EXIT_USAGE;
-			break;
-		case 'f':
-			filter = optarg;
-			break;
-		case 'S':
-			shard = optarg;
-			break;
-		case 'N':
-			if (cmd_opt_uint("plan", "--shards", optarg, KSCEN_MAX_SHARDS, &shards) ||
-			    !shards)
-				return shards ? EXIT_USAGE : cmd_usage_error("plan", "--shards: at least 1");
-			break;
-		default:
-			return cmd_usage_error("plan", "unknown option");
-		}
-	}
+	optind = kscen_parse_options("plan", argc, argv, opts, 0);
+	if (optind < 0)
+		return optind == KSCEN_OPT_HELP ? 0 : EXIT_USAGE;
 	if (argc - optind != 1)
 		return cmd_usage_error("plan", "needs one scenario file");
 	if ((sharded = cmd_shard_opts("plan", shard, shards, &sk, &sn)) < 0)
@@ -150,14 +130,11 @@ static void list_one(const struct kscen_workload *w)
 
 int cmd_list(int argc, char **argv)
 {
-	static const struct option opts[] = { HELP_OPT, { 0 } };
-	int c;
+	const struct kscen_option opts[] = { OPT_END() };
 
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
-		if (c == 'h')
-			return cmd_help(cmd_find("list"), stdout), 0;
-		return cmd_usage_error("list", "unknown option");
-	}
+	optind = kscen_parse_options("list", argc, argv, opts, 0);
+	if (optind < 0)
+		return optind == KSCEN_OPT_HELP ? 0 : EXIT_USAGE;
 	if (argc - optind > 1)
 		return cmd_usage_error("list", "takes at most one workload name");
 	if (argc - optind == 1) {

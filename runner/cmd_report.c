@@ -18,23 +18,18 @@
 #include "shard.h"
 #include "util.h"
 #include "cmd.h"
+#include "options.h"
 
 int cmd_report(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		HELP_OPT, { "format", required_argument, NULL, 'F' }, { 0 },
-	};
 	enum kscen_format fmt = KSCEN_FMT_TEXT;
+	const struct kscen_option opts[] = { OPT_FORMAT(&fmt), OPT_END() };
 	struct kscen_refs refs;
 	struct kscen_run *run;
-	int c;
 
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
-		if (c == 'h')
-			return cmd_help(cmd_find("report"), stdout), 0;
-		if (c != 'F' || cmd_opt_format("report", optarg, &fmt))
-			return c == 'F' ? EXIT_USAGE : cmd_usage_error("report", "unknown option");
-	}
+	optind = kscen_parse_options("report", argc, argv, opts, 0);
+	if (optind < 0)
+		return optind == KSCEN_OPT_HELP ? 0 : EXIT_USAGE;
 	if (argc - optind != 1)
 		return cmd_usage_error("report", "needs one result file or directory");
 	if (cmd_load_result(argv[optind], &run))
@@ -71,36 +66,27 @@ static int load_label(const char *arg, const char *dir, struct kscen_run **out)
 
 int cmd_compare(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		HELP_OPT,
-		{ "gate", required_argument, NULL, 'g' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "fleet", no_argument, NULL, 'H' },
-		{ 0 },
-	};
 	bool fleet = false;
 	struct kscen_run *old = NULL, *new_ = NULL;
 	struct kscen_refs refs;
-	int c, code = 0, nargs;
+	int code = 0, nargs;
 	bool labels;
 	double gate = 0;
+	const struct kscen_option opts[] = {
+		OPT_PCT(0, "gate", &gate,
+			"exit 1 if a job got worse by more than PCT%, with its\n"
+			"whole 95% CI beyond PCT (inconclusive never trips it)"),
+		OPT_BOOL(0, "fleet", &fleet,
+			 "OLD and NEW hold runs from several hosts: compare each\n"
+			 "host's newest runs, then the geomean across hosts,\n"
+			 "hosts grouped by shared environment"),
+		OPT_COUNT('v', "verbose", &kscen_verbose, "name the test behind each p-value"),
+		OPT_END(),
+	};
 
-	while ((c = getopt_long(argc, argv, "+hv", opts, NULL)) != -1) {
-		if (c == 'h')
-			return cmd_help(cmd_find("compare"), stdout), 0;
-		if (c == 'v') {
-			kscen_verbose++;
-			continue;
-		}
-		if (c == 'H') {
-			fleet = true;
-			continue;
-		}
-		if (c != 'g')
-			return cmd_usage_error("compare", "unknown option");
-		if (cmd_opt_pct("compare", "--gate", optarg, &gate))
-			return EXIT_USAGE;
-	}
+	optind = kscen_parse_options("compare", argc, argv, opts, 0);
+	if (optind < 0)
+		return optind == KSCEN_OPT_HELP ? 0 : EXIT_USAGE;
 	nargs = argc - optind;
 	if (fleet) {
 		if (nargs != 2 || gate > 0)
@@ -138,47 +124,44 @@ int cmd_compare(int argc, char **argv)
 /* plot --flame: flame.c (profile.h). */
 int cmd_plot(int argc, char **argv)
 {
-	int ret = kscen_plot_main(argc, argv, cmd_load_result);
+	const char *job = NULL, *output = NULL;
+	bool diff = false;
+	const struct kscen_option opts[] = {
+		OPT_STRING(0, "flame", &job, "JOB", "the job id whose profile to draw"),
+		OPT_BOOL(0, "diff", &diff,
+			 "differential: red where the job spends a larger share\n"
+			 "than its baseline, blue a smaller one"),
+		OPT_STRING('o', "output", &output, "FILE", "the SVG to write"),
+		OPT_END(),
+	};
 
-	if (ret < 0)
-		cmd_help(cmd_find("plot"), stdout);
-	return ret < 0 ? 0 : ret;
+	optind = kscen_parse_options("plot", argc, argv, opts, 0);
+	if (optind < 0)
+		return optind == KSCEN_OPT_HELP ? 0 : EXIT_USAGE;
+	if (!job || !output || argc - optind != 1)
+		return cmd_usage_error("plot", "needs --flame JOB, one RESULT and -o FILE.svg");
+	return kscen_plot_flame(argv[optind], job, diff, output, cmd_load_result);
 }
 
 /* ---- merge ---------------------------------------------------------------- */
 
 int cmd_merge(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		HELP_OPT,
-		{ "force", no_argument, NULL, 'f' },
-		{ "format", required_argument, NULL, 'F' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ 0 },
-	};
 	struct kscen_merge_opts mo = { 0 };
 	enum kscen_format fmt = KSCEN_FMT_TEXT;
 	struct kscen_run *run;
-	int c;
+	const struct kscen_option opts[] = {
+		OPT_BOOL('f', "force", &mo.force,
+			 "merge shards of other scenario files, kscen or\n"
+			 "workload versions (a job measured twice never)"),
+		OPT_FORMAT(&fmt),
+		OPT_BOOL('q', "quiet", &mo.quiet, "no report, only the path"),
+		OPT_END(),
+	};
 
-	while ((c = getopt_long(argc, argv, "+hfq", opts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			return cmd_help(cmd_find("merge"), stdout), 0;
-		case 'f':
-			mo.force = true;
-			break;
-		case 'q':
-			mo.quiet = true;
-			break;
-		case 'F':
-			if (cmd_opt_format("merge", optarg, &fmt))
-				return EXIT_USAGE;
-			break;
-		default:
-			return cmd_usage_error("merge", "unknown option");
-		}
-	}
+	optind = kscen_parse_options("merge", argc, argv, opts, 0);
+	if (optind < 0)
+		return optind == KSCEN_OPT_HELP ? 0 : EXIT_USAGE;
 	if (argc - optind < 2)
 		return cmd_usage_error("merge", "needs OUT and at least one shard run "
 				   "or directory of them");

@@ -24,6 +24,7 @@
 #include "shard.h"
 #include "util.h"
 #include "cmd.h"
+#include "options.h"
 
 /* The first SIGINT/SIGTERM stops the run and keeps it; a second kills. */
 static void on_signal(int sig)
@@ -55,6 +56,15 @@ static int compare_path_ok(const char *ref)
 
 static int run_main(int argc, char **argv, bool *bisect);
 
+static int opt_label(const struct kscen_option *o, const char *arg)
+{
+	if (!kscen_name_ok(arg))
+		return cmd_usage_error("run", "--label: '%s' is not a name of letters, "
+				       "digits, '_', '.' and '-'", arg);
+	*(const char **)o->value = arg;
+	return 0;
+}
+
 /* Under --bisect every exit code is one `git bisect run` understands. */
 int cmd_run(int argc, char **argv)
 {
@@ -66,29 +76,6 @@ int cmd_run(int argc, char **argv)
 
 static int run_main(int argc, char **argv, bool *bisect)
 {
-	static const struct option opts[] = {
-		HELP_OPT,
-		{ "label", required_argument, NULL, 'L' },
-		{ "bisect", no_argument, NULL, 'B' },
-		{ "repeat", required_argument, NULL, 'r' },
-		{ "warmup", required_argument, NULL, 'w' },
-		{ "results", required_argument, NULL, 'o' },
-		{ "filter", required_argument, NULL, 'f' },
-		{ "compare", required_argument, NULL, 'c' },
-		{ "no-save", no_argument, NULL, 'n' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "max-jobs", required_argument, NULL, 'M' },
-		{ "format", required_argument, NULL, 'F' },
-		{ "gate", required_argument, NULL, 'g' },
-		{ "until-ci", required_argument, NULL, 'u' },
-		{ "max-repeat", required_argument, NULL, 'm' },
-		{ "profile", no_argument, NULL, 'P' },
-		{ "resume", required_argument, NULL, 'R' },
-		{ "shard", required_argument, NULL, 'S' },
-		{ "shards", required_argument, NULL, 'N' },
-		{ 0 },
-	};
 	unsigned long shards = 0;
 	const char *shard = NULL;
 	struct kscen_jobs all = { 0 };
@@ -111,93 +98,65 @@ static int run_main(int argc, char **argv, bool *bisect)
 	struct kscen_scenario *s = NULL;
 	struct kscen_jobs jobs;
 	const char *label = NULL;
-	bool save = true;
+	bool save = true, no_save = false;
 	unsigned matched = 0;
-	int c, ret, code = 0, tripped = 0, save_err = 0;
+	int ret, code = 0, tripped = 0, save_err = 0;
+
+	const struct kscen_option opts[] = {
+		OPT_UINT('r', "repeat", &repeat, "N", 1, 1000000,
+			 "recorded samples per job (default: the scenario's)"),
+		OPT_UINT('w', "warmup", &warmup, "N", 0, 1000000,
+			 "discarded samples per job (default: the scenario's)"),
+		OPT_STRING('o', "results", &results, "DIR",
+			   "where runs are stored (default: results/)"),
+		OPT_STRING(0, "filter", &ro.filter, "GLOB",
+			   "run only the jobs whose id matches GLOB"),
+		OPT_STRING(0, "compare", &compare, "REF",
+			   "last (default: per job, the newest complete run on\n"
+			   "this host that measured the same), label:NAME, a\n"
+			   "directory of runs, a result file, or none"),
+		OPT_CALLBACK(0, "label", &label, "NAME",
+			     "store the run under a name (--compare label:NAME)", opt_label),
+		OPT_STRING(0, "shard", &shard, "K/N",
+			   "run only shard K of N (kscen merge joins them); in a\n"
+			   "Slurm array or Kubernetes Indexed Job K/N come from\n"
+			   "the task index without it"),
+		OPT_UINT(0, "shards", &shards, "N", 1, KSCEN_MAX_SHARDS,
+			 "the shard count where the environment has only an\n"
+			 "index (JOB_COMPLETION_INDEX)"),
+		OPT_BOOL(0, "no-save", &no_save, "do not store the run"),
+		OPT_FORMAT(&fmt),
+		OPT_UINT(0, "max-jobs", &max_jobs, "N", 0, ULONG_MAX / 2,
+			 "refuse a larger matrix (default 100000)"),
+		OPT_PCT(0, "gate", &gate,
+			"exit 1 if a job got worse than its reference by more\n"
+			"than PCT%, with its whole 95% CI beyond PCT; exit 2\n"
+			"if no job could be compared"),
+		OPT_BOOL(0, "bisect", bisect,
+			 "exit as `git bisect run` reads it: 0 good, 1 the gate\n"
+			 "(default 5%) tripped, 125 cannot tell"),
+		OPT_PCT(0, "until-ci", &until_ci,
+			"repeat: auto: sample until the median's 95% CI is\n"
+			"within +-PCT% (at least 6, at most --max-repeat)"),
+		OPT_UINT(0, "max-repeat", &max_repeat, "N", KSCEN_AUTO_MIN_REPEAT, 1000000,
+			 "repeat: auto: at most N samples a job (default 30)"),
+		OPT_BOOL(0, "profile", &ro.profile,
+			 "one more sample per job under a sampling profiler:\n"
+			 "top symbols, folded stacks (see profile: in README)"),
+		OPT_STRING(0, "resume", &resume, "JOURNAL",
+			   "finish a run cut short (SIGKILL, power loss, a\n"
+			   "failed save) from its journal, beside its result"),
+		OPT_BOOL('q', "quiet", &ro.quiet, "no progress on stderr"),
+		OPT_COUNT('v', "verbose", &kscen_verbose, "every sample on stderr"),
+		OPT_END(),
+	};
 
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
 		*bisect |= !strcmp(argv[i], "--bisect");
-	while ((c = getopt_long(argc, argv, "+hr:w:o:qv", opts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			return cmd_help(cmd_find("run"), stdout), 0;
-		case 'L':
-			if (!kscen_name_ok(optarg))
-				return cmd_usage_error("run", "--label: '%s' is not a name "
-						   "of letters, digits, '_', '.' and '-'",
-						   optarg);
-			label = optarg;
-			break;
-		case 'B':
-			*bisect = true;
-			break;
-		case 'r':
-			if (cmd_opt_uint("run", "--repeat", optarg, 1000000, &repeat) || !repeat)
-				return repeat ? EXIT_USAGE :
-				       cmd_usage_error("run", "--repeat: must be at least 1");
-			break;
-		case 'w':
-			if (cmd_opt_uint("run", "--warmup", optarg, 1000000, &warmup))
-				return EXIT_USAGE;
-			break;
-		case 'o':
-			results = optarg;
-			break;
-		case 'f':
-			ro.filter = optarg;
-			break;
-		case 'c':
-			compare = optarg;
-			break;
-		case 'n':
-			save = false;
-			break;
-		case 'q':
-			ro.quiet = true;
-			break;
-		case 'v':
-			kscen_verbose++;
-			break;
-		case 'M':
-			if (cmd_opt_uint("run", "--max-jobs", optarg, ULONG_MAX / 2, &max_jobs))
-				return EXIT_USAGE;
-			break;
-		case 'F':
-			if (cmd_opt_format("run", optarg, &fmt))
-				return EXIT_USAGE;
-			break;
-		case 'g':
-			if (cmd_opt_pct("run", "--gate", optarg, &gate))
-				return EXIT_USAGE;
-			break;
-		case 'u':
-			if (cmd_opt_pct("run", "--until-ci", optarg, &until_ci))
-				return EXIT_USAGE;
-			break;
-		case 'm':
-			if (cmd_opt_uint("run", "--max-repeat", optarg, 1000000, &max_repeat) ||
-			    max_repeat < KSCEN_AUTO_MIN_REPEAT)
-				return max_repeat ? cmd_usage_error("run", "--max-repeat: "
-					"must be at least %d", KSCEN_AUTO_MIN_REPEAT) : EXIT_USAGE;
-			break;
-		case 'P':
-			ro.profile = true;
-			break;
-		case 'R':
-			resume = optarg;
-			break;
-		case 'S':
-			shard = optarg;
-			break;
-		case 'N':
-			if (cmd_opt_uint("run", "--shards", optarg, KSCEN_MAX_SHARDS, &shards) ||
-			    !shards)
-				return shards ? EXIT_USAGE : cmd_usage_error("run", "--shards: at least 1");
-			break;
-		default:
-			return cmd_usage_error("run", "unknown option");
-		}
-	}
+	optind = kscen_parse_options("run", argc, argv, opts, 0);
+	if (optind < 0)
+		return optind == KSCEN_OPT_HELP ? 0 : EXIT_USAGE;
+	save = !no_save;
 	if (resume) {
 		/* Everything that decides the jobs and rounds is the journal's. */
 		if (argc - optind != 0)

@@ -19,7 +19,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -310,50 +309,19 @@ static int load_job(const struct kscen_run *run, const char *id,
 	return ret;
 }
 
-int kscen_plot_main(int argc, char **argv,
-		    int (*load)(const char *arg, struct kscen_run **out))
+int kscen_plot_flame(const char *result, const char *job, bool diff,
+		     const char *output,
+		     int (*load)(const char *arg, struct kscen_run **out))
 {
-	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "flame", required_argument, NULL, 'f' },
-		{ "diff", no_argument, NULL, 'd' },
-		{ "output", required_argument, NULL, 'o' },
-		{ 0 },
-	};
-	const char *job = NULL, *output = NULL;
 	struct kscen_folded *f = NULL, *of = NULL;
 	unsigned nr = 0, nr_of = 0;
 	const struct kscen_job_result *j;
 	struct kscen_run *run = NULL;
 	char *title = NULL, *caption = NULL;
-	bool diff = false;
 	FILE *out = NULL;
-	int c, ret = 2;
+	int ret = 2;
 
-	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			return -1;	/* the caller prints the help */
-		case 'f':
-			job = optarg;
-			break;
-		case 'd':
-			diff = true;
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		default:
-			fprintf(stderr, "kscen plot: unknown option\nTry 'kscen plot --help'.\n");
-			return 2;
-		}
-	}
-	if (!job || !output || argc - optind != 1) {
-		fprintf(stderr, "kscen plot: needs --flame JOB, one RESULT and -o FILE.svg\n"
-			"Try 'kscen plot --help'.\n");
-		return 2;
-	}
-	if (load(argv[optind], &run))
+	if (load(result, &run))
 		return 2;
 	j = kscen_run_find(run, job);
 	if (!j) {

@@ -28,10 +28,12 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "help") == 0) {
+		char *help[] = { argv[2], "--help", NULL };
+
+		/* A command's --help comes from its option table. */
 		if (argc > 2 && (c = cmd_find(argv[2])))
-			cmd_help(c, stdout);
-		else
-			cmd_main_help(stdout);
+			return c->fn(2, help);
+		cmd_main_help(stdout);
 		return 0;
 	}
 	if (strcmp(argv[1], "--version") == 0) {

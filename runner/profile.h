@@ -129,10 +129,11 @@ int kscen_flame_svg(FILE *out, const struct kscen_folded *f, unsigned nr,
 		    const struct kscen_folded *old, unsigned nr_old,
 		    const char *title, const char *caption);
 /*
- * `kscen plot --flame JOB [--diff] RESULT -o FILE.svg`; @load reads RESULT.
- * Returns the exit code, or -1 for --help.
+ * `kscen plot --flame JOB [--diff] RESULT -o FILE.svg`: @load reads RESULT.
+ * Returns the exit code.
  */
-int kscen_plot_main(int argc, char **argv,
-		    int (*load)(const char *arg, struct kscen_run **out));
+int kscen_plot_flame(const char *result, const char *job, bool diff,
+		     const char *output,
+		     int (*load)(const char *arg, struct kscen_run **out));
 
 #endif
