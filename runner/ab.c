@@ -19,7 +19,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -36,25 +35,9 @@
 #include "scenario_load.h"
 #include "vm.h"
 #include "ab.h"
+#include "cmd.h"
+#include "options.h"
 
-#define EXIT_USAGE 2
-#define EXIT_FAILED 3
-
-const char kscen_ab_options_help[] =
-	"      --kernel BZIMAGE  twice: kernel A (the baseline), then kernel B\n"
-	"      --modules DIR     once per --kernel, in the same order\n"
-	"      --cpus N, --memory SIZE, --accel A, --append ARGS, --boot-timeout S\n"
-	"                        as for kscen vm (defaults 2, 1G, auto, -, 300)\n"
-	"      --hang-timeout S  a guest silent for S seconds past a sample's\n"
-	"                        timeout is taken for hung and stopped (default 60)\n"
-	"  -r, --repeat N        recorded samples per job and kernel\n"
-	"  -w, --warmup N        discarded samples per job and kernel\n"
-	"  -o, --results DIR     where the run is stored (default: results/)\n"
-	"      --filter GLOB     only the jobs whose id (with kernel=) matches\n"
-	"      --no-save         do not store the run\n"
-	"      --format F        text (default), markdown, json or csv\n"
-	"  -q, --quiet           no progress on stderr\n"
-	"  -v, --verbose         every sample, and the qemu command lines\n";
 
 static void on_signal(int sig)
 {
@@ -157,135 +140,79 @@ static void overheads(struct ab *ab)
 	}
 }
 
+/* --kernel, --modules: at most twice, A then B. */
+struct two {
+	const char *what;
+	const char *v[2];
+	unsigned nr;
+};
+
+static int opt_two(const char *cmd, const struct kscen_option *o, const char *arg)
+{
+	struct two *t = o->value;
+
+	if (t->nr == 2)
+		return cmd_usage_error(cmd, "%s: at most two, A then B", t->what);
+	t->v[t->nr++] = arg;
+	return 0;
+}
+
 int kscen_cmd_ab(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "kernel", required_argument, NULL, 'k' },
-		{ "modules", required_argument, NULL, 'm' },
-		{ "cpus", required_argument, NULL, 'c' },
-		{ "memory", required_argument, NULL, 'M' },
-		{ "accel", required_argument, NULL, 'a' },
-		{ "append", required_argument, NULL, 'A' },
-		{ "boot-timeout", required_argument, NULL, 't' },
-		{ "hang-timeout", required_argument, NULL, 'H' },
-		{ "repeat", required_argument, NULL, 'r' },
-		{ "warmup", required_argument, NULL, 'w' },
-		{ "results", required_argument, NULL, 'o' },
-		{ "filter", required_argument, NULL, 'f' },
-		{ "no-save", no_argument, NULL, 'n' },
-		{ "format", required_argument, NULL, 'F' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ 0 },
-	};
 	struct ab ab = { .hang_timeout = HANG_TIMEOUT };
 	struct kscen_vm_config c = {
 		.cpus = 2, .memory = 1ULL << 30, .boot_timeout = 300, .agent = true,
 		.forward = -1,
 	};
-	const char *kernels[2] = { 0 }, *modules[2] = { 0 }, *results = "results";
-	unsigned nr_kernels = 0, nr_modules = 0;
+	struct two kernels = { .what = "--kernel" }, modules = { .what = "--modules" };
+	unsigned long cpus = 2, boot = 300, hang = HANG_TIMEOUT;
+	const char *results = "results";
 	unsigned long repeat = 0, warmup = ULONG_MAX;
 	enum kscen_format fmt = KSCEN_FMT_TEXT;
 	struct kscen_run_opts ro = { 0 };
 	struct kscen_scenario *s = NULL;
 	struct kscen_jobs jobs = { 0 }, both = { 0 };
 	struct kscen_run *run = NULL;
-	char *script = NULL, *end, *sargv[2];
-	bool save = true;
-	int opt, ret, code = 0;
+	char *script = NULL, *sargv[2];
+	bool save = true, no_save = false;
+	int ret, code = 0;
+	const struct kscen_option opts[] = {
+		OPT_CALLBACK(0, "kernel", &kernels, "BZIMAGE",
+			     "twice: kernel A (the baseline), then kernel B", opt_two),
+		OPT_CALLBACK(0, "modules", &modules, "DIR",
+			     "once per --kernel, in the same order", opt_two),
+		KSCEN_VM_OPTIONS(&c, &cpus, &boot),
+		OPT_UINT(0, "hang-timeout", &hang, "S", 1, 86400,
+			 "a guest silent for S seconds past a sample's\n"
+			 "timeout is taken for hung and stopped (default 60)"),
+		OPT_UINT('r', "repeat", &repeat, "N", 1, 1000000,
+			 "recorded samples per job and kernel"),
+		OPT_UINT('w', "warmup", &warmup, "N", 0, 1000000,
+			 "discarded samples per job and kernel"),
+		OPT_STRING('o', "results", &results, "DIR",
+			   "where the run is stored (default: results/)"),
+		OPT_STRING(0, "filter", &ro.filter, "GLOB",
+			   "only the jobs whose id (with kernel=) matches"),
+		OPT_BOOL(0, "no-save", &no_save, "do not store the run"),
+		OPT_FORMAT(&fmt),
+		OPT_BOOL('q', "quiet", &ro.quiet, "no progress on stderr"),
+		OPT_COUNT('v', "verbose", &kscen_verbose,
+			  "every sample, and the qemu command lines"),
+		OPT_END(),
+	};
+	const char **kernel = kernels.v, **module = modules.v;
+	unsigned nr_kernels;
 
-	while ((opt = getopt_long(argc, argv, "hr:w:o:qv", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'h':
-			printf("usage: kscen ab --kernel A --kernel B [options] SCENARIO.yaml\n\n"
-			       "Boot both kernels under QEMU with this machine's root shared\n"
-			       "read-only and run the scenario's jobs on both in alternating\n"
-			       "rounds: one run, kernel=A the baseline of kernel=B.\n\n"
-			       "options:\n%s", kscen_ab_options_help);
-			return 0;
-		case 'k':
-			if (nr_kernels == 2)
-				goto usage_two;
-			kernels[nr_kernels++] = optarg;
-			break;
-		case 'm':
-			if (nr_modules == 2)
-				goto usage_two;
-			modules[nr_modules++] = optarg;
-			break;
-		case 'c':
-			c.cpus = strtoul(optarg, &end, 10);
-			if (*end || !*optarg || c.cpus < 1 || c.cpus > 64)
-				goto bad;
-			break;
-		case 'M':
-			if (kscen_vm_parse_memory(optarg, &c.memory))
-				goto bad;
-			break;
-		case 'a':
-			if (kscen_vm_parse_accel(optarg, &c.accel))
-				goto bad;
-			break;
-		case 'A':
-			c.append = optarg;
-			break;
-		case 't':
-			c.boot_timeout = strtoul(optarg, &end, 10);
-			if (*end || !*optarg || !c.boot_timeout || c.boot_timeout > 86400)
-				goto bad;
-			break;
-		case 'H':
-			ab.hang_timeout = strtoul(optarg, &end, 10);
-			if (*end || !*optarg || !ab.hang_timeout || ab.hang_timeout > 86400)
-				goto bad;
-			break;
-		case 'r':
-			repeat = strtoul(optarg, &end, 10);
-			if (*end || !*optarg || !repeat || repeat > 1000000)
-				goto bad;
-			break;
-		case 'w':
-			warmup = strtoul(optarg, &end, 10);
-			if (*end || !*optarg || warmup > 1000000)
-				goto bad;
-			break;
-		case 'o':
-			results = optarg;
-			break;
-		case 'f':
-			ro.filter = optarg;
-			break;
-		case 'n':
-			save = false;
-			break;
-		case 'F':
-			if (!strcmp(optarg, "text"))
-				fmt = KSCEN_FMT_TEXT;
-			else if (!strcmp(optarg, "markdown"))
-				fmt = KSCEN_FMT_MARKDOWN;
-			else if (!strcmp(optarg, "json"))
-				fmt = KSCEN_FMT_JSON;
-			else if (!strcmp(optarg, "csv"))
-				fmt = KSCEN_FMT_CSV;
-			else
-				goto bad;
-			break;
-		case 'q':
-			ro.quiet = true;
-			break;
-		case 'v':
-			kscen_verbose++;
-			break;
-		default:
-			goto usage;
-		}
-	}
-	if (nr_kernels != 2 || argc - optind != 1) {
-		fprintf(stderr, "kscen ab: needs --kernel A --kernel B and one scenario file\n");
-		goto usage;
-	}
+	optind = kscen_parse_options("ab", argc, argv, opts, 0);
+	if (optind < 0)
+		return optind == KSCEN_OPT_HELP ? 0 : EXIT_USAGE;
+	nr_kernels = kernels.nr;
+	c.cpus = cpus;
+	c.boot_timeout = boot;
+	ab.hang_timeout = hang;
+	save = !no_save;
+	if (nr_kernels != 2 || argc - optind != 1)
+		return cmd_usage_error("ab", "needs --kernel A --kernel B and one scenario file");
 	if (kscen_scenario_load(argv[optind], &s))
 		return EXIT_USAGE;
 	if (kscen_expand(s, 100000, &jobs)) {
@@ -323,8 +250,8 @@ int kscen_cmd_ab(int argc, char **argv)
 
 		g->c = c;
 		g->c.label = ab_labels[k];
-		g->c.kernel = kernels[k];
-		g->c.modules = modules[k];
+		g->c.kernel = kernel[k];
+		g->c.modules = module[k];
 		if (kscen_vm_spawn(&g->c, &g->vm))
 			g->dead = kscen_xasprintf("it did not start");
 	}
@@ -342,12 +269,12 @@ int kscen_cmd_ab(int argc, char **argv)
 	}
 	if (ab.g[0].dead && ab.g[1].dead) {
 		fprintf(stderr, "kscen ab: neither kernel booted; nothing run\n");
-		code = EXIT_FAILED;
+		code = EXIT_FAILED_JOBS;
 		goto out;
 	}
 	fprintf(stderr, "kscen ab: A = %s, B = %s, under %s%s%s%s\n",
-		ab.g[0].vm.release ? ab.g[0].vm.release : kernels[0],
-		ab.g[1].vm.release ? ab.g[1].vm.release : kernels[1],
+		ab.g[0].vm.release ? ab.g[0].vm.release : kernel[0],
+		ab.g[1].vm.release ? ab.g[1].vm.release : kernel[1],
 		ab.g[0].vm.kvm ? "KVM" : "TCG", ab.g[0].vm.kvm ? "" : " (",
 		ab.g[0].vm.kvm ? "" : ab.g[0].vm.accel_why,
 		ab.g[0].vm.kvm ? "" : "): emulated CPUs, so the numbers say "
@@ -387,11 +314,11 @@ int kscen_cmd_ab(int argc, char **argv)
 			"\nresults: %s\n", run->path);
 	for (unsigned i = 0; i < run->nr_jobs; i++)
 		if (run->jobs[i].status == KSCEN_FAILED)
-			code = EXIT_FAILED;
+			code = EXIT_FAILED_JOBS;
 	if (ret == -EINTR)
 		code = 128 + SIGINT;
 	else if (ret)
-		code = EXIT_FAILED;
+		code = EXIT_FAILED_JOBS;
 out:
 	for (unsigned k = 0; k < 2; k++) {
 		struct guest *g = &ab.g[k];
@@ -411,12 +338,4 @@ out:
 	kscen_jobs_free(&jobs);
 	kscen_scenario_free(s);
 	return code;
-usage_two:
-	fprintf(stderr, "kscen ab: --kernel and --modules are given at most twice\n");
-	goto usage;
-bad:
-	fprintf(stderr, "kscen ab: %s: invalid value '%s'\n", argv[optind - 1], optarg);
-usage:
-	fprintf(stderr, "Try 'kscen ab --help'.\n");
-	return EXIT_USAGE;
 }

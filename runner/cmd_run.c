@@ -56,10 +56,10 @@ static int compare_path_ok(const char *ref)
 
 static int run_main(int argc, char **argv, bool *bisect);
 
-static int opt_label(const struct kscen_option *o, const char *arg)
+static int opt_label(const char *cmd, const struct kscen_option *o, const char *arg)
 {
 	if (!kscen_name_ok(arg))
-		return cmd_usage_error("run", "--label: '%s' is not a name of letters, "
+		return cmd_usage_error(cmd, "--label: '%s' is not a name of letters, "
 				       "digits, '_', '.' and '-'", arg);
 	*(const char **)o->value = arg;
 	return 0;

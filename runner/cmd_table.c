@@ -37,10 +37,10 @@ const struct cmd cmd_table[] = {
 	  NULL },
 	{ "vm", kscen_cmd_vm, "--kernel BZIMAGE [options] -- run SCENARIO [ARGS]",
 	  "Boot a kernel under QEMU on this machine's root, run kscen in it, keep the run here.",
-	  kscen_vm_options_help },
+	  NULL },
 	{ "ab", kscen_cmd_ab, "--kernel A --kernel B [options] SCENARIO.yaml",
 	  "Boot two kernels under QEMU and run the scenario on both in alternating rounds.",
-	  kscen_ab_options_help },
+	  NULL },
 	{ "agent", kscen_cmd_agent, "[--stdio] SCENARIO.yaml", "", "" },	/* internal: ab's guest side */
 };
 

@@ -48,7 +48,7 @@ static int set_value(const char *cmd, const struct kscen_option *o, const char *
 	case KSCEN_OPT_FORMAT:
 		return cmd_opt_format(cmd, arg, o->value) ? -1 : 0;
 	case KSCEN_OPT_CALLBACK:
-		return o->cb(o, arg) ? -1 : 0;
+		return o->cb(cmd, o, arg) ? -1 : 0;
 	case KSCEN_OPT_END:
 		break;
 	}

@@ -23,7 +23,7 @@ enum kscen_opt_type {
 	KSCEN_OPT_UINT,		/* unsigned long *: a whole number, min..max */
 	KSCEN_OPT_PCT,		/* double *: "5", "5%", "2.5%": above 0, up to 100 */
 	KSCEN_OPT_FORMAT,	/* enum kscen_format *: text, markdown, json, csv */
-	KSCEN_OPT_CALLBACK,	/* cb(opt, arg): 0, or a usage error said */
+	KSCEN_OPT_CALLBACK,	/* cb(cmd, opt, arg): 0, or a usage error said */
 };
 
 struct kscen_option {
@@ -34,7 +34,7 @@ struct kscen_option {
 	const char *argh;	/* the argument's name in --help; NULL: none */
 	const char *help;	/* '\n' continues it on the next line */
 	unsigned long min, max;	/* KSCEN_OPT_UINT */
-	int (*cb)(const struct kscen_option *o, const char *arg);
+	int (*cb)(const char *cmd, const struct kscen_option *o, const char *arg);
 };
 
 #define OPT_BOOL(s, l, v, h)	{ KSCEN_OPT_BOOL, (s), (l), (v), NULL, (h), 0, 0, NULL }

@@ -10,7 +10,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,11 +17,12 @@
 #include <unistd.h>
 
 #include <stdio.h>
+
+#include "cmd.h"
+#include "options.h"
 #include "util.h"
 #include "vm.h"
 
-#define EXIT_USAGE 2
-#define EXIT_FAILED 3
 
 static void quote(FILE *f, const char *s)
 {
@@ -130,79 +130,36 @@ static int mkdir_p(const char *path)
 
 int kscen_cmd_vm(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "kernel", required_argument, NULL, 'k' },
-		{ "modules", required_argument, NULL, 'm' },
-		{ "cpus", required_argument, NULL, 'c' },
-		{ "memory", required_argument, NULL, 'M' },
-		{ "accel", required_argument, NULL, 'a' },
-		{ "append", required_argument, NULL, 'A' },
-		{ "boot-timeout", required_argument, NULL, 't' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ 0 },
-	};
 	struct kscen_vm_config c = {
 		.label = "", .cpus = 2, .memory = 1ULL << 30, .boot_timeout = 300,
 		.forward = 1,
 	};
+	unsigned long cpus = 2, boot = 300;
 	struct kscen_vm vm;
-	char *rw = NULL, *script = NULL, *end;
-	int opt, ret, code;
+	char *rw = NULL, *script = NULL;
+	int ret, code;
+	const struct kscen_option opts[] = {
+		OPT_STRING(0, "kernel", &c.kernel, "BZIMAGE", "the kernel to boot"),
+		OPT_STRING(0, "modules", &c.modules, "DIR",
+			   "its modules; default: lib/modules/RELEASE beside an\n"
+			   "unpacked package's boot/, a build tree, /lib/modules/RELEASE"),
+		KSCEN_VM_OPTIONS(&c, &cpus, &boot),
+		OPT_COUNT('v', "verbose", &kscen_verbose, "print the qemu command line"),
+		OPT_END(),
+	};
 
-	while ((opt = getopt_long(argc, argv, "+hv", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'h':
-			printf("usage: kscen vm --kernel BZIMAGE [options] -- COMMAND [ARGS]\n\n"
-			       "Boot BZIMAGE under QEMU with this machine's root filesystem shared\n"
-			       "read-only and run 'kscen COMMAND ARGS' in it; the results directory\n"
-			       "of 'run' is shared read-write, so the run is stored here.\n\n"
-			       "options:\n%s", kscen_vm_options_help);
-			return 0;
-		case 'k':
-			c.kernel = optarg;
-			break;
-		case 'm':
-			c.modules = optarg;
-			break;
-		case 'c':
-			c.cpus = strtoul(optarg, &end, 10);
-			if (*end || !*optarg || c.cpus < 1 || c.cpus > 64)
-				goto bad;
-			break;
-		case 'M':
-			if (kscen_vm_parse_memory(optarg, &c.memory))
-				goto bad;
-			break;
-		case 'a':
-			if (kscen_vm_parse_accel(optarg, &c.accel))
-				goto bad;
-			break;
-		case 'A':
-			c.append = optarg;
-			break;
-		case 't':
-			c.boot_timeout = strtoul(optarg, &end, 10);
-			if (*end || !*optarg || !c.boot_timeout || c.boot_timeout > 86400)
-				goto bad;
-			break;
-		case 'v':
-			kscen_verbose++;
-			break;
-		default:
-			goto usage;
-		}
-	}
+	/* What follows the first argument is the guest's kscen command line. */
+	optind = kscen_parse_options("vm", argc, argv, opts, KSCEN_OPT_STOP_AT_ARG);
+	if (optind < 0)
+		return optind == KSCEN_OPT_HELP ? 0 : EXIT_USAGE;
+	c.cpus = cpus;
+	c.boot_timeout = boot;
 	c.label = c.kernel && strrchr(c.kernel, '/') ? strrchr(c.kernel, '/') + 1 : c.kernel;
-	if (!c.kernel) {
-		fprintf(stderr, "kscen vm: needs --kernel BZIMAGE\n");
-		goto usage;
-	}
-	if (optind == argc) {
-		fprintf(stderr, "kscen vm: needs the kscen command to run in the guest, "
-			"after --: kscen vm --kernel K -- run SCENARIO\n");
-		goto usage;
-	}
+	if (!c.kernel)
+		return cmd_usage_error("vm", "needs --kernel BZIMAGE");
+	if (optind == argc)
+		return cmd_usage_error("vm", "needs the kscen command to run in the guest, "
+				       "after --: kscen vm --kernel K -- run SCENARIO");
 	argc -= optind;
 	argv += optind;
 	if (!strcmp(argv[0], "vm") || !strcmp(argv[0], "ab")) {
@@ -231,7 +188,7 @@ int kscen_cmd_vm(int argc, char **argv)
 		free(script);
 		free(rw);
 		return ret == -ENOENT || ret == -ENOEXEC || ret == -EINVAL ?
-		       EXIT_USAGE : EXIT_FAILED;
+		       EXIT_USAGE : EXIT_FAILED_JOBS;
 	}
 	fprintf(stderr, "kscen vm: kernel %s booted in %.1f s (guest uptime %.1f s) "
 		"under %s%s%s%s\n", vm.release, vm.boot_s, vm.guest_up, vm.kvm ? "KVM" : "TCG",
@@ -243,7 +200,7 @@ int kscen_cmd_vm(int argc, char **argv)
 		fprintf(stderr, "kscen vm: kernel %s stopped before the guest's kscen "
 			"finished\n", vm.release);
 		kscen_vm_print_tail(&vm);
-		code = EXIT_FAILED;
+		code = EXIT_FAILED_JOBS;
 	} else {
 		code = vm.exit_code;
 	}
@@ -251,9 +208,4 @@ int kscen_cmd_vm(int argc, char **argv)
 	free(script);
 	free(rw);
 	return code;
-bad:
-	fprintf(stderr, "kscen vm: %s: invalid value '%s'\n", argv[optind - 1], optarg);
-usage:
-	fprintf(stderr, "Try 'kscen vm --help'.\n");
-	return EXIT_USAGE;
 }

@@ -14,6 +14,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cmd.h"
+#include "options.h"
 #include "vm.h"
 
 /* ---- is KVM usable? ---------------------------------------------------------- */
@@ -98,18 +100,21 @@ int kscen_kvm_usable(char *why, size_t len)
 
 /* ---- options shared by vm and ab ------------------------------------------------ */
 
-const char kscen_vm_options_help[] =
-	"      --kernel BZIMAGE  the kernel to boot (ab: twice, A then B)\n"
-	"      --modules DIR     its modules (ab: once per --kernel, in order);\n"
-	"                        default: lib/modules/RELEASE beside an unpacked\n"
-	"                        package's boot/, a build tree, /lib/modules/RELEASE\n"
-	"      --cpus N          guest vCPUs (default 2)\n"
-	"      --memory SIZE     guest memory (default 1G)\n"
-	"      --accel A         auto (default: KVM if it runs guests, else TCG),\n"
-	"                        kvm or tcg\n"
-	"      --append ARGS     more kernel command line\n"
-	"      --boot-timeout S  give up on a boot after S seconds (default 300)\n"
-	"  -v, --verbose         print the qemu command line\n";
+int kscen_vm_opt_memory(const char *cmd, const struct kscen_option *o, const char *arg)
+{
+	if (!kscen_vm_parse_memory(arg, o->value))
+		return 0;
+	return cmd_usage_error(cmd, "--memory: '%s' is not a size like 512M or 2G", arg);
+}
+
+int kscen_vm_opt_accel(const char *cmd, const struct kscen_option *o, const char *arg)
+{
+	if (!kscen_vm_parse_accel(arg, o->value))
+		return 0;
+	return cmd_usage_error(cmd, "--accel: '%s' is not auto, kvm or tcg", arg);
+}
+
+
 
 int kscen_vm_parse_memory(const char *arg, unsigned long long *out)
 {
