@@ -104,6 +104,8 @@ $(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
 	$(call msg,SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name $(subst -,_,$*)_bpf > $@
 
+# cmocka's test functions take a state they may not use.
+$(TOBJS): KSCEN_CFLAGS += -Wno-unused-parameter
 $(BUILD)/unit-tests: $(TOBJS) $(LIBOBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
@@ -127,8 +129,8 @@ run: deps
 	$(Q)$(MAKE) --no-print-directory kscen
 	./kscen run scenarios/breakpoints.yaml
 
-# Unit tests and end-to-end tests each print "N passed, N failed"; the last
-# line adds them up.
+# The unit tests (cmocka) and each area of tests/e2e/ print their counts;
+# the last line adds them up: "N passed, N failed, N skipped".
 test: deps
 	$(Q)$(MAKE) --no-print-directory kscen $(BUILD)/unit-tests
 	$(Q)tests/run-all.sh $(BUILD)/unit-tests ./kscen

@@ -5,12 +5,12 @@
 # dpkg-deb, never installed) booted under qemu-system-x86_64, under TCG
 # when KVM does not run guests.
 #
-# A TCG boot takes 15-25 s on a 2-vCPU VM, so `make test` (e2e.sh sources
+# A TCG boot takes 15-25 s on a 2-vCPU VM, so `make test` (tests/e2e/vm.sh sources
 # this file) runs the host-side tests and one boot; `make test-vm` runs this
 # file with "all": ab with both kernels and the faults (panic, hang, wrong
 # and missing modules, a guest that dies or hangs mid-run), 2-4 minutes
 # with the machine's load.
-if [ -z "${kscen:-}" ]; then	# run by itself, not sourced by e2e.sh
+if [ -z "${kscen:-}" ]; then	# run by itself, not sourced by tests/e2e/vm.sh
 	set -u
 	kscen=$(realpath "${1:-./kscen}")
 	vm_all=; [ "${2:-all}" = all ] && vm_all=1	# "quick": as in make test

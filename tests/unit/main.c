@@ -1,43 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * main.c - runs every unit test in the table; a test passes when it records
- * no failed check. Ends with "N passed, N failed" like every kscen suite.
+ * main.c - every unit test on cmocka: the table of tests.h as one group,
+ * then the groups with fixtures of their own. A failed assertion ends its
+ * test, fails only that test, and the next one runs. `unit-tests NAME` runs
+ * the tests whose name matches the glob NAME (cmocka's test filter).
+ *
+ * The summary each group prints ("[  PASSED  ] N test(s).", "[  FAILED  ]
+ * N test(s)", "[  SKIPPED ] N test(s)") is what tests/run-all.sh adds up.
  */
-#include <stdio.h>
-#include <string.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
 
-#include "harness.h"
 #include "tests.h"
-
-unsigned t_failures;
-
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} tests[] = {
-#define ENTRY(fn) { #fn, fn },
-	KSCEN_UNIT_TESTS(ENTRY)
-#undef ENTRY
-};
 
 int main(int argc, char **argv)
 {
-	unsigned passed = 0, failed = 0;
+	const struct CMUnitTest tests[] = {
+#define ENTRY(fn) cmocka_unit_test(fn),
+		KSCEN_UNIT_TESTS(ENTRY)
+#undef ENTRY
+	};
+	int failed = 0;
 
-	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-		unsigned before = t_failures;
-
-		if (argc > 1 && !strstr(tests[i].name, argv[1]))
-			continue;
-		tests[i].fn();
-		if (t_failures == before) {
-			passed++;
-			printf("PASS %s\n", tests[i].name);
-		} else {
-			failed++;
-			printf("FAIL %s\n", tests[i].name);
-		}
-	}
-	printf("unit: %u passed, %u failed\n", passed, failed);
-	return failed ? 1 : 0;
+	if (argc > 1)
+		cmocka_set_test_filter(argv[1]);
+	failed += cmocka_run_group_tests_name("unit", tests, NULL, NULL);
+	failed += kscen_diag_tests();
+	failed += kscen_run_tests();
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

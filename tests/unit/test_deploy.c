@@ -6,11 +6,16 @@
  * never), privileged, writing to a volume it declares, and a merge Job
  * on the same volume. Read with libyaml, as kscen reads its own files.
  */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
 
-#include "harness.h"
 #include "util.h"
 #include "tests.h"
 
@@ -99,16 +104,16 @@ static bool results_volume(yaml_document_t *d, yaml_node_t *ps)
 	return false;
 }
 
-void test_deploy_k8s_indexed_job_shape(void)
+void test_deploy_k8s_indexed_job_shape(void **state)
 {
 	FILE *f = fopen(MANIFEST, "r");
 	yaml_parser_t parser;
 	bool shards = false, merge = false, pvc = false;
 
-	T_CHECK(f != NULL);
+	assert_true(f != NULL);
 	if (!f)
 		return;
-	T_CHECK(yaml_parser_initialize(&parser));
+	assert_true(yaml_parser_initialize(&parser));
 	yaml_parser_set_input_file(&parser, f);
 	for (;;) {
 		yaml_document_t d;
@@ -117,7 +122,7 @@ void test_deploy_k8s_indexed_job_shape(void)
 		long completions, parallelism;
 
 		if (!yaml_parser_load(&parser, &d)) {
-			T_CHECK(!"manifest parses");
+			assert_true(!"manifest parses");
 			break;
 		}
 		root = yaml_document_get_root_node(&d);
@@ -130,37 +135,37 @@ void test_deploy_k8s_indexed_job_shape(void)
 		if (is(kind, "PersistentVolumeClaim") && is(name, "kscen-results")) {
 			pvc = is(scalar_at(&d, root, "spec.accessModes.0"), "ReadWriteMany");
 		} else if (is(kind, "Job")) {
-			T_CHECK(is(scalar_at(&d, root, "apiVersion"), "batch/v1"));
+			assert_true(is(scalar_at(&d, root, "apiVersion"), "batch/v1"));
 			ps = at(&d, root, "spec.template.spec");
 			c = at(&d, ps, "containers.0");
-			T_CHECK(c != NULL);
-			T_CHECK(is(scalar_at(&d, ps, "restartPolicy"), "Never"));
-			T_CHECK(results_volume(&d, ps));
+			assert_true(c != NULL);
+			assert_true(is(scalar_at(&d, ps, "restartPolicy"), "Never"));
+			assert_true(results_volume(&d, ps));
 			completions = strtol(scalar_at(&d, root, "spec.completions") ?: "0", NULL, 10);
 			parallelism = strtol(scalar_at(&d, root, "spec.parallelism") ?: "0", NULL, 10);
-			T_CHECK(parallelism >= 1 && parallelism <= completions);
+			assert_true(parallelism >= 1 && parallelism <= completions);
 			if (is(name, "kscen-shards")) {
 				shards = true;
-				T_CHECK(is(scalar_at(&d, root, "spec.completionMode"), "Indexed"));
-				T_CHECK(completions >= 2);
+				assert_true(is(scalar_at(&d, root, "spec.completionMode"), "Indexed"));
+				assert_true(completions >= 2);
 				/* kscen's shard count is the Job's completions. */
-				T_CHECK(env_of(&d, c, "KSCEN_SHARDS") &&
+				assert_true(env_of(&d, c, "KSCEN_SHARDS") &&
 					atol(env_of(&d, c, "KSCEN_SHARDS")) == completions);
 				/* Kubernetes sets the index; the manifest must not. */
-				T_CHECK(!env_of(&d, c, "JOB_COMPLETION_INDEX"));
-				T_CHECK(strstr(scalar_at(&d, c, "args.0") ?: "",
+				assert_true(!env_of(&d, c, "JOB_COMPLETION_INDEX"));
+				assert_true(strstr(scalar_at(&d, c, "args.0") ?: "",
 					       "--shards \"$KSCEN_SHARDS\""));
-				T_CHECK(is(scalar_at(&d, c, "securityContext.privileged"), "true"));
+				assert_true(is(scalar_at(&d, c, "securityContext.privileged"), "true"));
 			} else if (is(name, "kscen-merge")) {
 				merge = true;
-				T_CHECK(completions == 1);
-				T_CHECK(strstr(scalar_at(&d, c, "args.0") ?: "", "kscen merge"));
-				T_CHECK(is(env_of(&d, c, "KSCEN_SHARDS"), "4"));
+				assert_true(completions == 1);
+				assert_true(strstr(scalar_at(&d, c, "args.0") ?: "", "kscen merge"));
+				assert_true(is(env_of(&d, c, "KSCEN_SHARDS"), "4"));
 			}
 		}
 		yaml_document_delete(&d);
 	}
-	T_CHECK(shards && merge && pvc);
+	assert_true(shards && merge && pvc);
 	yaml_parser_delete(&parser);
 	fclose(f);
 }

@@ -3,10 +3,15 @@
  * test_expand.c - the loader and the expander on the fixtures in
  * tests/fixtures/good: counts, ids, include/exclude, baseline and previous.
  */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness.h"
 #include "jobs.h"
 #include "tests.h"
 
@@ -61,17 +66,15 @@ static const struct {
 #undef E
 };
 
-void test_expand_product_exclude_include(void)
+void test_expand_product_exclude_include(void **state)
 {
 	struct kscen_scenario *s;
 	struct kscen_jobs jobs;
 	const unsigned n = sizeof(matrix_jobs) / sizeof(matrix_jobs[0]);
 
-	T_CHECK(load("tests/fixtures/good/matrix.yaml", &s, &jobs, 100000) == 0);
-	if (t_failures)
-		return;
-	T_CHECK(s->repeat == 3 && s->warmup == 1);
-	T_CHECK(jobs.nr == n);
+	assert_true(load("tests/fixtures/good/matrix.yaml", &s, &jobs, 100000) == 0);
+	assert_true(s->repeat == 3 && s->warmup == 1);
+	assert_true(jobs.nr == n);
 	for (unsigned i = 0; i < n && i < jobs.nr; i++) {
 		const struct kscen_job *j = &jobs.job[i];
 		int b = matrix_jobs[i].baseline ? find(&jobs, matrix_jobs[i].baseline) : -1;
@@ -80,54 +83,50 @@ void test_expand_product_exclude_include(void)
 		if (strcmp(j->id, matrix_jobs[i].id) || j->baseline != b || j->previous != p) {
 			fprintf(stderr, "    job %u: %s\n      baseline %s\n      previous %s\n",
 				i, j->id, id_of(&jobs, j->baseline), id_of(&jobs, j->previous));
-			T_CHECK(!"job, baseline and previous as expected");
+			assert_true(!"job, baseline and previous as expected");
 		}
 	}
 	kscen_jobs_free(&jobs);
 	kscen_scenario_free(s);
 }
 
-void test_expand_fills_params_and_metrics(void)
+void test_expand_fills_params_and_metrics(void **state)
 {
 	struct kscen_scenario *s;
 	struct kscen_jobs jobs;
 
-	T_CHECK(load("tests/fixtures/good/matrix.yaml", &s, &jobs, 100000) == 0);
-	if (t_failures)
-		return;
+	assert_true(load("tests/fixtures/good/matrix.yaml", &s, &jobs, 100000) == 0);
 	/* breakpoint.thread stores its params as long long, in table order. */
 	const struct kscen_workload *w = jobs.job[5].workload;
 	const struct kscen_param *p = kscen_param_find(w, "threads");
 
-	T_CHECK(p && *(long long *)((char *)jobs.job[5].params + p->offset) == 64);
+	assert_true(p && *(long long *)((char *)jobs.job[5].params + p->offset) == 64);
 	p = kscen_param_find(jobs.job[6].workload, "loops");
-	T_CHECK(p && *(long long *)((char *)jobs.job[6].params + p->offset) == 20000);
-	T_CHECK(jobs.job[0].nr_metrics == 2);
-	T_CHECK(strcmp(jobs.job[0].metrics[0].name, "usecs/op") == 0);
+	assert_true(p && *(long long *)((char *)jobs.job[6].params + p->offset) == 20000);
+	assert_true(jobs.job[0].nr_metrics == 2);
+	assert_true(strcmp(jobs.job[0].metrics[0].name, "usecs/op") == 0);
 	kscen_jobs_free(&jobs);
 	kscen_scenario_free(s);
 }
 
-void test_expand_ids_are_stable(void)
+void test_expand_ids_are_stable(void **state)
 {
 	struct kscen_scenario *s1, *s2;
 	struct kscen_jobs a, b;
 
-	T_CHECK(load("tests/fixtures/good/matrix.yaml", &s1, &a, 100000) == 0);
-	T_CHECK(load("tests/fixtures/good/matrix.yaml", &s2, &b, 100000) == 0);
-	if (t_failures)
-		return;
-	T_CHECK(a.nr == b.nr);
+	assert_true(load("tests/fixtures/good/matrix.yaml", &s1, &a, 100000) == 0);
+	assert_true(load("tests/fixtures/good/matrix.yaml", &s2, &b, 100000) == 0);
+	assert_true(a.nr == b.nr);
 	for (unsigned i = 0; i < a.nr && i < b.nr; i++)
-		T_CHECK(strcmp(a.job[i].id, b.job[i].id) == 0);
-	T_CHECK(strcmp(s1->sha256, s2->sha256) == 0 && strlen(s1->sha256) == 64);
+		assert_true(strcmp(a.job[i].id, b.job[i].id) == 0);
+	assert_true(strcmp(s1->sha256, s2->sha256) == 0 && strlen(s1->sha256) == 64);
 	kscen_jobs_free(&a);
 	kscen_jobs_free(&b);
 	kscen_scenario_free(s1);
 	kscen_scenario_free(s2);
 }
 
-void test_expand_refuses_matrix_over_limit(void)
+void test_expand_refuses_matrix_over_limit(void **state)
 {
 	struct kscen_scenario *s;
 	struct kscen_jobs jobs;
@@ -136,44 +135,40 @@ void test_expand_refuses_matrix_over_limit(void)
 	 * The limit applies before excludes, so that nothing is allocated for
 	 * a huge product: 6 + 1 include + 4 = 11 (10 after the exclude).
 	 */
-	T_CHECK(load("tests/fixtures/good/matrix.yaml", &s, &jobs, 10) != 0);
-	T_CHECK(load("tests/fixtures/good/matrix.yaml", &s, &jobs, 11) == 0);
-	if (t_failures)
-		return;
+	assert_true(load("tests/fixtures/good/matrix.yaml", &s, &jobs, 10) != 0);
+	assert_true(load("tests/fixtures/good/matrix.yaml", &s, &jobs, 11) == 0);
 	kscen_jobs_free(&jobs);
 	kscen_scenario_free(s);
 }
 
-void test_load_units_and_strings(void)
+void test_load_units_and_strings(void **state)
 {
 	struct kscen_scenario *s;
 	struct kscen_jobs jobs;
 
-	T_CHECK(load("tests/fixtures/good/units.yaml", &s, &jobs, 100) == 0);
-	if (t_failures)
-		return;
-	T_CHECK(strcmp(s->name, "units-1.0") == 0);
-	T_CHECK(s->timeout_ns == 1500000000LL);
-	T_CHECK(s->jobs[0].timeout_ns == 250000000LL);
-	T_CHECK(s->repeat == 5);	/* the default */
-	T_CHECK(jobs.nr == 2);
-	T_CHECK(jobs.nr == 2 && strcmp(jobs.job[1].id, "sh/command=sleep 0.01,metric_better=higher") == 0);
-	T_CHECK(jobs.nr == 2 && jobs.job[0].metrics[0].better == KSCEN_LOWER);	/* wall time */
+	assert_true(load("tests/fixtures/good/units.yaml", &s, &jobs, 100) == 0);
+	assert_true(strcmp(s->name, "units-1.0") == 0);
+	assert_true(s->timeout_ns == 1500000000LL);
+	assert_true(s->jobs[0].timeout_ns == 250000000LL);
+	assert_true(s->repeat == 5);	/* the default */
+	assert_true(jobs.nr == 2);
+	assert_true(jobs.nr == 2 && strcmp(jobs.job[1].id, "sh/command=sleep 0.01,metric_better=higher") == 0);
+	assert_true(jobs.nr == 2 && jobs.job[0].metrics[0].better == KSCEN_LOWER);	/* wall time */
 	kscen_jobs_free(&jobs);
 	kscen_scenario_free(s);
 }
 
 /* SHA-256 against the FIPS 180-4 examples. */
-void test_sha256_known_answers(void)
+void test_sha256_known_answers(void **state)
 {
 	char *h = kscen_sha256_hex("abc", 3);
 
-	T_CHECK(strcmp(h, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad") == 0);
+	assert_true(strcmp(h, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad") == 0);
 	free(h);
 	h = kscen_sha256_hex("", 0);
-	T_CHECK(strcmp(h, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855") == 0);
+	assert_true(strcmp(h, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855") == 0);
 	free(h);
 	h = kscen_sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 56);
-	T_CHECK(strcmp(h, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1") == 0);
+	assert_true(strcmp(h, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1") == 0);
 	free(h);
 }

@@ -6,6 +6,12 @@
  * difference as tokens.
  */
 #define _GNU_SOURCE	/* mkdtemp */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
 #include <ftw.h>
 #include <math.h>
 #include <stdlib.h>
@@ -14,7 +20,6 @@
 #include <unistd.h>
 
 #include "envdiff.h"
-#include "harness.h"
 #include "history.h"
 #include "jobs.h"
 #include "store.h"
@@ -26,28 +31,28 @@ static bool near(double a, double b, double tol)
 	return fabs(a - b) <= tol;
 }
 
-void test_expand_ids_escape_separators(void)
+void test_expand_ids_escape_separators(void **state)
 {
 	struct kscen_scenario *s = NULL;
 	struct kscen_jobs jobs = { 0 };
 
-	T_CHECK(kscen_scenario_load("tests/fixtures/good/id-escape.yaml", &s) == 0);
+	assert_true(kscen_scenario_load("tests/fixtures/good/id-escape.yaml", &s) == 0);
 	if (!s)
 		return;
-	T_CHECK(kscen_expand(s, 1000, &jobs) == 0);
-	T_CHECK(jobs.nr == 4);
+	assert_true(kscen_expand(s, 1000, &jobs) == 0);
+	assert_true(jobs.nr == 4);
 	if (jobs.nr == 4) {
 		/* Before escaping, jobs 0 and 3 printed the same id. */
-		T_CHECK(!strcmp(jobs.job[0].id, "a/command=true%2Cmetric_name=x"));
-		T_CHECK(!strcmp(jobs.job[1].id, "a/command=true"));
-		T_CHECK(!strcmp(jobs.job[2].id, "a/command=100%25"));
-		T_CHECK(!strcmp(jobs.job[3].id, "a/command=true,metric_name=x"));
+		assert_true(!strcmp(jobs.job[0].id, "a/command=true%2Cmetric_name=x"));
+		assert_true(!strcmp(jobs.job[1].id, "a/command=true"));
+		assert_true(!strcmp(jobs.job[2].id, "a/command=100%25"));
+		assert_true(!strcmp(jobs.job[3].id, "a/command=true,metric_name=x"));
 	}
 	kscen_jobs_free(&jobs);
 	kscen_scenario_free(s);
 }
 
-void test_history_drift_random_effects(void)
+void test_history_drift_random_effects(void **state)
 {
 	/*
 	 * By hand: the log medians' variance is 0.025/4 = 0.00625, the mean
@@ -60,24 +65,24 @@ void test_history_drift_random_effects(void)
 	struct kscen_drift d;
 
 	kscen_drift_from(lmed, se, 5, &d);
-	T_CHECK(d.runs == 5);
-	T_CHECK(near(d.tau, 0.0764853, 1e-6));
-	T_CHECK(near(d.t, 2.776, 1e-9));
-	T_CHECK(near(d.spread, 2.776 * M_SQRT2 * 0.0764853, 1e-5));
+	assert_true(d.runs == 5);
+	assert_true(near(d.tau, 0.0764853, 1e-6));
+	assert_true(near(d.t, 2.776, 1e-9));
+	assert_true(near(d.spread, 2.776 * M_SQRT2 * 0.0764853, 1e-5));
 	/* (2.776 + 0.8416) * sqrt(2 * 0.00585 + 2 * 0.0004) */
-	T_CHECK(near(d.mde_between, 3.6176212 * sqrt(0.0125), 1e-5));
-	T_CHECK(near(d.mde_within, (1.959964 + 0.841621) * sqrt(0.0008), 1e-5));
+	assert_true(near(d.mde_between, 3.6176212 * sqrt(0.0125), 1e-5));
+	assert_true(near(d.mde_within, (1.959964 + 0.841621) * sqrt(0.0008), 1e-5));
 
 	/* What the runs' own noise explains is no drift: never below zero. */
 	kscen_drift_from(lmed, big, 3, &d);
-	T_CHECK(d.runs == 3 && d.tau == 0 && d.spread == 0);
+	assert_true(d.runs == 3 && d.tau == 0 && d.spread == 0);
 	/* Two runs cannot estimate a spread. */
 	kscen_drift_from(lmed, se, 2, &d);
-	T_CHECK(d.runs == 2 && d.spread == 0 && d.t == 0);
-	T_CHECK(near(kscen_t975(1), 12.706, 1e-9) && kscen_t975(500) == 1.96);
+	assert_true(d.runs == 2 && d.spread == 0 && d.t == 0);
+	assert_true(near(kscen_t975(1), 12.706, 1e-9) && kscen_t975(500) == 1.96);
 }
 
-void test_history_change_widened_by_drift(void)
+void test_history_change_widened_by_drift(void **state)
 {
 	struct kscen_drift d = { .runs = 8, .spread = 0.2 };
 	struct kscen_change c = {
@@ -90,18 +95,18 @@ void test_history_change_widened_by_drift(void)
 	kscen_change_widen(&c, &d, KSCEN_LOWER);
 	llo = lc - sqrt(pow(lc - log1p(0.03), 2) + 0.04);
 	lhi = lc + sqrt(pow(log1p(0.13) - lc, 2) + 0.04);
-	T_CHECK(c.between && c.drift && c.hist_runs == 8);
-	T_CHECK(near(c.lo, expm1(llo), 1e-12) && near(c.hi, expm1(lhi), 1e-12));
+	assert_true(c.between && c.drift && c.hist_runs == 8);
+	assert_true(near(c.lo, expm1(llo), 1e-12) && near(c.hi, expm1(lhi), 1e-12));
 	/* +8% within drift of +-22%: no longer a verdict. */
-	T_CHECK(c.verdict == KSCEN_SAME);
-	T_CHECK(near(c.spread, expm1(0.2), 1e-12));
-	T_CHECK(!kscen_change_beyond(&c, KSCEN_LOWER, 5));
+	assert_true(c.verdict == KSCEN_SAME);
+	assert_true(near(c.spread, expm1(0.2), 1e-12));
+	assert_true(!kscen_change_beyond(&c, KSCEN_LOWER, 5));
 
 	/* Too little history: the in-run interval stands, and says so. */
 	d.runs = 2;
 	kscen_change_widen(&few, &d, KSCEN_LOWER);
-	T_CHECK(few.between && !few.drift && few.hist_runs == 2);
-	T_CHECK(few.lo == 0.03 && few.verdict == KSCEN_WORSE);
+	assert_true(few.between && !few.drift && few.hist_runs == 2);
+	assert_true(few.lo == 0.03 && few.verdict == KSCEN_WORSE);
 }
 
 /* ---- references from stored runs ---------------------------------------- */
@@ -148,18 +153,18 @@ static struct kscen_run *mk_run(const char *started, const char *host,
 
 static void save(const char *dir, struct kscen_run *r)
 {
-	T_CHECK(kscen_result_save(r, dir) == 0);
+	assert_true(kscen_result_save(r, dir) == 0);
 	kscen_run_free(r);
 }
 
-void test_history_reference_per_job_never_silent(void)
+void test_history_reference_per_job_never_silent(void **state)
 {
 	char tmpl[] = "/tmp/kscen-hist-XXXXXX", *dir = mkdtemp(tmpl), *sdir;
 	struct kscen_run *cur, *r;
 	struct kscen_refs refs;
 	FILE *f;
 
-	T_CHECK(dir);
+	assert_true(dir);
 	if (!dir)
 		return;
 	sdir = kscen_xasprintf("%s/h", dir);
@@ -194,15 +199,15 @@ void test_history_reference_per_job_never_silent(void)
 
 	cur = mk_run("2026-06-01T00:00:00Z", "my", 3, "1");
 	kscen_refs_history(&refs, cur, sdir, "my", NULL);
-	T_CHECK(refs.compared == 1 && refs.ref[0].run);
+	assert_true(refs.compared == 1 && refs.ref[0].run);
 	if (refs.ref[0].run)
-		T_CHECK(!strcmp(refs.ref[0].run->started, "2026-01-01T00:00:01Z"));
-	T_CHECK(refs.main == refs.ref[0].run);
+		assert_true(!strcmp(refs.ref[0].run->started, "2026-01-01T00:00:01Z"));
+	assert_true(refs.main == refs.ref[0].run);
 	kscen_refs_free(&refs);
 
 	/* Any host: the other host's run is the newest that matches. */
 	kscen_refs_history(&refs, cur, sdir, NULL, NULL);
-	T_CHECK(refs.ref[0].run &&
+	assert_true(refs.ref[0].run &&
 		!strcmp(refs.ref[0].run->system.hostname, "other"));
 	kscen_refs_free(&refs);
 
@@ -210,7 +215,7 @@ void test_history_reference_per_job_never_silent(void)
 	kscen_run_free(cur);
 	cur = mk_run("2026-06-01T00:00:00Z", "my", 9, "1");
 	kscen_refs_history(&refs, cur, sdir, "my", NULL);
-	T_CHECK(refs.compared == 0 && !refs.ref[0].run && refs.ref[0].why &&
+	assert_true(refs.compared == 0 && !refs.ref[0].run && refs.ref[0].why &&
 		strstr(refs.ref[0].why, "version"));
 	kscen_refs_free(&refs);
 	kscen_run_free(cur);
@@ -219,7 +224,7 @@ void test_history_reference_per_job_never_silent(void)
 	free(sdir);
 }
 
-void test_env_diff_lists_tokens(void)
+void test_env_diff_lists_tokens(void **state)
 {
 	struct kscen_run *a = mk_run("2026-01-01T00:00:01Z", "my", 3, "1");
 	struct kscen_run *b = mk_run("2026-01-01T00:00:02Z", "my", 3, "1");
@@ -231,11 +236,11 @@ void test_env_diff_lists_tokens(void)
 	free(b->system.kernel);
 	b->system.kernel = kscen_xstrdup("6.2");
 	nr = kscen_env_diff(a, b, &v);
-	T_CHECK(nr == 2);
+	assert_true(nr == 2);
 	if (nr == 2) {
-		T_CHECK(!strcmp(v[0].name, "kernel") && !strcmp(v[0].old, "6.1") &&
+		assert_true(!strcmp(v[0].name, "kernel") && !strcmp(v[0].old, "6.1") &&
 			!strcmp(v[0].new_, "6.2") && !v[0].tokens);
-		T_CHECK(!strcmp(v[1].name, "cmdline") &&
+		assert_true(!strcmp(v[1].name, "cmdline") &&
 			!strcmp(v[1].tokens, "-quiet +nosmt"));
 	}
 	kscen_env_diff_free(v, nr);

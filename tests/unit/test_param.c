@@ -3,11 +3,16 @@
  * test_param.c - strict parameter values, and every registered workload's
  * parameter table (so a new module is checked without new tests).
  */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness.h"
 #include "scenario.h"
 #include "tests.h"
 
@@ -80,7 +85,7 @@ static const struct {
 	{ &p_enum, "", 0, 0 },
 };
 
-void test_value_parse_is_strict(void)
+void test_value_parse_is_strict(void **state)
 {
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct kscen_value v;
@@ -91,66 +96,66 @@ void test_value_parse_is_strict(void)
 			fprintf(stderr, "    case '%s' (%s): ret %d value %lld err '%s'\n",
 				cases[i].text, kscen_ptype_name(cases[i].p->type),
 				ret, ret ? 0 : v.i, err);
-			T_CHECK(!"value parsed as expected");
+			assert_true(!"value parsed as expected");
 		}
 		if (!ret)
 			kscen_value_fini(&v);
 		else
-			T_CHECK(err[0] != '\0');	/* every refusal says why */
+			assert_true(err[0] != '\0');	/* every refusal says why */
 	}
 }
 
-void test_value_error_names_param_and_range(void)
+void test_value_error_names_param_and_range(void **state)
 {
 	struct kscen_value v;
 	char err[256];
 
-	T_CHECK(kscen_value_parse(&p_int, "1001", &v, err, sizeof(err)) < 0);
-	T_CHECK(strstr(err, "n:") == err);
-	T_CHECK(strstr(err, "0..1000") != NULL);
+	assert_true(kscen_value_parse(&p_int, "1001", &v, err, sizeof(err)) < 0);
+	assert_true(strstr(err, "n:") == err);
+	assert_true(strstr(err, "0..1000") != NULL);
 }
 
 /* One walk over every registered workload's tables. */
-void test_every_workload_table_is_sane(void)
+void test_every_workload_table_is_sane(void **state)
 {
-	T_CHECK(kscen_nr_workloads >= 3);
+	assert_true(kscen_nr_workloads >= 3);
 	for (unsigned w = 0; w < kscen_nr_workloads; w++) {
 		const struct kscen_workload *wl = kscen_workloads[w];
 		void *params;
 
-		T_CHECK(wl->name && *wl->name && wl->summary && *wl->summary);
-		T_CHECK(kscen_workload_find(wl->name) == wl);
-		T_CHECK(wl->sample != NULL);
-		T_CHECK(wl->nr_metrics >= 1 && wl->nr_metrics <= KSCEN_MAX_METRICS);
+		assert_true(wl->name && *wl->name && wl->summary && *wl->summary);
+		assert_true(kscen_workload_find(wl->name) == wl);
+		assert_true(wl->sample != NULL);
+		assert_true(wl->nr_metrics >= 1 && wl->nr_metrics <= KSCEN_MAX_METRICS);
 		for (unsigned m = 0; m < wl->nr_metrics; m++)
-			T_CHECK(wl->metrics[m].name && wl->metrics[m].unit);
+			assert_true(wl->metrics[m].name && wl->metrics[m].unit);
 		for (unsigned k = 0; k < w; k++)
-			T_CHECK(strcmp(kscen_workloads[k]->name, wl->name) != 0);
+			assert_true(strcmp(kscen_workloads[k]->name, wl->name) != 0);
 		for (unsigned i = 0; i < wl->nr_params; i++) {
 			const struct kscen_param *p = &wl->params[i];
 			struct kscen_value v;
 			char err[256];
 
-			T_CHECK(p->name && *p->name && p->help && *p->help);
-			T_CHECK(p->offset < wl->params_size);
-			T_CHECK(kscen_param_find(wl, p->name) == p);
+			assert_true(p->name && *p->name && p->help && *p->help);
+			assert_true(p->offset < wl->params_size);
+			assert_true(kscen_param_find(wl, p->name) == p);
 			if (p->type == KSCEN_P_INT || p->type == KSCEN_P_SIZE ||
 			    p->type == KSCEN_P_TIME)
-				T_CHECK(p->min <= p->max);
+				assert_true(p->min <= p->max);
 			if (p->type == KSCEN_P_ENUM)
-				T_CHECK(p->choices && *p->choices);
+				assert_true(p->choices && *p->choices);
 			if (p->def) {
 				int ret = kscen_value_parse(p, p->def, &v, err, sizeof(err));
 
 				if (ret)
 					fprintf(stderr, "    %s: default: %s\n", wl->name, err);
-				T_CHECK(ret == 0);
+				assert_true(ret == 0);
 				if (!ret)
 					kscen_value_fini(&v);
 			}
 		}
 		params = kscen_params_new(wl);
-		T_CHECK(params != NULL);
+		assert_true(params != NULL);
 		kscen_params_free(wl, params);
 	}
 }

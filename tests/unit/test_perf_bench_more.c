@@ -5,11 +5,16 @@
  * time, and the JSON paths of exec's json option and fio name exactly one
  * value or fail with a reason.
  */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
 #include <errno.h>
 #include <string.h>
 #include <jansson.h>
 
-#include "harness.h"
 #include "scenario.h"
 #include "tests.h"
 #include "workloads/json_path.h"
@@ -22,28 +27,28 @@ static const char *def_of(const char *workload, const char *param)
 	return p && p->def ? p->def : "";
 }
 
-void test_perf_bench_more_defaults_are_perfs(void)
+void test_perf_bench_more_defaults_are_perfs(void **state)
 {
-	T_CHECK(!strcmp(def_of("futex.hash", "futexes"), "1024"));
-	T_CHECK(!strcmp(def_of("futex.hash", "runtime"), "10s"));
-	T_CHECK(!strcmp(def_of("futex.hash", "threads"), "0"));
-	T_CHECK(!strcmp(def_of("futex.wake", "nwakes"), "1"));
-	T_CHECK(!strcmp(def_of("futex.wake", "repeat"), "10"));
-	T_CHECK(!strcmp(def_of("futex.wake", "settle"), "100ms"));
-	T_CHECK(!strcmp(def_of("futex.requeue", "nrequeue"), "1"));
-	T_CHECK(!strcmp(def_of("futex.lock_pi", "multi"), "false"));
-	T_CHECK(!strcmp(def_of("epoll.wait", "nfds"), "64"));
-	T_CHECK(!strcmp(def_of("epoll.wait", "runtime"), "8s"));
-	T_CHECK(!strcmp(def_of("epoll.ctl", "nfds"), "64"));
-	T_CHECK(!strcmp(def_of("mem.memcpy", "size"), "1M"));
-	T_CHECK(!strcmp(def_of("mem.memcpy", "nr_loops"), "1"));
-	T_CHECK(!strcmp(def_of("mem.memset", "function"), "default"));
-	T_CHECK(!strcmp(def_of("mem.find_bit", "outer_iterations"), "5"));
-	T_CHECK(!strcmp(def_of("mem.find_bit", "inner_iterations"), "100000"));
-	T_CHECK(!strcmp(def_of("syscall.getpgid", "loops"), "10000000"));
-	T_CHECK(!strcmp(def_of("syscall.fork", "loops"), "10000"));
-	T_CHECK(!strcmp(def_of("syscall.execve", "loops"), "10000"));
-	T_CHECK(!strcmp(def_of("sched.seccomp_notify", "loops"), "1000000"));
+	assert_true(!strcmp(def_of("futex.hash", "futexes"), "1024"));
+	assert_true(!strcmp(def_of("futex.hash", "runtime"), "10s"));
+	assert_true(!strcmp(def_of("futex.hash", "threads"), "0"));
+	assert_true(!strcmp(def_of("futex.wake", "nwakes"), "1"));
+	assert_true(!strcmp(def_of("futex.wake", "repeat"), "10"));
+	assert_true(!strcmp(def_of("futex.wake", "settle"), "100ms"));
+	assert_true(!strcmp(def_of("futex.requeue", "nrequeue"), "1"));
+	assert_true(!strcmp(def_of("futex.lock_pi", "multi"), "false"));
+	assert_true(!strcmp(def_of("epoll.wait", "nfds"), "64"));
+	assert_true(!strcmp(def_of("epoll.wait", "runtime"), "8s"));
+	assert_true(!strcmp(def_of("epoll.ctl", "nfds"), "64"));
+	assert_true(!strcmp(def_of("mem.memcpy", "size"), "1M"));
+	assert_true(!strcmp(def_of("mem.memcpy", "nr_loops"), "1"));
+	assert_true(!strcmp(def_of("mem.memset", "function"), "default"));
+	assert_true(!strcmp(def_of("mem.find_bit", "outer_iterations"), "5"));
+	assert_true(!strcmp(def_of("mem.find_bit", "inner_iterations"), "100000"));
+	assert_true(!strcmp(def_of("syscall.getpgid", "loops"), "10000000"));
+	assert_true(!strcmp(def_of("syscall.fork", "loops"), "10000"));
+	assert_true(!strcmp(def_of("syscall.execve", "loops"), "10000"));
+	assert_true(!strcmp(def_of("sched.seccomp_notify", "loops"), "1000000"));
 }
 
 /* The metrics a job of @workload gets with @n params set as text. */
@@ -73,7 +78,7 @@ out:
 	return nr;
 }
 
-void test_perf_bench_units_detected(void)
+void test_perf_bench_units_detected(void **state)
 {
 	struct kscen_metric_desc m[KSCEN_MAX_METRICS];
 	const char *pipe[] = { "collection", "sched", "benchmark", "pipe" };
@@ -85,25 +90,25 @@ void test_perf_bench_units_detected(void)
 	const char *odd[] = { "collection", "new", "benchmark", "thing" };
 	const char *cycles[] = { "cycles", "true" };
 
-	T_CHECK(metrics_of("perf.bench", pipe, 2, m) == 1 &&
+	assert_true(metrics_of("perf.bench", pipe, 2, m) == 1 &&
 		!strcmp(m[0].name, "seconds") && m[0].better == KSCEN_LOWER);
-	T_CHECK(metrics_of("perf.bench", hash, 2, m) == 1 &&
+	assert_true(metrics_of("perf.bench", hash, 2, m) == 1 &&
 		!strcmp(m[0].name, "ops/sec") && m[0].better == KSCEN_HIGHER);
-	T_CHECK(metrics_of("perf.bench", ctl, 2, m) == 3 &&
+	assert_true(metrics_of("perf.bench", ctl, 2, m) == 3 &&
 		!strcmp(m[2].name, "DEL operations"));
-	T_CHECK(metrics_of("perf.bench", wake, 2, m) == 1 &&
+	assert_true(metrics_of("perf.bench", wake, 2, m) == 1 &&
 		!strcmp(m[0].unit, "ms") && m[0].better == KSCEN_LOWER);
-	T_CHECK(metrics_of("perf.bench", cyc, 3, m) == 1 &&
+	assert_true(metrics_of("perf.bench", cyc, 3, m) == 1 &&
 		!strcmp(m[0].name, "cycles/Byte") && m[0].better == KSCEN_LOWER);
-	T_CHECK(metrics_of("perf.bench", odd, 2, m) == 1 &&
+	assert_true(metrics_of("perf.bench", odd, 2, m) == 1 &&
 		!strcmp(m[0].name, "value"));
-	T_CHECK(metrics_of("mem.memset", cycles, 1, m) == 1 &&
+	assert_true(metrics_of("mem.memset", cycles, 1, m) == 1 &&
 		!strcmp(m[0].name, "cycles/Byte") && m[0].better == KSCEN_LOWER);
-	T_CHECK(metrics_of("mem.memset", NULL, 0, m) == 1 &&
+	assert_true(metrics_of("mem.memset", NULL, 0, m) == 1 &&
 		!strcmp(m[0].name, "GB/sec") && m[0].better == KSCEN_HIGHER);
 }
 
-void test_json_path_names_one_value(void)
+void test_json_path_names_one_value(void **state)
 {
 	json_t *doc = json_loads("{\"results\": [{\"mean\": 0.5, \"s\": \"x\"},"
 				 " {\"mean\": 2}], \"a.b\": {\"c\": -3e2}, \"n\": null}",
@@ -111,26 +116,26 @@ void test_json_path_names_one_value(void)
 	char err[160];
 	double v = 0;
 
-	T_CHECK(doc != NULL);
-	T_CHECK(!kscen_json_path_number(doc, ".results[0].mean", &v, err, sizeof(err)) && v == 0.5);
-	T_CHECK(!kscen_json_path_number(doc, ".results[1].mean", &v, err, sizeof(err)) && v == 2);
-	T_CHECK(!kscen_json_path_number(doc, ".[\"a.b\"].c", &v, err, sizeof(err)) && v == -300);
-	T_CHECK(!kscen_json_path_number(doc, "[\"a.b\"][\"c\"]", &v, err, sizeof(err)) && v == -300);
-	T_CHECK(kscen_json_path_number(doc, ".results[2].mean", &v, err, sizeof(err)) == -ENOENT &&
+	assert_true(doc != NULL);
+	assert_true(!kscen_json_path_number(doc, ".results[0].mean", &v, err, sizeof(err)) && v == 0.5);
+	assert_true(!kscen_json_path_number(doc, ".results[1].mean", &v, err, sizeof(err)) && v == 2);
+	assert_true(!kscen_json_path_number(doc, ".[\"a.b\"].c", &v, err, sizeof(err)) && v == -300);
+	assert_true(!kscen_json_path_number(doc, "[\"a.b\"][\"c\"]", &v, err, sizeof(err)) && v == -300);
+	assert_true(kscen_json_path_number(doc, ".results[2].mean", &v, err, sizeof(err)) == -ENOENT &&
 		strstr(err, "2 elements"));
-	T_CHECK(kscen_json_path_number(doc, ".results[0].s", &v, err, sizeof(err)) == -EINVAL &&
+	assert_true(kscen_json_path_number(doc, ".results[0].s", &v, err, sizeof(err)) == -EINVAL &&
 		strstr(err, "a string"));
-	T_CHECK(kscen_json_path_number(doc, ".n", &v, err, sizeof(err)) == -EINVAL &&
+	assert_true(kscen_json_path_number(doc, ".n", &v, err, sizeof(err)) == -EINVAL &&
 		strstr(err, "null"));
-	T_CHECK(kscen_json_path_number(doc, ".nope", &v, err, sizeof(err)) == -ENOENT &&
+	assert_true(kscen_json_path_number(doc, ".nope", &v, err, sizeof(err)) == -ENOENT &&
 		strstr(err, "nope"));
-	T_CHECK(kscen_json_path_number(doc, ".results.mean", &v, err, sizeof(err)) == -ENOENT &&
+	assert_true(kscen_json_path_number(doc, ".results.mean", &v, err, sizeof(err)) == -ENOENT &&
 		strstr(err, "not an object"));
-	T_CHECK(kscen_json_path_check("results", err, sizeof(err)) == -EINVAL);
-	T_CHECK(kscen_json_path_check(".a[x]", err, sizeof(err)) == -EINVAL);
-	T_CHECK(kscen_json_path_check(".a..b", err, sizeof(err)) == -EINVAL);
-	T_CHECK(kscen_json_path_check(".a[\"b]", err, sizeof(err)) == -EINVAL);
-	T_CHECK(kscen_json_path_check(".a[99999999999999999999]", err, sizeof(err)) == -EINVAL);
-	T_CHECK(kscen_json_path_check(".", err, sizeof(err)) == 0);
+	assert_true(kscen_json_path_check("results", err, sizeof(err)) == -EINVAL);
+	assert_true(kscen_json_path_check(".a[x]", err, sizeof(err)) == -EINVAL);
+	assert_true(kscen_json_path_check(".a..b", err, sizeof(err)) == -EINVAL);
+	assert_true(kscen_json_path_check(".a[\"b]", err, sizeof(err)) == -EINVAL);
+	assert_true(kscen_json_path_check(".a[99999999999999999999]", err, sizeof(err)) == -EINVAL);
+	assert_true(kscen_json_path_check(".", err, sizeof(err)) == 0);
 	json_decref(doc);
 }

@@ -7,13 +7,18 @@
  * very binary's ELF symbol table for one of its own functions).
  */
 #define _GNU_SOURCE	/* open_memstream, mkdtemp */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "harness.h"
 #include "store.h"
 #include "util.h"
 #include "profile.h"
@@ -57,28 +62,28 @@ static struct kscen_profile *sample_profile(void)
 	return p;
 }
 
-void test_profile_self_children_and_folding(void)
+void test_profile_self_children_and_folding(void **state)
 {
 	struct kscen_profile *p = sample_profile();
 	const struct kscen_profile_sym *s;
 
 	/* Two processes, one path: merged only when the command matches too. */
-	T_CHECK(p->nr_folded == 4);
-	T_CHECK(p->samples == 100);
-	T_CHECK(p->children);
+	assert_true(p->nr_folded == 4);
+	assert_true(p->samples == 100);
+	assert_true(p->children);
 	/* By self time; then main and the entry, with children time only. */
-	T_CHECK(p->nr_sym == 5);
+	assert_true(p->nr_sym == 5);
 	s = find(p, "main");
-	T_CHECK(s && s == &p->sym[3] && s->self == 0 && fabs(s->children - 100) < 1e-9);
+	assert_true(s && s == &p->sym[3] && s->self == 0 && fabs(s->children - 100) < 1e-9);
 	s = find(p, "entry_SYSCALL_64");
-	T_CHECK(s && s == &p->sym[4] && s->kernel && fabs(s->children - 60) < 1e-9);
-	T_CHECK(!strcmp(p->sym[0].name, "__x64_sys_getppid") && p->sym[0].kernel);
-	T_CHECK(fabs(p->sym[0].self - 60) < 1e-9 && fabs(p->sym[0].children - 60) < 1e-9);
+	assert_true(s && s == &p->sym[4] && s->kernel && fabs(s->children - 60) < 1e-9);
+	assert_true(!strcmp(p->sym[0].name, "__x64_sys_getppid") && p->sym[0].kernel);
+	assert_true(fabs(p->sym[0].self - 60) < 1e-9 && fabs(p->sym[0].children - 60) < 1e-9);
 	s = find(p, "work");
-	T_CHECK(s && !s->kernel && fabs(s->self - 20) < 1e-9 && fabs(s->children - 80) < 1e-9);
+	assert_true(s && !s->kernel && fabs(s->self - 20) < 1e-9 && fabs(s->children - 80) < 1e-9);
 	/* Recursion counts once per stack in children. */
 	s = find(p, "f");
-	T_CHECK(s && fabs(s->self - 20) < 1e-9 && fabs(s->children - 20) < 1e-9);
+	assert_true(s && fabs(s->self - 20) < 1e-9 && fabs(s->children - 20) < 1e-9);
 	kscen_profile_free(p);
 
 	/* One-frame stacks: children would only repeat self. */
@@ -87,13 +92,13 @@ void test_profile_self_children_and_folding(void)
 	add(p, "a;y", 1);
 	add(p, "a;x", 1);
 	kscen_profile_summarize(p);
-	T_CHECK(p->nr_folded == 2 && p->folded[0].count == 4);
-	T_CHECK(!p->children && isnan(p->sym[0].children));
-	T_CHECK(fabs(p->sym[0].self - 80) < 1e-9);
+	assert_true(p->nr_folded == 2 && p->folded[0].count == 4);
+	assert_true(!p->children && isnan(p->sym[0].children));
+	assert_true(fabs(p->sym[0].self - 80) < 1e-9);
 	kscen_profile_free(p);
 }
 
-void test_profile_diff_orders_by_delta(void)
+void test_profile_diff_orders_by_delta(void **state)
 {
 	struct kscen_profile *a = sample_profile(), *b = kscen_xcalloc(1, sizeof(*b));
 	struct kscen_profile_diff rows[8];
@@ -109,33 +114,33 @@ void test_profile_diff_orders_by_delta(void)
 	kscen_profile_summarize(b);
 	n = kscen_profile_diff_rows(a, b, rows, 8);
 	/* getppid 60 -> 10, work 20 -> 70, g new 20, f gone 20. */
-	T_CHECK(n == 4);
-	T_CHECK(!strcmp(rows[0].name, "__x64_sys_getppid") || !strcmp(rows[0].name, "work"));
-	T_CHECK(fabs(fabs(rows[0].new_ - rows[0].old) - 50) < 1e-9);
-	T_CHECK(!strcmp(rows[2].name, "f") && isnan(rows[2].new_) &&
+	assert_true(n == 4);
+	assert_true(!strcmp(rows[0].name, "__x64_sys_getppid") || !strcmp(rows[0].name, "work"));
+	assert_true(fabs(fabs(rows[0].new_ - rows[0].old) - 50) < 1e-9);
+	assert_true(!strcmp(rows[2].name, "f") && isnan(rows[2].new_) &&
 		fabs(rows[2].new_below - 10) < 1e-9);
-	T_CHECK(!strcmp(rows[3].name, "g") && isnan(rows[3].old));
+	assert_true(!strcmp(rows[3].name, "g") && isnan(rows[3].old));
 
 	f = open_memstream(&text, &len);
 	kscen_profile_diff(f, a, b, "baseline", "j/x=1", false);
 	fclose(f);
-	T_CHECK(strstr(text, "# Profile against baseline (j/x=1)"));
-	T_CHECK(strstr(text, "     60.00%     10.00%    -50.00%  [k] __x64_sys_getppid\n"));
-	T_CHECK(strstr(text, "     20.00%    <10.00%    -20.00%  [.] f\n"));
+	assert_true(strstr(text, "# Profile against baseline (j/x=1)"));
+	assert_true(strstr(text, "     60.00%     10.00%    -50.00%  [k] __x64_sys_getppid\n"));
+	assert_true(strstr(text, "     20.00%    <10.00%    -20.00%  [.] f\n"));
 	free(text);
 	kscen_profile_free(a);
 	kscen_profile_free(b);
 }
 
-void test_profile_folded_names_are_safe(void)
+void test_profile_folded_names_are_safe(void **state)
 {
 	char *n = kscen_profile_folded_name("thread/breakpoints=4,parallelism=2");
 
-	T_CHECK(!strcmp(n, "thread%2Fbreakpoints=4,parallelism=2.folded"));
+	assert_true(!strcmp(n, "thread%2Fbreakpoints=4,parallelism=2.folded"));
 	free(n);
 	n = kscen_profile_folded_name("../a b/%");
-	T_CHECK(!strcmp(n, "%2E.%2Fa%20b%2F%25.folded"));
-	T_CHECK(!strchr(n, '/'));
+	assert_true(!strcmp(n, "%2E.%2Fa%20b%2F%25.folded"));
+	assert_true(!strchr(n, '/'));
 	free(n);
 }
 
@@ -148,7 +153,7 @@ static int rm_rf(const char *dir)
 	return ret;
 }
 
-void test_profile_result_roundtrip(void)
+void test_profile_result_roundtrip(void **state)
 {
 	char dir[] = "/tmp/kscen-test-profile.XXXXXX";
 	struct kscen_run *run = kscen_xcalloc(1, sizeof(*run)), *back = NULL;
@@ -157,7 +162,7 @@ void test_profile_result_roundtrip(void)
 	char *pdir, *path;
 	unsigned nr = 0;
 
-	T_CHECK(mkdtemp(dir));
+	assert_true(mkdtemp(dir));
 	run->version = kscen_xstrdup("1.0");
 	run->scenario = kscen_xstrdup("s");
 	run->started = kscen_xstrdup("2026-12-02T10:15:03Z");
@@ -178,29 +183,29 @@ void test_profile_result_roundtrip(void)
 	j->profile->source = kscen_xstrdup("bpf");
 	j->profile->reason = kscen_xstrdup("profile skipped: needs root");
 
-	T_CHECK(kscen_result_save(run, dir) == 0);
-	T_CHECK(kscen_profile_save_folded(run) == 0);
-	T_CHECK(run->path && kscen_result_load(run->path, &back) == 0);
+	assert_true(kscen_result_save(run, dir) == 0);
+	assert_true(kscen_profile_save_folded(run) == 0);
+	assert_true(run->path && kscen_result_load(run->path, &back) == 0);
 	if (back) {
 		const struct kscen_profile *p = back->jobs[0].profile, *q = run->jobs[0].profile;
 
-		T_CHECK(p && !p->reason && p->samples == 100 && p->frequency == 999 &&
+		assert_true(p && !p->reason && p->samples == 100 && p->frequency == 999 &&
 			p->top == 3 && p->children && p->value == 1.5 &&
 			!strcmp(p->event, "cpu-clock") && p->nr_sym == q->nr_sym);
 		for (unsigned i = 0; p && i < p->nr_sym && i < q->nr_sym; i++)
-			T_CHECK(!strcmp(p->sym[i].name, q->sym[i].name) &&
+			assert_true(!strcmp(p->sym[i].name, q->sym[i].name) &&
 				p->sym[i].kernel == q->sym[i].kernel &&
 				fabs(p->sym[i].self - q->sym[i].self) < 0.006 &&
 				fabs(p->sym[i].children - q->sym[i].children) < 0.006);
 		p = back->jobs[1].profile;
-		T_CHECK(p && p->reason && strstr(p->reason, "needs root") && !p->nr_sym);
+		assert_true(p && p->reason && strstr(p->reason, "needs root") && !p->nr_sym);
 	}
 	pdir = kscen_profile_dir(run);
 	path = kscen_xasprintf("%s/j%%2Fx=1.folded", pdir);
-	T_CHECK(kscen_folded_load(path, &f, &nr) == 0);
-	T_CHECK(nr == 4);
+	assert_true(kscen_folded_load(path, &f, &nr) == 0);
+	assert_true(nr == 4);
 	for (unsigned i = 0; i < nr && nr == 4; i++)
-		T_CHECK(!strcmp(f[i].stack, run->jobs[0].profile->folded[i].stack) &&
+		assert_true(!strcmp(f[i].stack, run->jobs[0].profile->folded[i].stack) &&
 			f[i].count == run->jobs[0].profile->folded[i].count);
 	kscen_folded_free(f, nr);
 	free(path);
@@ -217,7 +222,7 @@ __attribute__((noinline, used)) int kscen_test_profile_target(int x)
 	return x * 3 + 1;
 }
 
-void test_symbols_kallsyms_and_elf(void)
+void test_symbols_kallsyms_and_elf(void **state)
 {
 	char path[] = "/tmp/kscen-test-kallsyms.XXXXXX";
 	struct kscen_ksyms *k = NULL;
@@ -238,20 +243,20 @@ void test_symbols_kallsyms_and_elf(void)
 	      "ffffffff81002000 D some_data\n"
 	      "ffffffff81003000 T _etext\n", f);
 	fclose(f);
-	T_CHECK(kscen_ksyms_load(path, &k, &hidden) == 0 && !hidden);
-	T_CHECK(k && !strcmp(kscen_ksyms_find(k, 0xffffffff81001050ull), "entry_SYSCALL_64"));
-	T_CHECK(k && !strcmp(kscen_ksyms_find(k, 0xffffffff81001150ull), "do_syscall_64"));
+	assert_true(kscen_ksyms_load(path, &k, &hidden) == 0 && !hidden);
+	assert_true(k && !strcmp(kscen_ksyms_find(k, 0xffffffff81001050ull), "entry_SYSCALL_64"));
+	assert_true(k && !strcmp(kscen_ksyms_find(k, 0xffffffff81001150ull), "do_syscall_64"));
 	/* Aliases: the global one listed last, as perf names it. */
-	T_CHECK(k && !strcmp(kscen_ksyms_find(k, 0xffffffff81001210ull), "__x64_sys_getppid"));
-	T_CHECK(k && !strcmp(kscen_ksyms_find(k, 0xffffffff81002100ull), "after"));
-	T_CHECK(k && !kscen_ksyms_find(k, 0xffffffff81004000ull));
+	assert_true(k && !strcmp(kscen_ksyms_find(k, 0xffffffff81001210ull), "__x64_sys_getppid"));
+	assert_true(k && !strcmp(kscen_ksyms_find(k, 0xffffffff81002100ull), "after"));
+	assert_true(k && !kscen_ksyms_find(k, 0xffffffff81004000ull));
 	kscen_ksyms_free(k);
 	/* kptr_restrict: every address reads 0. */
 	f = fopen(path, "w");
 	fputs("0000000000000000 T _stext\n0000000000000000 T entry_SYSCALL_64\n", f);
 	fclose(f);
-	T_CHECK(kscen_ksyms_load(path, &k, &hidden) == 0 && hidden);
-	T_CHECK(k && !kscen_ksyms_find(k, 0xffffffff81001050ull));
+	assert_true(kscen_ksyms_load(path, &k, &hidden) == 0 && hidden);
+	assert_true(k && !kscen_ksyms_find(k, 0xffffffff81001050ull));
 	kscen_ksyms_free(k);
 	unlink(path);
 
@@ -263,24 +268,24 @@ void test_symbols_kallsyms_and_elf(void)
 		fclose(f);
 	comm[strcspn(comm, "\n")] = '\0';
 	u = kscen_usyms_new();
-	T_CHECK(kscen_usyms_add_pid(u, getpid(), "not-this-one") == -ESRCH);
-	T_CHECK(kscen_usyms_add_pid(u, getpid(), NULL) == 0);
+	assert_true(kscen_usyms_add_pid(u, getpid(), "not-this-one") == -ESRCH);
+	assert_true(kscen_usyms_add_pid(u, getpid(), NULL) == 0);
 	name = kscen_usyms_find(u, getpid(), comm,
 				(uint64_t)(uintptr_t)kscen_test_profile_target + 2, &dso);
-	T_CHECK(name && !strcmp(name, "kscen_test_profile_target"));
-	T_CHECK(dso && !strcmp(dso, "unit-tests"));
+	assert_true(name && !strcmp(name, "kscen_test_profile_target"));
+	assert_true(dso && !strcmp(dso, "unit-tests"));
 	name = kscen_usyms_find(u, getpid(), comm, (uint64_t)(uintptr_t)getpid, &dso);
-	T_CHECK(dso && strstr(dso, "libc"));
+	assert_true(dso && strstr(dso, "libc"));
 	for (unsigned i = 0; kscen_usyms_object(u, i, &obj, &id); i++)
 		if (strstr(obj, "unit-tests"))
 			found = strlen(id) == 40;	/* gcc links a GNU build id */
-	T_CHECK(found);
-	T_CHECK(!kscen_usyms_find(u, getpid(), comm, 16, &dso) && !dso);
+	assert_true(found);
+	assert_true(!kscen_usyms_find(u, getpid(), comm, 16, &dso) && !dso);
 	kscen_usyms_free(u);
-	T_CHECK(kscen_test_profile_target(1) == 4);
+	assert_true(kscen_test_profile_target(1) == 4);
 }
 
-void test_profile_spec_from_scenario(void)
+void test_profile_spec_from_scenario(void **state)
 {
 	char path[] = "/tmp/kscen-test-profile-spec.XXXXXX";
 	struct kscen_scenario *s = NULL;
@@ -295,17 +300,17 @@ void test_profile_spec_from_scenario(void)
 	      "     profile: {scope: system, profiler: perf}}\n"
 	      "  - {name: c, workload: exec, params: {command: \"true\"}, profile: false}\n", f);
 	fclose(f);
-	T_CHECK(kscen_scenario_load(path, &s) == 0);
+	assert_true(kscen_scenario_load(path, &s) == 0);
 	if (s) {
 		const struct kscen_profile_spec *p = s->profile, *b = s->jobs[1].profile;
 
-		T_CHECK(p && p->on && p->frequency == 99 && p->stacks == KSCEN_STACKS_KERNEL &&
+		assert_true(p && p->on && p->frequency == 99 && p->stacks == KSCEN_STACKS_KERNEL &&
 			p->top == 5 && !p->system && !p->perf);
-		T_CHECK(!s->jobs[0].profile);
+		assert_true(!s->jobs[0].profile);
 		/* A job's mapping starts from the scenario's. */
-		T_CHECK(b && b->on && b->frequency == 99 && b->stacks == KSCEN_STACKS_KERNEL &&
+		assert_true(b && b->on && b->frequency == 99 && b->stacks == KSCEN_STACKS_KERNEL &&
 			b->top == 5 && b->system && b->perf);
-		T_CHECK(s->jobs[2].profile && !s->jobs[2].profile->on);
+		assert_true(s->jobs[2].profile && !s->jobs[2].profile->on);
 	}
 	kscen_scenario_free(s);
 	unlink(path);

@@ -1,44 +1,48 @@
 // SPDX-License-Identifier: GPL-2.0
 /* test_progress.c - the progress line's durations and its estimate. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness.h"
 #include "tests.h"
 #include "progress.h"
 
-void test_progress_durations_and_estimate(void)
+void test_progress_durations_and_estimate(void **state)
 {
 	struct kscen_progress p;
 	char b[32], *text = NULL;
 	size_t len = 0;
 
 	kscen_progress_duration(0, b, sizeof(b));
-	T_CHECK(!strcmp(b, "0:00"));
+	assert_true(!strcmp(b, "0:00"));
 	kscen_progress_duration(65499999999LL, b, sizeof(b));
-	T_CHECK(!strcmp(b, "1:05"));
+	assert_true(!strcmp(b, "1:05"));
 	kscen_progress_duration(3723LL * 1000000000LL, b, sizeof(b));
-	T_CHECK(!strcmp(b, "1:02:03"));
+	assert_true(!strcmp(b, "1:02:03"));
 	kscen_progress_duration(-5, b, sizeof(b));
-	T_CHECK(!strcmp(b, "0:00"));
+	assert_true(!strcmp(b, "0:00"));
 
 	/* quiet: nothing drawn, but the count still goes on */
 	kscen_progress_init(&p, true, 1);
 	kscen_progress_round(&p, false, 1, 3, 4, 8);
-	T_CHECK(p.left == 0);		/* quiet rounds plan nothing */
+	assert_true(p.left == 0);		/* quiet rounds plan nothing */
 	kscen_progress_sample(&p);
-	T_CHECK(p.done == 1 && !p.drawn);
+	assert_true(p.done == 1 && !p.drawn);
 
 	/* 4 jobs a round, 2 more rounds: 12 planned, one taken: 11 left */
 	kscen_progress_init(&p, false, 0);
 	p.out = open_memstream(&text, &len);
 	kscen_progress_round(&p, false, 1, 3, 4, 8);
-	T_CHECK(p.left == 12);
+	assert_true(p.left == 12);
 	kscen_progress_sample(&p);
-	T_CHECK(p.done == 1 && p.left == 11 && !p.drawn);
+	assert_true(p.done == 1 && p.left == 11 && !p.drawn);
 	fclose(p.out);
-	T_CHECK(text && !strcmp(text, "kscen: round 1/3\n"));	/* not a tty */
+	assert_true(text && !strcmp(text, "kscen: round 1/3\n"));	/* not a tty */
 	free(text);
 
 	/* a terminal: one line redrawn, then cleared */
@@ -47,7 +51,7 @@ void test_progress_durations_and_estimate(void)
 	kscen_progress_round(&p, true, 1, 1, 2, 0);
 	kscen_progress_clear(&p);
 	fclose(p.out);
-	T_CHECK(text && !strncmp(text, "\rkscen: warmup round 1/1, job 0/2, 0:00 elapsed\033[K", 50));
-	T_CHECK(text && strstr(text, "\033[K\r\033[K") && !strchr(text, '\n'));
+	assert_true(text && !strncmp(text, "\rkscen: warmup round 1/1, job 0/2, 0:00 elapsed\033[K", 50));
+	assert_true(text && strstr(text, "\033[K\r\033[K") && !strchr(text, '\n'));
 	free(text);
 }

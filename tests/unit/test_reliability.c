@@ -4,6 +4,12 @@
  * summaries, and the one reader of input files (docs/reliability.md).
  */
 #define _GNU_SOURCE
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -12,7 +18,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness.h"
 #include "store.h"
 #include "util.h"
 #include "tests.h"
@@ -42,7 +47,7 @@ static int load(const char *text, size_t len, struct kscen_run **r, char *err,
 	return ret;
 }
 
-void test_result_summary_comes_from_samples(void)
+void test_result_summary_comes_from_samples(void **state)
 {
 	static const char text[] = "scenario: x\njobs:\n- id: a\n  status: ok\n  metrics:\n"
 		"  - {name: m, samples: [1, 2, 3], median: 100, mean: 100, stddev: 0,\n"
@@ -51,18 +56,18 @@ void test_result_summary_comes_from_samples(void)
 	struct kscen_run *r = NULL;
 	char err[512];
 
-	T_CHECK(load(text, strlen(text), &r, err, sizeof(err)) == 0);
-	T_CHECK(r && r->nr_jobs == 1 && r->jobs[0].nr_metrics == 1);
+	assert_true(load(text, strlen(text), &r, err, sizeof(err)) == 0);
+	assert_true(r && r->nr_jobs == 1 && r->jobs[0].nr_metrics == 1);
 	if (r && r->nr_jobs == 1 && r->jobs[0].nr_metrics == 1) {
-		T_CHECK(r->jobs[0].metrics[0].sum.median == 2);
-		T_CHECK(r->jobs[0].metrics[0].sum.max == 3);
+		assert_true(r->jobs[0].metrics[0].sum.median == 2);
+		assert_true(r->jobs[0].metrics[0].sum.max == 3);
 	}
-	T_CHECK(strstr(err, ":6:5: a m: the stored median 100 is not the median of its samples, 2"));
+	assert_true(strstr(err, ":6:5: a m: the stored median 100 is not the median of its samples, 2"));
 	kscen_run_free(r);
 }
 
 /* 80,000 levels took 16 s to refuse; the caps refuse them at once. */
-void test_result_caps_depth_keys_nodes(void)
+void test_result_caps_depth_keys_nodes(void **state)
 {
 	size_t n = 80000, len = 2 * n + 64;
 	char *text = kscen_xmalloc(len), err[512];
@@ -75,10 +80,10 @@ void test_result_caps_depth_keys_nodes(void)
 	memset(text + pos + n, ']', n);
 	text[pos + 2 * n] = '\n';
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	T_CHECK(load(text, pos + 2 * n + 1, &r, err, sizeof(err)) == -EINVAL);
+	assert_true(load(text, pos + 2 * n + 1, &r, err, sizeof(err)) == -EINVAL);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	T_CHECK(strstr(err, "nested too deeply (limit 16)"));
-	T_CHECK(t1.tv_sec - t0.tv_sec < 2);
+	assert_true(strstr(err, "nested too deeply (limit 16)"));
+	assert_true(t1.tv_sec - t0.tv_sec < 2);
 	free(text);
 
 	/* a mapping of 300 keys */
@@ -87,25 +92,25 @@ void test_result_caps_depth_keys_nodes(void)
 	for (int i = 0; i < 300; i++)
 		pos += sprintf(text + pos, "  k%d: 1\n", i);
 	pos += sprintf(text + pos, "jobs: []\n");
-	T_CHECK(load(text, pos, &r, err, sizeof(err)) == -EINVAL);
-	T_CHECK(strstr(err, ":259:3: more than 256 keys in a mapping"));
+	assert_true(load(text, pos, &r, err, sizeof(err)) == -EINVAL);
+	assert_true(strstr(err, ":259:3: more than 256 keys in a mapping"));
 	free(text);
-	T_CHECK(!r);
+	assert_true(!r);
 }
 
-void test_read_regular_refuses_fifo_and_devices(void)
+void test_read_regular_refuses_fifo_and_devices(void **state)
 {
 	char dir[] = "/tmp/kscen-rel-dir-XXXXXX", *fifo, *buf;
 	size_t len;
 
-	T_CHECK(mkdtemp(dir));
+	assert_true(mkdtemp(dir));
 	fifo = kscen_xasprintf("%s/fifo", dir);
-	T_CHECK(mkfifo(fifo, 0600) == 0);
-	T_CHECK(kscen_read_regular(fifo, 100, &buf, &len) == -ENODEV);
-	T_CHECK(kscen_read_regular("/dev/zero", 100, &buf, &len) == -ENODEV);
-	T_CHECK(kscen_read_regular(dir, 100, &buf, &len) == -EISDIR);
+	assert_true(mkfifo(fifo, 0600) == 0);
+	assert_true(kscen_read_regular(fifo, 100, &buf, &len) == -ENODEV);
+	assert_true(kscen_read_regular("/dev/zero", 100, &buf, &len) == -ENODEV);
+	assert_true(kscen_read_regular(dir, 100, &buf, &len) == -EISDIR);
 	/* procfs says size 0 and then has more: refused, not read unbounded */
-	T_CHECK(kscen_read_regular("/proc/self/stat", 1 << 20, &buf, &len) == -EAGAIN);
+	assert_true(kscen_read_regular("/proc/self/stat", 1 << 20, &buf, &len) == -EAGAIN);
 	unlink(fifo);
 	rmdir(dir);
 	free(fifo);

@@ -7,6 +7,12 @@
  * Also the small pure helpers: summaries and "did you mean".
  */
 #define _GNU_SOURCE	/* open_memstream, mkdtemp */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <float.h>
@@ -17,7 +23,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness.h"
 #include "history.h"
 #include "store.h"
 #include "report.h"
@@ -138,98 +143,98 @@ static void check_same_run(const struct kscen_run *a, const struct kscen_run *b)
 {
 	unsigned i, k, s;
 
-	T_CHECK(streq(a->version, b->version));
-	T_CHECK(streq(a->scenario, b->scenario));
-	T_CHECK(streq(a->scenario_file, b->scenario_file));
-	T_CHECK(streq(a->command, b->command));
-	T_CHECK(streq(a->started, b->started));
-	T_CHECK(a->partial == b->partial && a->repeat == b->repeat);
-	T_CHECK(streq(a->system.hostname, b->system.hostname));
-	T_CHECK(streq(a->system.kernel, b->system.kernel));
-	T_CHECK(streq(a->system.kernel_build, b->system.kernel_build));
-	T_CHECK(streq(a->system.arch, b->system.arch));
-	T_CHECK(streq(a->system.cpu_model, b->system.cpu_model));
-	T_CHECK(streq(a->system.cmdline, b->system.cmdline));
-	T_CHECK(a->system.nr_cpus == b->system.nr_cpus);
-	T_CHECK(a->system.perf_event_paranoid == b->system.perf_event_paranoid);
-	T_CHECK(streq(a->system.governor, b->system.governor));
-	T_CHECK(streq(a->system.smt, b->system.smt));
-	T_CHECK(streq(a->system.mitigations, b->system.mitigations));
-	T_CHECK(streq(a->system.thp, b->system.thp));
-	T_CHECK(streq(a->system.config_sha256, b->system.config_sha256));
-	T_CHECK(streq(a->system.isolcpus, b->system.isolcpus));
-	T_CHECK(streq(a->system.nohz_full, b->system.nohz_full));
-	T_CHECK(streq(a->system.loadavg, b->system.loadavg));
-	T_CHECK(a->until_ci == b->until_ci && a->max_repeat == b->max_repeat);
-	T_CHECK(a->nr_jobs == b->nr_jobs);
+	assert_true(streq(a->version, b->version));
+	assert_true(streq(a->scenario, b->scenario));
+	assert_true(streq(a->scenario_file, b->scenario_file));
+	assert_true(streq(a->command, b->command));
+	assert_true(streq(a->started, b->started));
+	assert_true(a->partial == b->partial && a->repeat == b->repeat);
+	assert_true(streq(a->system.hostname, b->system.hostname));
+	assert_true(streq(a->system.kernel, b->system.kernel));
+	assert_true(streq(a->system.kernel_build, b->system.kernel_build));
+	assert_true(streq(a->system.arch, b->system.arch));
+	assert_true(streq(a->system.cpu_model, b->system.cpu_model));
+	assert_true(streq(a->system.cmdline, b->system.cmdline));
+	assert_true(a->system.nr_cpus == b->system.nr_cpus);
+	assert_true(a->system.perf_event_paranoid == b->system.perf_event_paranoid);
+	assert_true(streq(a->system.governor, b->system.governor));
+	assert_true(streq(a->system.smt, b->system.smt));
+	assert_true(streq(a->system.mitigations, b->system.mitigations));
+	assert_true(streq(a->system.thp, b->system.thp));
+	assert_true(streq(a->system.config_sha256, b->system.config_sha256));
+	assert_true(streq(a->system.isolcpus, b->system.isolcpus));
+	assert_true(streq(a->system.nohz_full, b->system.nohz_full));
+	assert_true(streq(a->system.loadavg, b->system.loadavg));
+	assert_true(a->until_ci == b->until_ci && a->max_repeat == b->max_repeat);
+	assert_true(a->nr_jobs == b->nr_jobs);
 	for (i = 0; i < a->nr_jobs && i < b->nr_jobs; i++) {
 		const struct kscen_job_result *x = &a->jobs[i], *y = &b->jobs[i];
 
-		T_CHECK(streq(x->id, y->id) && streq(x->name, y->name));
-		T_CHECK(x->status == y->status && streq(x->reason, y->reason));
-		T_CHECK(streq(x->describe, y->describe));
-		T_CHECK(streq(x->baseline, y->baseline));
-		T_CHECK(streq(x->previous, y->previous));
-		T_CHECK(x->converged == y->converged);
-		T_CHECK(x->nr_kv == y->nr_kv);
+		assert_true(streq(x->id, y->id) && streq(x->name, y->name));
+		assert_true(x->status == y->status && streq(x->reason, y->reason));
+		assert_true(streq(x->describe, y->describe));
+		assert_true(streq(x->baseline, y->baseline));
+		assert_true(streq(x->previous, y->previous));
+		assert_true(x->converged == y->converged);
+		assert_true(x->nr_kv == y->nr_kv);
 		for (k = 0; k < x->nr_kv && k < y->nr_kv; k++)
-			T_CHECK(streq(x->keys[k], y->keys[k]) &&
+			assert_true(streq(x->keys[k], y->keys[k]) &&
 				streq(x->values[k], y->values[k]));
-		T_CHECK(x->nr_metrics == y->nr_metrics);
+		assert_true(x->nr_metrics == y->nr_metrics);
 		for (k = 0; k < x->nr_metrics && k < y->nr_metrics; k++) {
 			const struct kscen_metric *m = &x->metrics[k];
 			const struct kscen_metric *n = &y->metrics[k];
 
-			T_CHECK(streq(m->name, n->name) && m->better == n->better);
-			T_CHECK(m->nr_samples == n->nr_samples);
+			assert_true(streq(m->name, n->name) && m->better == n->better);
+			assert_true(m->nr_samples == n->nr_samples);
 			for (s = 0; s < m->nr_samples && s < n->nr_samples; s++)
-				T_CHECK(same(m->samples[s], n->samples[s]));
-			T_CHECK(same(m->sum.median, n->sum.median));
-			T_CHECK(same(m->sum.stddev, n->sum.stddev));
-			T_CHECK(same(m->sum.cv, n->sum.cv));
-			T_CHECK(same(m->sum.ci_lo, n->sum.ci_lo));
-			T_CHECK(same(m->sum.ci_hi, n->sum.ci_hi));
-			T_CHECK(m->sum.outliers == n->sum.outliers);
-			T_CHECK(m->sum.bimodal == n->sum.bimodal);
+				assert_true(same(m->samples[s], n->samples[s]));
+			assert_true(same(m->sum.median, n->sum.median));
+			assert_true(same(m->sum.stddev, n->sum.stddev));
+			assert_true(same(m->sum.cv, n->sum.cv));
+			assert_true(same(m->sum.ci_lo, n->sum.ci_lo));
+			assert_true(same(m->sum.ci_hi, n->sum.ci_hi));
+			assert_true(m->sum.outliers == n->sum.outliers);
+			assert_true(m->sum.bimodal == n->sum.bimodal);
 		}
 	}
 }
 
-void test_summary_median_mean_stddev(void)
+void test_summary_median_mean_stddev(void **state)
 {
 	double x[] = { 5, 1, 3, 2, 4 }, y[] = { 4, 1, 3, 2 };
 	double big[] = { DBL_MAX, DBL_MAX };
 	struct kscen_summary s;
 
 	kscen_summarize(x, 5, &s);
-	T_CHECK(s.median == 3 && s.mean == 3 && s.min == 1 && s.max == 5);
-	T_CHECK(fabs(s.stddev - sqrt(2.5)) < 1e-15);	/* n - 1 */
-	T_CHECK(x[0] == 5 && x[1] == 1 && x[4] == 4);	/* input untouched */
-	T_CHECK(kscen_median(y, 4) == 2.5 && y[0] == 4);
-	T_CHECK(kscen_median(big, 2) == DBL_MAX);	/* no overflow */
+	assert_true(s.median == 3 && s.mean == 3 && s.min == 1 && s.max == 5);
+	assert_true(fabs(s.stddev - sqrt(2.5)) < 1e-15);	/* n - 1 */
+	assert_true(x[0] == 5 && x[1] == 1 && x[4] == 4);	/* input untouched */
+	assert_true(kscen_median(y, 4) == 2.5 && y[0] == 4);
+	assert_true(kscen_median(big, 2) == DBL_MAX);	/* no overflow */
 	kscen_summarize(y, 1, &s);
-	T_CHECK(s.median == 4 && s.stddev == 0);
+	assert_true(s.median == 4 && s.stddev == 0);
 	kscen_summarize(y, 0, &s);
-	T_CHECK(isnan(s.median) && isnan(s.mean) && isnan(s.stddev) &&
+	assert_true(isnan(s.median) && isnan(s.mean) && isnan(s.stddev) &&
 		isnan(s.min) && isnan(s.max));
-	T_CHECK(isnan(kscen_median(y, 0)));
+	assert_true(isnan(kscen_median(y, 0)));
 }
 
-void test_closest_suggests_only_near_names(void)
+void test_closest_suggests_only_near_names(void **state)
 {
 	const char *c[] = { "threads", "loops", "breakpoints", "parallelism" };
 
-	T_CHECK(streq(kscen_closest("thraeds", c, 4), "threads"));
-	T_CHECK(streq(kscen_closest("loop", c, 4), "loops"));
-	T_CHECK(streq(kscen_closest("parallelsim", c, 4), "parallelism"));
-	T_CHECK(!kscen_closest("xyz", c, 4));
-	T_CHECK(!kscen_closest("", c, 4));
-	T_CHECK(!kscen_closest("a", (const char *[]){ "b" }, 1));
-	T_CHECK(streq(kscen_closest("ab", (const char *[]){ "abc", "abd" }, 2),
+	assert_true(streq(kscen_closest("thraeds", c, 4), "threads"));
+	assert_true(streq(kscen_closest("loop", c, 4), "loops"));
+	assert_true(streq(kscen_closest("parallelsim", c, 4), "parallelism"));
+	assert_true(!kscen_closest("xyz", c, 4));
+	assert_true(!kscen_closest("", c, 4));
+	assert_true(!kscen_closest("a", (const char *[]){ "b" }, 1));
+	assert_true(streq(kscen_closest("ab", (const char *[]){ "abc", "abd" }, 2),
 		      "abc"));	/* ties: the first */
 }
 
-void test_result_roundtrip_is_bit_exact(void)
+void test_result_roundtrip_is_bit_exact(void **state)
 {
 	static const double edge[] = {
 		0.1, 1.0 / 3, 5e-324, DBL_MAX, -DBL_MAX, -0.0, 1e20, 1e-300,
@@ -241,7 +246,7 @@ void test_result_roundtrip_is_bit_exact(void)
 	uint64_t seed = 88172645463325252ull, bits;
 	unsigned i, n = 2000;
 
-	T_CHECK(dir);
+	assert_true(dir);
 	if (!dir)
 		goto out;
 	/* Random bit patterns cover every exponent; NaN has no exact text. */
@@ -271,12 +276,12 @@ void test_result_roundtrip_is_bit_exact(void)
 	r->system.nohz_full = dup0("none");
 	r->system.loadavg = dup0("0.10 0.20 0.30");
 
-	T_CHECK(kscen_result_save(r, dir) == 0);
-	T_CHECK(r->path && strstr(r->path, "/s/20261201T100233Z-my-host.yaml"));
-	T_CHECK(r->path && kscen_result_load(r->path, &l) == 0);
+	assert_true(kscen_result_save(r, dir) == 0);
+	assert_true(r->path && strstr(r->path, "/s/20261201T100233Z-my-host.yaml"));
+	assert_true(r->path && kscen_result_load(r->path, &l) == 0);
 	if (l) {
 		check_same_run(r, l);
-		T_CHECK(streq(l->path, r->path));
+		assert_true(streq(l->path, r->path));
 	}
 out:
 	kscen_run_free(l);
@@ -284,21 +289,21 @@ out:
 	rmtree(dir);
 }
 
-void test_result_save_never_overwrites(void)
+void test_result_save_never_overwrites(void **state)
 {
 	struct kscen_run *a = new_run("2026-12-01T10:02:33Z");
 	struct kscen_run *b = new_run("2026-12-01T10:02:33Z");
 	char *dir = tmpdir(), *latest = NULL, *sub;
 
-	T_CHECK(dir && kscen_result_save(a, dir) == 0);
-	T_CHECK(dir && kscen_result_save(b, dir) == 0);
-	T_CHECK(a->path && strstr(a->path, "20261201T100233Z-my-host.yaml"));
-	T_CHECK(b->path && strstr(b->path, "20261201T100234Z-my-host.yaml"));
-	T_CHECK(access(a->path ? a->path : "", F_OK) == 0);
+	assert_true(dir && kscen_result_save(a, dir) == 0);
+	assert_true(dir && kscen_result_save(b, dir) == 0);
+	assert_true(a->path && strstr(a->path, "20261201T100233Z-my-host.yaml"));
+	assert_true(b->path && strstr(b->path, "20261201T100234Z-my-host.yaml"));
+	assert_true(access(a->path ? a->path : "", F_OK) == 0);
 	if (dir) {
 		sub = kscen_xasprintf("%s/s", dir);
-		T_CHECK(kscen_result_latest(sub, "my-host", &latest) == 0);
-		T_CHECK(streq(latest, b->path));	/* newest wins */
+		assert_true(kscen_result_latest(sub, "my-host", &latest) == 0);
+		assert_true(streq(latest, b->path));	/* newest wins */
 		free(latest);
 		free(sub);
 	}
@@ -317,11 +322,11 @@ static void touch(const char *dir, const char *name)
 	free(p);
 }
 
-void test_result_latest_matches_host_exactly(void)
+void test_result_latest_matches_host_exactly(void **state)
 {
 	char *dir = tmpdir(), *p = NULL, *want;
 
-	T_CHECK(dir);
+	assert_true(dir);
 	if (!dir)
 		return;
 	touch(dir, "20261201T100000Z-host.yaml");
@@ -329,18 +334,18 @@ void test_result_latest_matches_host_exactly(void)
 	touch(dir, "baseline.yaml");			/* not ours */
 	touch(dir, "zzzz.yaml");
 	touch(dir, ".kscen-abcdef");			/* a temp file */
-	T_CHECK(kscen_result_latest(dir, "host", &p) == 0);
+	assert_true(kscen_result_latest(dir, "host", &p) == 0);
 	want = kscen_xasprintf("%s/20261201T100000Z-host.yaml", dir);
-	T_CHECK(streq(p, want));
+	assert_true(streq(p, want));
 	free(p);
 	free(want);
-	T_CHECK(kscen_result_latest(dir, NULL, &p) == 0);
+	assert_true(kscen_result_latest(dir, NULL, &p) == 0);
 	want = kscen_xasprintf("%s/20261202T100000Z-my-host.yaml", dir);
-	T_CHECK(streq(p, want));
+	assert_true(streq(p, want));
 	free(p);
 	free(want);
-	T_CHECK(kscen_result_latest(dir, "other", &p) == 0 && !p);
-	T_CHECK(kscen_result_latest("/nonexistent/kscen", "h", &p) == 0 && !p);
+	assert_true(kscen_result_latest(dir, "other", &p) == 0 && !p);
+	assert_true(kscen_result_latest("/nonexistent/kscen", "h", &p) == 0 && !p);
 	rmtree(dir);
 }
 
@@ -375,7 +380,7 @@ static int load_text(const char *dir, const char *text, char *err,
 	return ret;
 }
 
-void test_result_load_rejects_bad_files(void)
+void test_result_load_rejects_bad_files(void **state)
 {
 	static const struct {
 		const char *text, *msg;
@@ -404,15 +409,15 @@ void test_result_load_rejects_bad_files(void)
 	unsigned i;
 	size_t o;
 
-	T_CHECK(dir);
+	assert_true(dir);
 	if (!dir)
 		return;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		r = (struct kscen_run *)1;
-		T_CHECK(load_text(dir, cases[i].text, err, sizeof(err), &r) ==
+		assert_true(load_text(dir, cases[i].text, err, sizeof(err), &r) ==
 			-EINVAL);
-		T_CHECK(!r);
-		T_CHECK(strstr(err, "/r.yaml:") && strstr(err, cases[i].msg));
+		assert_true(!r);
+		assert_true(strstr(err, "/r.yaml:") && strstr(err, cases[i].msg));
 		if (!strstr(err, cases[i].msg))
 			fprintf(stderr, "    case %u: %s", i, err);
 	}
@@ -427,34 +432,34 @@ void test_result_load_rejects_bad_files(void)
 	for (i = 0; i < 300; i++)
 		o += sprintf(bomb + o, "- {id: b%u, status: ok, metrics: "
 			     "[{name: m, samples: *s}]}\n", i);
-	T_CHECK(load_text(dir, bomb, err, sizeof(err), &r) == -EINVAL);
-	T_CHECK(strstr(err, "too many aliases"));
+	assert_true(load_text(dir, bomb, err, sizeof(err), &r) == -EINVAL);
+	assert_true(strstr(err, "too many aliases"));
 	free(bomb);
 	rmtree(dir);
 }
 
-void test_result_load_recomputes_missing_summary(void)
+void test_result_load_recomputes_missing_summary(void **state)
 {
 	char *dir = tmpdir(), err[256];
 	struct kscen_run *r = NULL;
 	const struct kscen_metric *m;
 
-	T_CHECK(dir);
+	assert_true(dir);
 	if (!dir)
 		return;
-	T_CHECK(load_text(dir, "scenario: x\nfuture_key: {a: [1]}\njobs:\n"
+	assert_true(load_text(dir, "scenario: x\nfuture_key: {a: [1]}\njobs:\n"
 			  "- id: a\n  status: ok\n  metrics:\n"
 			  "  - {name: m, samples: [3, 1, 2, .inf]}\n",
 			  err, sizeof(err), &r) == 0);
-	T_CHECK(r && r->nr_jobs == 1 && r->jobs[0].nr_metrics == 1);
+	assert_true(r && r->nr_jobs == 1 && r->jobs[0].nr_metrics == 1);
 	if (r && r->nr_jobs == 1 && r->jobs[0].nr_metrics == 1) {
 		m = r->jobs[0].metrics;
-		T_CHECK(m->nr_samples == 4 && isinf(m->samples[3]));
-		T_CHECK(m->sum.median == 2.5 && m->sum.min == 1);
-		T_CHECK(m->better == KSCEN_LOWER && !m->unit);
-		T_CHECK(r->system.perf_event_paranoid == -100);
-		T_CHECK(streq(kscen_run_find(r, "a")->id, "a"));
-		T_CHECK(!kscen_run_find(r, "b"));
+		assert_true(m->nr_samples == 4 && isinf(m->samples[3]));
+		assert_true(m->sum.median == 2.5 && m->sum.min == 1);
+		assert_true(m->better == KSCEN_LOWER && !m->unit);
+		assert_true(r->system.perf_event_paranoid == -100);
+		assert_true(streq(kscen_run_find(r, "a")->id, "a"));
+		assert_true(!kscen_run_find(r, "b"));
 	}
 	kscen_run_free(r);
 	rmtree(dir);
@@ -474,7 +479,7 @@ static char *render(const struct kscen_run *r, const struct kscen_refs *refs,
 	return buf;
 }
 
-void test_report_formats_deltas_and_escaping(void)
+void test_report_formats_deltas_and_escaping(void **state)
 {
 	struct kscen_run *r = new_run("2026-12-02T10:15:03Z");
 	struct kscen_run *last = new_run("2026-12-01T10:02:33Z");
@@ -489,48 +494,48 @@ void test_report_formats_deltas_and_escaping(void)
 	       3 * sizeof(double));
 	kscen_refs_single(&refs, r, last);	/* takes last */
 	t = render(r, &refs, KSCEN_FMT_TEXT);
-	T_CHECK(strstr(t, "# kscen 1.0: scenario s, 4 jobs, repeat 3"));
-	T_CHECK(strstr(t, "# Running s/b/x=1\n# Created/joined 1,120 threads\n"));
+	assert_true(strstr(t, "# kscen 1.0: scenario s, 4 jobs, repeat 3"));
+	assert_true(strstr(t, "# Running s/b/x=1\n# Created/joined 1,120 threads\n"));
 	/* 3 samples: [min, max] covers the median only 75% of the time. */
-	T_CHECK(strstr(t, "      11.000000 usecs/op +1.000 to baseline "
+	assert_true(strstr(t, "      11.000000 usecs/op +1.000 to baseline "
 			  "+1.000 to previous   (median of 3, 75% CI ±9.1%, "
 			  "CV 9.1%)\n"));
 	/* Baseline and previous are one job: one line says both. */
-	T_CHECK(strstr(t, "     to baseline: +10.0% ~ (too few samples for a "
+	assert_true(strstr(t, "     to baseline: +10.0% ~ (too few samples for a "
 			  "95% CI, n=3+3)\n"));
-	T_CHECK(!strstr(t, "to previous:"));
+	assert_true(!strstr(t, "to previous:"));
 	/* The baseline itself gets no "+0.000 to baseline". */
-	T_CHECK(strstr(t, "      10.000000 usecs/op   (median of 3"));
+	assert_true(strstr(t, "      10.000000 usecs/op   (median of 3"));
 	/* The reference is named once; no history: it says so. */
-	T_CHECK(strstr(t, "# reference: 2026-12-01T10:02Z, kernel "));
-	T_CHECK(strstr(t, "     vs last run: +10.0% ~ (too few samples for a 95% "
+	assert_true(strstr(t, "# reference: 2026-12-01T10:02Z, kernel "));
+	assert_true(strstr(t, "     vs last run: +10.0% ~ (too few samples for a 95% "
 			  "CI, n=3+3; in-run noise only (0 earlier runs))\n"));
-	T_CHECK(strstr(t, "     skipped: why\n"));
-	T_CHECK(strstr(t, "     FAILED: boom"));
-	T_CHECK(strstr(t, "# 2 ok, 1 skipped, 1 failed\n"));
+	assert_true(strstr(t, "     skipped: why\n"));
+	assert_true(strstr(t, "     FAILED: boom"));
+	assert_true(strstr(t, "# 2 ok, 1 skipped, 1 failed\n"));
 	free(t);
 
 	t = render(r, NULL, KSCEN_FMT_JSON);
-	T_CHECK(strstr(t, "\"cmdline\": \"ro quiet\\tx=\\\"a,b\\\" \\u0001 "
+	assert_true(strstr(t, "\"cmdline\": \"ro quiet\\tx=\\\"a,b\\\" \\u0001 "
 			  "caf\xc3\xa9\""));
-	T_CHECK(strstr(t, "\"reason\": \"boom: \\\"quoted\\\"\\n2nd line\""));
-	T_CHECK(strstr(t, "\"params\": {\"x\": 1, \"size\": \"4k\", "
+	assert_true(strstr(t, "\"reason\": \"boom: \\\"quoted\\\"\\n2nd line\""));
+	assert_true(strstr(t, "\"params\": {\"x\": 1, \"size\": \"4k\", "
 			  "\"mode\": \"off\"}"));
-	T_CHECK(strstr(t, "\"perf_event_paranoid\": -1"));
+	assert_true(strstr(t, "\"perf_event_paranoid\": -1"));
 	free(t);
 
 	t = render(r, NULL, KSCEN_FMT_CSV);
-	T_CHECK(!strncmp(t, csv_head, strlen(csv_head)));
-	T_CHECK(strstr(t, "\nb/x=1,b,exec,ok,usecs/op,usecs,lower,3,11,11,1,"
+	assert_true(!strncmp(t, csv_head, strlen(csv_head)));
+	assert_true(strstr(t, "\nb/x=1,b,exec,ok,usecs/op,usecs,lower,3,11,11,1,"
 			  "10,12,b/x=0,b/x=0,0.090909090909090912,10,12,0,"
 			  "false\n"));
-	T_CHECK(strstr(t, "\nb/x=2,b,exec,skipped,,,,,,,,,,b/x=0,b/x=1,,,,,\n"));
-	T_CHECK(strstr(t, "\n\"c/y=\"\"a,b\"\"\",c,exec,failed,"));
+	assert_true(strstr(t, "\nb/x=2,b,exec,skipped,,,,,,,,,,b/x=0,b/x=1,,,,,\n"));
+	assert_true(strstr(t, "\n\"c/y=\"\"a,b\"\"\",c,exec,failed,"));
 	free(t);
 
 	t = render(r, &refs, KSCEN_FMT_MARKDOWN);
-	T_CHECK(strstr(t, "| job | metric | median | unit | 95% CI | CV |"));
-	T_CHECK(strstr(t, "| b/x=1 | usecs/op | 11 | usecs | ±9.1% (75.0%) | "
+	assert_true(strstr(t, "| job | metric | median | unit | 95% CI | CV |"));
+	assert_true(strstr(t, "| b/x=1 | usecs/op | 11 | usecs | ±9.1% (75.0%) | "
 			  "9.1% | +10.0% ~ (too few samples for a 95% CI, "
 			  "n=3+3) | +10.0% ~ (too few"));
 	free(t);

@@ -5,9 +5,14 @@
  * messaging engine runs, and stops when never woken, without leaking (run
  * here in thread mode, where the leak checker sees it; samples _exit()).
  */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
 #include <string.h>
 
-#include "harness.h"
 #include "scenario.h"
 #include "tests.h"
 #include "workloads/messaging.h"
@@ -20,16 +25,16 @@ static const char *def_of(const char *workload, const char *param)
 	return p && p->def ? p->def : "";
 }
 
-void test_sched_defaults_are_perf_benchs(void)
+void test_sched_defaults_are_perf_benchs(void **state)
 {
-	T_CHECK(strcmp(def_of("sched.messaging", "groups"), "10") == 0);
-	T_CHECK(strcmp(def_of("sched.messaging", "loops"), "100") == 0);
-	T_CHECK(strcmp(def_of("sched.messaging", "ipc"), "socket") == 0);
-	T_CHECK(strcmp(def_of("sched.messaging", "mode"), "process") == 0);
-	T_CHECK(strcmp(def_of("sched.pipe", "loops"), "1000000") == 0);
-	T_CHECK(strcmp(def_of("syscall.basic", "loops"), "10000000") == 0);
+	assert_true(strcmp(def_of("sched.messaging", "groups"), "10") == 0);
+	assert_true(strcmp(def_of("sched.messaging", "loops"), "100") == 0);
+	assert_true(strcmp(def_of("sched.messaging", "ipc"), "socket") == 0);
+	assert_true(strcmp(def_of("sched.messaging", "mode"), "process") == 0);
+	assert_true(strcmp(def_of("sched.pipe", "loops"), "1000000") == 0);
+	assert_true(strcmp(def_of("syscall.basic", "loops"), "10000000") == 0);
 	/* perf lock contention's default map size since its map-full series (LKML, 2023) */
-	T_CHECK(strcmp(def_of("lock.contention", "map_entries"), "16384") == 0);
+	assert_true(strcmp(def_of("lock.contention", "map_entries"), "16384") == 0);
 }
 
 static unsigned metrics_with_tracer(const char *tracer)
@@ -55,20 +60,20 @@ static unsigned metrics_with_tracer(const char *tracer)
 	return n;
 }
 
-void test_lock_contention_metrics_follow_tracer(void)
+void test_lock_contention_metrics_follow_tracer(void **state)
 {
 	const struct kscen_workload *w = kscen_workload_find("lock.contention");
 
-	T_CHECK(w != NULL);
+	assert_true(w != NULL);
 	if (!w)
 		return;
-	T_CHECK(strcmp(w->metrics[0].name, "seconds") == 0);
-	T_CHECK(metrics_with_tracer("none") == 1);
-	T_CHECK(metrics_with_tracer("bpf") == w->nr_metrics);
-	T_CHECK(w->nr_metrics >= 5 && strcmp(w->metrics[4].name, "failed") == 0);
+	assert_true(strcmp(w->metrics[0].name, "seconds") == 0);
+	assert_true(metrics_with_tracer("none") == 1);
+	assert_true(metrics_with_tracer("bpf") == w->nr_metrics);
+	assert_true(w->nr_metrics >= 5 && strcmp(w->metrics[4].name, "failed") == 0);
 }
 
-void test_messaging_engine_runs_and_stops(void)
+void test_messaging_engine_runs_and_stops(void **state)
 {
 	struct kscen_msg_opts o = {
 		.groups = 2, .loops = 3, .ipc = KSCEN_MSG_PIPE,
@@ -78,16 +83,16 @@ void test_messaging_engine_runs_and_stops(void)
 	struct kscen_msg *m = NULL;
 	double secs = -1;
 
-	T_CHECK(kscen_msg_start(&ctx, &o, &m) == 0);
+	assert_true(kscen_msg_start(&ctx, &o, &m) == 0);
 	if (m) {
-		T_CHECK(kscen_msg_run(&ctx, m, &secs) == 0);
-		T_CHECK(secs > 0 && secs < 60);
+		assert_true(kscen_msg_run(&ctx, m, &secs) == 0);
+		assert_true(secs > 0 && secs < 60);
 		kscen_msg_free(m);
 	}
 	/* Created and ready but never woken: free() must still end them. */
 	m = NULL;
 	o.ipc = KSCEN_MSG_SOCKET;
-	T_CHECK(kscen_msg_start(&ctx, &o, &m) == 0);
+	assert_true(kscen_msg_start(&ctx, &o, &m) == 0);
 	kscen_msg_free(m);
-	T_CHECK(ctx.reason[0] == '\0');
+	assert_true(ctx.reason[0] == '\0');
 }

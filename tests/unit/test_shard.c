@@ -4,12 +4,17 @@
  * jobs together, balanced, the same every time), the job-array environment,
  * and what kscen merge refuses.
  */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "harness.h"
 #include "store.h"
 #include "util.h"
 #include "shard.h"
@@ -58,7 +63,7 @@ static void components(const struct kscen_jobs *jobs, unsigned *label)
 	}
 }
 
-void test_shard_assignment_is_deterministic_connected_balanced(void)
+void test_shard_assignment_is_deterministic_connected_balanced(void **state)
 {
 	for (unsigned seed = 1; seed < 40; seed++) {
 		unsigned nr = 1 + seed * 7 % 60;
@@ -80,11 +85,11 @@ void test_shard_assignment_is_deterministic_connected_balanced(void)
 			for (unsigned k = 1; k <= n; k++) {
 				kscen_shard_select(&jobs, k, n, sel);
 				kscen_shard_select(&jobs, k, n, again);
-				T_CHECK(!memcmp(sel, again, nr * sizeof(*sel)));
+				assert_true(!memcmp(sel, again, nr * sizeof(*sel)));
 				for (unsigned i = 0; i < nr; i++) {
 					if (!sel[i])
 						continue;
-					T_CHECK(owner[i] == ~0u);	/* one shard only */
+					assert_true(owner[i] == ~0u);	/* one shard only */
 					owner[i] = k;
 					load[k - 1]++;
 				}
@@ -92,11 +97,11 @@ void test_shard_assignment_is_deterministic_connected_balanced(void)
 			for (unsigned i = 0; i < nr; i++) {
 				const struct kscen_job *j = &jobs.job[i];
 
-				T_CHECK(owner[i] != ~0u);	/* in some shard */
+				assert_true(owner[i] != ~0u);	/* in some shard */
 				if (j->baseline >= 0)
-					T_CHECK(owner[j->baseline] == owner[i]);
+					assert_true(owner[j->baseline] == owner[i]);
 				if (j->previous >= 0)
-					T_CHECK(owner[j->previous] == owner[i]);
+					assert_true(owner[j->previous] == owner[i]);
 			}
 			/* Balance: shards differ by at most the largest component. */
 			for (unsigned i = 0; i < nr; i++) {
@@ -111,7 +116,7 @@ void test_shard_assignment_is_deterministic_connected_balanced(void)
 				lo = load[k] < lo ? load[k] : lo;
 				hi = load[k] > hi ? load[k] : hi;
 			}
-			T_CHECK(hi - lo <= largest);
+			assert_true(hi - lo <= largest);
 			free(owner);
 			free(load);
 			free(sel);
@@ -122,7 +127,7 @@ void test_shard_assignment_is_deterministic_connected_balanced(void)
 	}
 }
 
-void test_shard_subset_renumbers_links(void)
+void test_shard_subset_renumbers_links(void **state)
 {
 	struct kscen_jobs jobs, sub;
 	bool sel[4] = { false, true, false, true };
@@ -133,9 +138,9 @@ void test_shard_subset_renumbers_links(void)
 	jobs.job[3].baseline = 1;
 	jobs.job[3].previous = 2;	/* not selected: dropped, never dangling */
 	kscen_jobs_subset(&jobs, sel, &sub);
-	T_CHECK(sub.nr == 2);
-	T_CHECK(sub.job[1].baseline == 0);
-	T_CHECK(sub.job[1].previous == -1);
+	assert_true(sub.nr == 2);
+	assert_true(sub.job[1].baseline == 0);
+	assert_true(sub.job[1].previous == -1);
 	free(sub.job);
 	free(jobs.job);
 }
@@ -149,39 +154,39 @@ static void env_clear(void)
 	unsetenv("JOB_COMPLETION_INDEX");
 }
 
-void test_shard_parse_and_job_array_env(void)
+void test_shard_parse_and_job_array_env(void **state)
 {
 	unsigned k = 0, n = 0;
 	char err[256];
 
-	T_CHECK(kscen_shard_parse("1/4", &k, &n) == 0 && k == 1 && n == 4);
-	T_CHECK(kscen_shard_parse("4/4", &k, &n) == 0 && k == 4);
-	T_CHECK(kscen_shard_parse("0/4", &k, &n) == -EINVAL);
-	T_CHECK(kscen_shard_parse("5/4", &k, &n) == -EINVAL);
-	T_CHECK(kscen_shard_parse("1/", &k, &n) == -EINVAL);
-	T_CHECK(kscen_shard_parse("1/4x", &k, &n) == -EINVAL);
-	T_CHECK(kscen_shard_parse("-1/4", &k, &n) == -EINVAL);
-	T_CHECK(kscen_shard_parse("1/999999999999", &k, &n) == -EINVAL);
+	assert_true(kscen_shard_parse("1/4", &k, &n) == 0 && k == 1 && n == 4);
+	assert_true(kscen_shard_parse("4/4", &k, &n) == 0 && k == 4);
+	assert_true(kscen_shard_parse("0/4", &k, &n) == -EINVAL);
+	assert_true(kscen_shard_parse("5/4", &k, &n) == -EINVAL);
+	assert_true(kscen_shard_parse("1/", &k, &n) == -EINVAL);
+	assert_true(kscen_shard_parse("1/4x", &k, &n) == -EINVAL);
+	assert_true(kscen_shard_parse("-1/4", &k, &n) == -EINVAL);
+	assert_true(kscen_shard_parse("1/999999999999", &k, &n) == -EINVAL);
 
 	env_clear();
-	T_CHECK(kscen_shard_env(0, &k, &n, err, sizeof(err)) == 0);
+	assert_true(kscen_shard_env(0, &k, &n, err, sizeof(err)) == 0);
 	setenv("SLURM_ARRAY_TASK_ID", "7", 1);
 	setenv("SLURM_ARRAY_TASK_MIN", "5", 1);
 	setenv("SLURM_ARRAY_TASK_COUNT", "4", 1);
-	T_CHECK(kscen_shard_env(0, &k, &n, err, sizeof(err)) == 1 && k == 3 && n == 4);
+	assert_true(kscen_shard_env(0, &k, &n, err, sizeof(err)) == 1 && k == 3 && n == 4);
 	setenv("SLURM_ARRAY_TASK_STEP", "2", 1);	/* --array=5-11:2 */
-	T_CHECK(kscen_shard_env(0, &k, &n, err, sizeof(err)) == 1 && k == 2 && n == 4);
+	assert_true(kscen_shard_env(0, &k, &n, err, sizeof(err)) == 1 && k == 2 && n == 4);
 	setenv("SLURM_ARRAY_TASK_ID", "13", 1);
-	T_CHECK(kscen_shard_env(0, &k, &n, err, sizeof(err)) == -EINVAL);
+	assert_true(kscen_shard_env(0, &k, &n, err, sizeof(err)) == -EINVAL);
 	setenv("SLURM_ARRAY_TASK_ID", "x", 1);
-	T_CHECK(kscen_shard_env(0, &k, &n, err, sizeof(err)) == -EINVAL);
+	assert_true(kscen_shard_env(0, &k, &n, err, sizeof(err)) == -EINVAL);
 	env_clear();
 	setenv("JOB_COMPLETION_INDEX", "0", 1);
-	T_CHECK(kscen_shard_env(0, &k, &n, err, sizeof(err)) == -EINVAL);
-	T_CHECK(strstr(err, "--shards") != NULL);
-	T_CHECK(kscen_shard_env(3, &k, &n, err, sizeof(err)) == 1 && k == 1 && n == 3);
+	assert_true(kscen_shard_env(0, &k, &n, err, sizeof(err)) == -EINVAL);
+	assert_true(strstr(err, "--shards") != NULL);
+	assert_true(kscen_shard_env(3, &k, &n, err, sizeof(err)) == 1 && k == 1 && n == 3);
 	setenv("JOB_COMPLETION_INDEX", "3", 1);
-	T_CHECK(kscen_shard_env(3, &k, &n, err, sizeof(err)) == -EINVAL);
+	assert_true(kscen_shard_env(3, &k, &n, err, sizeof(err)) == -EINVAL);
 	env_clear();
 }
 
@@ -220,72 +225,72 @@ static char *shard_file(const char *dir, const char *shard, const char *sha,
 	}
 	r->nr_jobs = nr;
 	path = kscen_xasprintf("%s/%c.yaml", dir, shard[0]);
-	T_CHECK(kscen_result_write(r, path) == 0);
+	assert_true(kscen_result_write(r, path) == 0);
 	kscen_run_free(r);
 	free(list);
 	return path;
 }
 
-void test_merge_refuses_mixed_duplicate_and_lists_missing(void)
+void test_merge_refuses_mixed_duplicate_and_lists_missing(void **state)
 {
 	char dir[] = "/tmp/kscen-merge-XXXXXX", *out, *p[3];
 	struct kscen_merge_opts o = { 0 };
 	struct kscen_run *m, *back;
 
-	T_CHECK(mkdtemp(dir) != NULL);
+	assert_true(mkdtemp(dir) != NULL);
 	out = kscen_xasprintf("%s/merged.out", dir);
 
 	/* Shards 1/3 and 3/3: merged, partial, 2/3 listed. */
 	p[0] = shard_file(dir, "1/3", "aa", 2, "a b");
 	p[1] = shard_file(dir, "3/3", "aa", 2, "c");
-	T_CHECK(kscen_merge(out, p, 2, &o, &m) == 0);
+	assert_true(kscen_merge(out, p, 2, &o, &m) == 0);
 	if (m) {
-		T_CHECK(m->nr_jobs == 3 && m->nr_shards == 2 && m->partial);
-		T_CHECK(m->missing_shards && !strcmp(m->missing_shards, "2/3"));
-		T_CHECK(!m->shard);
-		T_CHECK(!strcmp(m->system.hostname, "host1,host3"));
+		assert_true(m->nr_jobs == 3 && m->nr_shards == 2 && m->partial);
+		assert_true(m->missing_shards && !strcmp(m->missing_shards, "2/3"));
+		assert_true(!m->shard);
+		assert_true(!strcmp(m->system.hostname, "host1,host3"));
 		kscen_run_free(m);
 	}
 	/* What merge wrote reads back with its shards. */
-	T_CHECK(kscen_result_load(out, &back) == 0);
+	assert_true(kscen_result_load(out, &back) == 0);
 	if (back) {
-		T_CHECK(back->nr_shards == 2 && back->partial);
-		T_CHECK(!strcmp(back->shards[1].shard, "3/3"));
-		T_CHECK(!strcmp(back->shards[1].hostname, "host3"));
-		T_CHECK(!strcmp(back->missing_shards, "2/3"));
-		T_CHECK(back->nr_jobs == 3 && !strcmp(back->jobs[2].id, "c"));
+		assert_true(back->nr_shards == 2 && back->partial);
+		assert_true(!strcmp(back->shards[1].shard, "3/3"));
+		assert_true(!strcmp(back->shards[1].hostname, "host3"));
+		assert_true(!strcmp(back->missing_shards, "2/3"));
+		assert_true(back->nr_jobs == 3 && !strcmp(back->jobs[2].id, "c"));
 		/* A merged run is not a shard: merging it again is refused. */
-		T_CHECK(kscen_merge(out, &out, 1, &o, &m) == -EINVAL);
+		assert_true(kscen_merge(out, &out, 1, &o, &m) == -EINVAL);
 		kscen_run_free(back);
 	}
 	/* Complete: not partial. */
 	p[2] = shard_file(dir, "2/3", "aa", 2, "d");
-	T_CHECK(kscen_merge(out, p, 3, &o, &m) == 0);
+	assert_true(kscen_merge(out, p, 3, &o, &m) == 0);
 	if (m) {
-		T_CHECK(!m->partial && !m->missing_shards && m->nr_jobs == 4);
+		assert_true(!m->partial && !m->missing_shards && m->nr_jobs == 4);
 		kscen_run_free(m);
 	}
 	free(p[2]);
 	/* Another scenario file: refused, unless --force. */
 	p[2] = shard_file(dir, "2/3", "bb", 2, "d");
-	T_CHECK(kscen_merge(out, p, 3, &o, &m) == -EINVAL && !m);
+	assert_true(kscen_merge(out, p, 3, &o, &m) == -EINVAL && !m);
 	o.force = true;
-	T_CHECK(kscen_merge(out, p, 3, &o, &m) == 0);
+	assert_true(kscen_merge(out, p, 3, &o, &m) == 0);
 	kscen_run_free(m);
 	o.force = false;
 	free(p[2]);
 	/* Another workload version: refused. */
 	p[2] = shard_file(dir, "2/3", "aa", 3, "d");
-	T_CHECK(kscen_merge(out, p, 3, &o, &m) == -EINVAL);
+	assert_true(kscen_merge(out, p, 3, &o, &m) == -EINVAL);
 	free(p[2]);
 	/* A job in two shards: refused, even with --force. */
 	p[2] = shard_file(dir, "2/3", "aa", 2, "d b");
 	o.force = true;
-	T_CHECK(kscen_merge(out, p, 3, &o, &m) == -EINVAL && !m);
+	assert_true(kscen_merge(out, p, 3, &o, &m) == -EINVAL && !m);
 	/* A shard given twice: refused. */
 	free(p[2]);
 	p[2] = p[1];
-	T_CHECK(kscen_merge(out, p, 3, &o, &m) == -EINVAL);
+	assert_true(kscen_merge(out, p, 3, &o, &m) == -EINVAL);
 	for (unsigned i = 0; i < 2; i++) {
 		unlink(p[i]);
 		free(p[i]);

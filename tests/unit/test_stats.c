@@ -12,11 +12,16 @@
  *    approximation with statistics.NormalDist. The script is in
  *    docs/statistics.md.
  */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness.h"
 #include "scenario.h"
 #include "run.h"
 #include "util.h"
@@ -38,7 +43,7 @@ static void metric(struct kscen_metric *m, const double *x, unsigned n,
 	kscen_summarize(x, n, &m->sum);
 }
 
-void test_stats_median_ci_outliers_bimodal(void)
+void test_stats_median_ci_outliers_bimodal(void **state)
 {
 	static const double v[] = { 15, 100, 10, 13, 11, 18, 12, 16, 14, 17 };
 	static const double ten[] = { 7, 2, 9, 1, 10, 4, 3, 8, 6, 5 };
@@ -47,35 +52,35 @@ void test_stats_median_ci_outliers_bimodal(void)
 	struct kscen_summary s;
 
 	/* math.comb: the largest k with P(Bin(n, 1/2) <= k-1) <= 2.5%. */
-	T_CHECK(kscen_median_ci_rank(5) == 0);
-	T_CHECK(kscen_median_ci_rank(6) == 1);
-	T_CHECK(kscen_median_ci_rank(10) == 2);
-	T_CHECK(kscen_median_ci_rank(20) == 6);
-	T_CHECK(kscen_median_ci_rank(30) == 10);
-	T_CHECK(kscen_median_ci_rank(100) == 40);
+	assert_true(kscen_median_ci_rank(5) == 0);
+	assert_true(kscen_median_ci_rank(6) == 1);
+	assert_true(kscen_median_ci_rank(10) == 2);
+	assert_true(kscen_median_ci_rank(20) == 6);
+	assert_true(kscen_median_ci_rank(30) == 10);
+	assert_true(kscen_median_ci_rank(100) == 40);
 
 	kscen_summarize(ten, 10, &s);
-	T_CHECK(s.ci_lo == 2 && s.ci_hi == 9 && s.median == 5.5);
-	T_CHECK(!s.outliers && !s.bimodal);
+	assert_true(s.ci_lo == 2 && s.ci_hi == 9 && s.median == 5.5);
+	assert_true(!s.outliers && !s.bimodal);
 
 	/* statistics: quartiles 12.25, 16.75; stdev 27.317881811492388. */
 	kscen_summarize(v, 10, &s);
-	T_CHECK(s.outliers == 1);
-	T_CHECK(near(s.stddev, 27.317881811492388, 1e-12));
-	T_CHECK(near(s.cv, 27.317881811492388 / 22.6, 1e-12));
-	T_CHECK(s.ci_lo == 11 && s.ci_hi == 18);
-	T_CHECK(near(kscen_ci_halfwidth(&s), 100 * 7.0 / 2 / 14.5, 1e-12));
+	assert_true(s.outliers == 1);
+	assert_true(near(s.stddev, 27.317881811492388, 1e-12));
+	assert_true(near(s.cv, 27.317881811492388 / 22.6, 1e-12));
+	assert_true(s.ci_lo == 11 && s.ci_hi == 18);
+	assert_true(near(kscen_ci_halfwidth(&s), 100 * 7.0 / 2 / 14.5, 1e-12));
 
 	kscen_summarize(two, 8, &s);
-	T_CHECK(s.bimodal);
+	assert_true(s.bimodal);
 	/* A long right tail is one mode, not two. */
 	kscen_summarize(skew, 8, &s);
-	T_CHECK(!s.bimodal);
+	assert_true(!s.bimodal);
 	kscen_summarize(skew, 3, &s);
-	T_CHECK(!s.bimodal && !s.outliers);
+	assert_true(!s.bimodal && !s.outliers);
 }
 
-void test_stats_p_values_match_references(void)
+void test_stats_p_values_match_references(void **state)
 {
 	static const double x[] = { 0.80, 0.83, 1.89, 1.04, 1.45, 1.38, 1.91,
 				    1.64, 0.73, 1.46 };
@@ -91,28 +96,28 @@ void test_stats_p_values_match_references(void)
 	unsigned i;
 
 	/* R: wilcox.test(x, y, alternative = "g"): p = 0.1272. */
-	T_CHECK(near(kscen_mann_whitney_p(x, 10, y, 5), 0.2544122544122544,
+	assert_true(near(kscen_mann_whitney_p(x, 10, y, 5), 0.2544122544122544,
 		     1e-12));
 	/* Order does not matter for a two-sided test. */
-	T_CHECK(near(kscen_mann_whitney_p(y, 5, x, 10), 0.2544122544122544,
+	assert_true(near(kscen_mann_whitney_p(y, 5, x, 10), 0.2544122544122544,
 		     1e-12));
 	/* Complete separation of 5 and 5: 2 / C(10, 5). */
-	T_CHECK(near(kscen_mann_whitney_p(a, 5, b, 5), 2.0 / 252, 1e-15));
-	T_CHECK(near(kscen_mann_whitney_p(a, 5, a, 5), 1, 1e-15));
+	assert_true(near(kscen_mann_whitney_p(a, 5, b, 5), 2.0 / 252, 1e-15));
+	assert_true(near(kscen_mann_whitney_p(a, 5, a, 5), 1, 1e-15));
 	/* Ties: normal approximation, tie and continuity corrected. */
-	T_CHECK(near(kscen_mann_whitney_p(ta, 6, tb, 7), 0.03620890133985921,
+	assert_true(near(kscen_mann_whitney_p(ta, 6, tb, 7), 0.03620890133985921,
 		     1e-9));
 
 	/* R: wilcox.test(x, y, paired = TRUE, alternative = "g"): 0.01953. */
 	for (i = 0; i < 9; i++)
 		d[i] = px[i] - py[i];
-	T_CHECK(near(kscen_signed_rank_p(d, 9), 0.0390625, 1e-15));
+	assert_true(near(kscen_signed_rank_p(d, 9), 0.0390625, 1e-15));
 	for (i = 0; i < 9; i++)
 		d[i] = -d[i];
-	T_CHECK(near(kscen_signed_rank_p(d, 9), 0.0390625, 1e-15));
+	assert_true(near(kscen_signed_rank_p(d, 9), 0.0390625, 1e-15));
 }
 
-void test_stats_change_ci_verdict_and_gate(void)
+void test_stats_change_ci_verdict_and_gate(void **state)
 {
 	/* random.seed(1), uniform(9, 11) and uniform(10, 12), 3 decimals. */
 	static const double a[] = { 9.269, 10.695, 10.528, 9.51, 9.991, 9.899,
@@ -135,28 +140,28 @@ void test_stats_change_ci_verdict_and_gate(void)
 	}
 	metric(&mo, ea, 8, KSCEN_LOWER);
 	metric(&mn, eb, 8, KSCEN_LOWER);
-	T_CHECK(kscen_change_compute(&mo, &mn, false, &c));
-	T_CHECK(!c.paired && c.ci_valid && c.n_old == 8 && c.n_new == 8);
-	T_CHECK(near(c.p, 0.03791763791763792, 1e-12));
-	T_CHECK(near(c.lo, expm1(0.066), 1e-9));
-	T_CHECK(near(c.hi, expm1(1.452), 1e-9));
-	T_CHECK(near(c.rel, c.new_ / c.old - 1, 1e-15));
-	T_CHECK(c.verdict == KSCEN_WORSE);
-	T_CHECK(!strcmp(kscen_change_test(&c), "Mann-Whitney U"));
+	assert_true(kscen_change_compute(&mo, &mn, false, &c));
+	assert_true(!c.paired && c.ci_valid && c.n_old == 8 && c.n_new == 8);
+	assert_true(near(c.p, 0.03791763791763792, 1e-12));
+	assert_true(near(c.lo, expm1(0.066), 1e-9));
+	assert_true(near(c.hi, expm1(1.452), 1e-9));
+	assert_true(near(c.rel, c.new_ / c.old - 1, 1e-15));
+	assert_true(c.verdict == KSCEN_WORSE);
+	assert_true(!strcmp(kscen_change_test(&c), "Mann-Whitney U"));
 	/* Higher is better: the same change is an improvement. */
 	mn.better = KSCEN_HIGHER;
-	T_CHECK(kscen_change_compute(&mo, &mn, false, &c));
-	T_CHECK(c.verdict == KSCEN_BETTER);
-	T_CHECK(!kscen_change_beyond(&c, KSCEN_HIGHER, 5));
+	assert_true(kscen_change_compute(&mo, &mn, false, &c));
+	assert_true(c.verdict == KSCEN_BETTER);
+	assert_true(!kscen_change_beyond(&c, KSCEN_HIGHER, 5));
 	mn.better = KSCEN_LOWER;
 	/* The gate: +6.8% is the CI's low end; 5% trips, 10% does not. */
-	T_CHECK(kscen_change_compute(&mo, &mn, false, &c));
-	T_CHECK(kscen_change_beyond(&c, KSCEN_LOWER, 5));
-	T_CHECK(!kscen_change_beyond(&c, KSCEN_LOWER, 10));
+	assert_true(kscen_change_compute(&mo, &mn, false, &c));
+	assert_true(kscen_change_beyond(&c, KSCEN_LOWER, 5));
+	assert_true(!kscen_change_beyond(&c, KSCEN_LOWER, 10));
 	/* A/A: the same samples are "~" and never trip anything. */
-	T_CHECK(kscen_change_compute(&mo, &mo, false, &c));
-	T_CHECK(c.verdict == KSCEN_SAME && c.rel == 0 && c.p == 1);
-	T_CHECK(c.lo < 0 && c.hi > 0 && !kscen_change_beyond(&c, KSCEN_LOWER, 1));
+	assert_true(kscen_change_compute(&mo, &mo, false, &c));
+	assert_true(c.verdict == KSCEN_SAME && c.rel == 0 && c.p == 1);
+	assert_true(c.lo < 0 && c.hi > 0 && !kscen_change_beyond(&c, KSCEN_LOWER, 1));
 
 	/*
 	 * Rounds: each round's noise moves both jobs by up to 50%; the new
@@ -169,13 +174,13 @@ void test_stats_change_ci_verdict_and_gate(void)
 	}
 	metric(&mb, base, 8, KSCEN_LOWER);
 	metric(&ms, slow, 8, KSCEN_LOWER);
-	T_CHECK(kscen_change_compute(&mb, &ms, false, &c));
-	T_CHECK(c.verdict == KSCEN_SAME && !c.paired);
-	T_CHECK(kscen_change_compute(&mb, &ms, true, &c));
-	T_CHECK(c.paired && c.verdict == KSCEN_WORSE && c.n_new == 8);
-	T_CHECK(near(c.p, 2.0 / 256, 1e-12));
-	T_CHECK(c.lo > 0.0499 && c.hi < 0.0509);
-	T_CHECK(!strcmp(kscen_change_test(&c), "Wilcoxon signed-rank"));
+	assert_true(kscen_change_compute(&mb, &ms, false, &c));
+	assert_true(c.verdict == KSCEN_SAME && !c.paired);
+	assert_true(kscen_change_compute(&mb, &ms, true, &c));
+	assert_true(c.paired && c.verdict == KSCEN_WORSE && c.n_new == 8);
+	assert_true(near(c.p, 2.0 / 256, 1e-12));
+	assert_true(c.lo > 0.0499 && c.hi < 0.0509);
+	assert_true(!strcmp(kscen_change_test(&c), "Wilcoxon signed-rank"));
 
 	/*
 	 * Within a run only the rounds both took count: samples 9..12 of a
@@ -189,18 +194,18 @@ void test_stats_change_ci_verdict_and_gate(void)
 			more[i] = 1000;
 		free(ms.samples);
 		metric(&ms, more, 12, KSCEN_LOWER);
-		T_CHECK(kscen_change_compute(&mb, &ms, true, &c));
-		T_CHECK(c.n_new == 8 && c.rel == 0 && c.verdict == KSCEN_SAME);
-		T_CHECK(kscen_change_compute(&mb, &ms, false, &c));
-		T_CHECK(c.n_new == 12 && c.rel > 0);
+		assert_true(kscen_change_compute(&mb, &ms, true, &c));
+		assert_true(c.n_new == 8 && c.rel == 0 && c.verdict == KSCEN_SAME);
+		assert_true(kscen_change_compute(&mb, &ms, false, &c));
+		assert_true(c.n_new == 12 && c.rel > 0);
 	}
 
 	/* Too few samples: no 95% interval, so never significant. */
-	T_CHECK(kscen_change_compute(&(struct kscen_metric){ .samples = ea,
+	assert_true(kscen_change_compute(&(struct kscen_metric){ .samples = ea,
 		.nr_samples = 3 }, &(struct kscen_metric){ .samples = eb + 5,
 		.nr_samples = 3 }, false, &c));
-	T_CHECK(!c.ci_valid && c.verdict == KSCEN_SAME);
-	T_CHECK(!kscen_change_compute(&mo, &(struct kscen_metric){ 0 }, false,
+	assert_true(!c.ci_valid && c.verdict == KSCEN_SAME);
+	assert_true(!kscen_change_compute(&mo, &(struct kscen_metric){ 0 }, false,
 				      &c));
 
 	free(mo.samples);
@@ -210,20 +215,20 @@ void test_stats_change_ci_verdict_and_gate(void)
 }
 
 /* repeat: auto and its knobs reach the scenario; a count turns it off. */
-void test_stats_scenario_repeat_auto(void)
+void test_stats_scenario_repeat_auto(void **state)
 {
 	struct kscen_scenario *s = NULL;
 
-	T_CHECK(kscen_scenario_load("tests/fixtures/good/auto.yaml", &s) == 0);
+	assert_true(kscen_scenario_load("tests/fixtures/good/auto.yaml", &s) == 0);
 	if (s) {
-		T_CHECK(s->repeat == 6 && s->max_repeat == 12);
-		T_CHECK(s->until_ci == 2.5);
+		assert_true(s->repeat == 6 && s->max_repeat == 12);
+		assert_true(s->until_ci == 2.5);
 		kscen_scenario_free(s);
 	}
 	s = NULL;
-	T_CHECK(kscen_scenario_load("tests/fixtures/e2e/tiny.yaml", &s) == 0);
+	assert_true(kscen_scenario_load("tests/fixtures/e2e/tiny.yaml", &s) == 0);
 	if (s) {
-		T_CHECK(s->repeat == 3 && s->until_ci == 0);
+		assert_true(s->repeat == 3 && s->until_ci == 0);
 		kscen_scenario_free(s);
 	}
 }
@@ -246,7 +251,7 @@ static double gauss(unsigned long long *s)
  * at 5 + 5 can only reach p = 0.032 below 0.05, so about 3.2%); a planted
  * +10%: at least 95% found "worse". docs/statistics.md has the numbers.
  */
-void test_stats_simulated_false_positive_and_detection_rates(void)
+void test_stats_simulated_false_positive_and_detection_rates(void **state)
 {
 	unsigned long long seed = 0x9e3779b97f4a7c15ull;
 	double a[5], b[5], c5[5];
@@ -269,6 +274,6 @@ void test_stats_simulated_false_positive_and_detection_rates(void)
 	}
 	printf("    simulated A/A: %u/%u significant; +10%%: %u/%u found\n",
 	       fp, trials, det, trials);
-	T_CHECK(fp <= trials / 20 && fp >= trials / 100);
-	T_CHECK(det >= trials * 95 / 100);
+	assert_true(fp <= trials / 20 && fp >= trials / 100);
+	assert_true(det >= trials * 95 / 100);
 }

@@ -5,13 +5,18 @@
  * load order, the newc archive the kernel unpacks), and ab's job pairs.
  */
 #define _GNU_SOURCE
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "harness.h"
 #include "util.h"
 #include "tests.h"
 #include "vm.h"
@@ -35,7 +40,7 @@ static void put(const char *path, const void *data, size_t len)
 	fclose(f);
 }
 
-void test_vm_bzimage_release_from_header(void)
+void test_vm_bzimage_release_from_header(void **state)
 {
 	char *d = tmpdir(), *p = kscen_xasprintf("%s/bzImage", d), *r;
 	unsigned char img[0x400] = { 0 };
@@ -47,12 +52,12 @@ void test_vm_bzimage_release_from_header(void)
 	memcpy(img + 0x300, ver, sizeof(ver));
 	put(p, img, sizeof(img));
 	r = kscen_bzimage_release(p);
-	T_CHECK(r && strcmp(r, "6.1.0-47-amd64") == 0);
+	assert_true(r && strcmp(r, "6.1.0-47-amd64") == 0);
 	free(r);
 	memcpy(img + 0x202, "HdrX", 4);	/* not the boot protocol's magic */
 	put(p, img, sizeof(img));
-	T_CHECK(kscen_bzimage_release(p) == NULL);
-	T_CHECK(kscen_bzimage_release("/nonexistent") == NULL);
+	assert_true(kscen_bzimage_release(p) == NULL);
+	assert_true(kscen_bzimage_release("/nonexistent") == NULL);
 	unlink(p);
 	rmdir(d);
 	free(p);
@@ -110,7 +115,7 @@ static unsigned cpio_names(const char *path, char names[][256], unsigned max,
 	return nr;
 }
 
-void test_vm_initramfs_loads_dependencies_first(void)
+void test_vm_initramfs_loads_dependencies_first(void **state)
 {
 	char *d = tmpdir(), *mods = kscen_xasprintf("%s/mods", d);
 	char *sub = kscen_xasprintf("%s/mods/kernel", d), *bb = kscen_xasprintf("%s/bb", d);
@@ -140,19 +145,19 @@ void test_vm_initramfs_loads_dependencies_first(void)
 	{
 		char *gz = kscen_xasprintf("gzip '%s/virtio_console.ko'", sub);
 
-		T_CHECK(system(gz) == 0);
+		assert_true(system(gz) == 0);
 		free(gz);
 	}
 	/* virtio is built in: named in modules.builtin, no .ko */
 	builtin = kscen_xasprintf("%s/modules.builtin", mods);
 	put(builtin, "kernel/drivers/virtio/virtio.ko\n", 32);
 
-	T_CHECK(kscen_vm_initramfs(&c, mods, d, "host-vm-tcg") == 0);
+	assert_true(kscen_vm_initramfs(&c, mods, d, "host-vm-tcg") == 0);
 	nr = cpio_names(cpio, names, 32, &init);
-	T_CHECK(nr >= 10 && init);
-	T_CHECK(init && strstr(init, "hostname 'host-vm-tcg'"));
-	T_CHECK(init && strstr(init, "kscenrw $r'/srv/res'"));
-	T_CHECK(init && !strstr(init, "/virtio.ko"));
+	assert_true(nr >= 10 && init);
+	assert_true(init && strstr(init, "hostname 'host-vm-tcg'"));
+	assert_true(init && strstr(init, "kscenrw $r'/srv/res'"));
+	assert_true(init && !strstr(init, "/virtio.ko"));
 	if (init) {
 		pos[0] = strstr(init, "insmod /lib/modules/virtio_ring.ko");
 		pos[1] = strstr(init, "insmod /lib/modules/virtio_pci_modern_dev.ko");
@@ -160,10 +165,10 @@ void test_vm_initramfs_loads_dependencies_first(void)
 		pos[3] = strstr(init, "insmod /lib/modules/9pnet.ko");
 		pos[4] = strstr(init, "insmod /lib/modules/9pnet_virtio.ko");
 		pos[5] = strstr(init, "insmod /lib/modules/9p.ko");
-		T_CHECK(pos[0] && pos[1] && pos[2] && pos[3] && pos[4] && pos[5]);
-		T_CHECK(pos[0] < pos[2] && pos[1] < pos[2] && pos[3] < pos[4] &&
+		assert_true(pos[0] && pos[1] && pos[2] && pos[3] && pos[4] && pos[5]);
+		assert_true(pos[0] < pos[2] && pos[1] < pos[2] && pos[3] < pos[4] &&
 			pos[4] < pos[5] && strstr(init, "insmod /lib/modules/netfs.ko") < pos[5]);
-		T_CHECK(strstr(init, "insmod /lib/modules/virtio_console.ko") >
+		assert_true(strstr(init, "insmod /lib/modules/virtio_console.ko") >
 			strstr(init, "insmod /lib/modules/console_dep.ko") &&
 			strstr(init, "insmod /lib/modules/console_dep.ko"));
 	}
@@ -173,7 +178,7 @@ void test_vm_initramfs_loads_dependencies_first(void)
 		bbox |= !strcmp(names[i], "bin/busybox");
 		gz |= !strcmp(names[i], "lib/modules/virtio_console.ko");
 	}
-	T_CHECK(console && bbox && gz);
+	assert_true(console && bbox && gz);
 
 	/* a needed module that is neither there nor built in */
 	{
@@ -182,11 +187,11 @@ void test_vm_initramfs_loads_dependencies_first(void)
 		unlink(p);
 		free(p);
 	}
-	T_CHECK(kscen_vm_initramfs(&c, mods, d, "h") == -ENOENT);
+	assert_true(kscen_vm_initramfs(&c, mods, d, "h") == -ENOENT);
 	unsetenv("KSCEN_BUSYBOX");
 	free(cpio);
 	cpio = kscen_xasprintf("rm -rf '%s'", d);
-	T_CHECK(system(cpio) == 0);
+	assert_true(system(cpio) == 0);
 	free(builtin);
 	free(mods);
 	free(sub);
@@ -195,25 +200,25 @@ void test_vm_initramfs_loads_dependencies_first(void)
 	free(d);
 }
 
-void test_ab_jobs_pair_kernels(void)
+void test_ab_jobs_pair_kernels(void **state)
 {
 	struct kscen_scenario *s = NULL;
 	struct kscen_jobs jobs = { 0 }, both = { 0 };
 
-	T_CHECK(kscen_scenario_load("tests/fixtures/e2e/tiny.yaml", &s) == 0);
+	assert_true(kscen_scenario_load("tests/fixtures/e2e/tiny.yaml", &s) == 0);
 	if (!s)
 		return;
-	T_CHECK(kscen_expand(s, 1000, &jobs) == 0 && jobs.nr == 3);
+	assert_true(kscen_expand(s, 1000, &jobs) == 0 && jobs.nr == 3);
 	kscen_ab_jobs(&jobs, &both);
-	T_CHECK(both.nr == 6);
-	T_CHECK(!strcmp(both.job[0].id, "sleep/kernel=A,command=sleep 0.01"));
-	T_CHECK(!strcmp(both.job[4].id, "sleep/kernel=B,command=sleep 0.02"));
-	T_CHECK(both.job[4].nr_kv == 2 && !strcmp(both.job[4].keys[0], "kernel") &&
+	assert_true(both.nr == 6);
+	assert_true(!strcmp(both.job[0].id, "sleep/kernel=A,command=sleep 0.01"));
+	assert_true(!strcmp(both.job[4].id, "sleep/kernel=B,command=sleep 0.02"));
+	assert_true(both.job[4].nr_kv == 2 && !strcmp(both.job[4].keys[0], "kernel") &&
 		!strcmp(both.job[4].values[0], "B"));
 	/* B's baseline is the same job on A; A keeps the scenario's */
-	T_CHECK(both.job[4].baseline == 1 && both.job[5].baseline == 2);
-	T_CHECK(both.job[1].baseline == jobs.job[1].baseline);
-	T_CHECK(both.job[3].params == jobs.job[0].params);
+	assert_true(both.job[4].baseline == 1 && both.job[5].baseline == 2);
+	assert_true(both.job[1].baseline == jobs.job[1].baseline);
+	assert_true(both.job[3].params == jobs.job[0].params);
 	kscen_ab_jobs_free(&both);
 	kscen_jobs_free(&jobs);
 	kscen_scenario_free(s);

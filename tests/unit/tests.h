@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* tests.h - the list of unit tests; main.c runs them in this order. */
+/*
+ * tests.h - the list of unit tests in the table of main.c, run by cmocka in
+ * this order; files with fixtures of their own export a group instead.
+ */
 #ifndef KSCEN_TESTS_H
 #define KSCEN_TESTS_H
 
@@ -59,10 +62,14 @@
 	X(test_merge_refuses_mixed_duplicate_and_lists_missing) \
 	X(test_deploy_k8s_indexed_job_shape)
 
-#define DECLARE(fn) void fn(void);
+#define DECLARE(fn) void fn(void **state);
 KSCEN_UNIT_TESTS(DECLARE)
 #undef DECLARE
 
 char *kscen_sha256_hex(const void *buf, size_t len);
+
+/* Groups with their own setup and teardown. */
+int kscen_diag_tests(void);
+int kscen_run_tests(void);
 
 #endif

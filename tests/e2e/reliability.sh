@@ -1,6 +1,6 @@
-# e2e_reliability.sh - end-to-end tests of the guarantees in
-# docs/reliability.md; sourced by e2e.sh, whose helpers (run, pass, fail,
-# skip, expect_rc) and variables ($kscen, $fx, $tmp) it uses.
+#!/bin/bash
+# reliability.sh [KSCEN] - end-to-end tests: the guarantees of docs/reliability.md.
+. "$(dirname "$0")/lib.sh"
 
 rel=$tmp/rel
 mkdir -p "$rel"
@@ -236,3 +236,4 @@ mkdir -p "$rel/torn/rel-slow"
 run "$kscen" run -q --resume "$rel/torn/rel-slow/x.journal"
 [ $rc = 0 ] && grep -q '0.1640625' "$rel"/torn/rel-slow/*.yaml &&
 	pass resume_drops_torn_record || fail resume_drops_torn_record "rc=$rc $(cat "$tmp/err")"
+finish reliability

@@ -1,6 +1,6 @@
-# e2e_profile.sh - end-to-end tests of profiles (profile:, run --profile,
-# the folded files, the reports and the flame graphs). Sourced by e2e.sh,
-# whose helpers (run, pass, fail, skip, $kscen, $fx, $tmp) it uses.
+#!/bin/bash
+# profile.sh [KSCEN] - end-to-end tests: profiles (profile:, run --profile, the folded files, reports and flame graphs).
+. "$(dirname "$0")/lib.sh"
 
 # ---- profiles -------------------------------------------------------------
 run "$kscen" plot --help
@@ -8,11 +8,8 @@ run "$kscen" plot --help
 run "$kscen" plot --flame x $fx/e2e/tiny.yaml
 [ $rc = 2 ] && grep -q 'needs --flame JOB, one RESULT and -o FILE.svg' "$tmp/err" &&
 	pass plot_without_output_exit_2 || fail plot_without_output_exit_2 "rc=$rc $(cat "$tmp/err")"
-profile_ready() {
-	[ "$(id -u)" = 0 ] && [ -r /sys/kernel/btf/vmlinux ]
-}
-if ! profile_ready; then
-	skip profile_syscall_kernel_path "needs root and kernel BTF (the skip path is tested below)"
+if ! why=$(need_bpf); then
+	skip profile_syscall_kernel_path "$why (the skip path is tested below)"
 else
 	pres=$tmp/profile-res
 	run "$kscen" run -q -o "$pres" --compare none $fx/e2e/profile.yaml
@@ -114,12 +111,13 @@ PY
 		skip profile_perf_record "perf is not installed"
 	fi
 fi
-if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+if why=$(need_setpriv); then
 	run setpriv --reuid=65534 --regid=65534 --clear-groups \
 		"$kscen" run -q --no-save --compare none --profile $fx/e2e/tiny.yaml
 	[ $rc = 0 ] && grep -q '^# Profile: none, profile skipped: needs root or CAP_BPF' "$tmp/out" &&
 		grep -q '# 3 ok, 0 skipped, 0 failed' "$tmp/out" && pass profile_unprivileged_is_skipped ||
 		fail profile_unprivileged_is_skipped "rc=$rc $(cat "$tmp/out" "$tmp/err")"
 else
-	skip profile_unprivileged_is_skipped "needs root and setpriv to drop privilege"
+	skip profile_unprivileged_is_skipped "$why"
 fi
+finish profile

@@ -1,5 +1,6 @@
-# e2e-fleet.sh - sourced by e2e.sh: run/plan --shard, kscen merge.
-# Uses e2e.sh's $kscen, $fx, $tmp, run, pass, fail, skip, expect_rc.
+#!/bin/bash
+# fleet.sh [KSCEN] - end-to-end tests: run/plan --shard and kscen merge.
+. "$(dirname "$0")/lib.sh"
 
 # ---- shards ---------------------------------------------------------------
 sfx=$fx/e2e/shard.yaml
@@ -95,3 +96,4 @@ while read -r verdict name reason; do
 	SKIP) skip "${name%:}" "$reason" ;;
 	esac
 done < <(tests/slurm.sh "$kscen" 2>&1 | grep -E '^(PASS|FAIL|SKIP) ')
+finish fleet

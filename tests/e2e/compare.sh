@@ -1,0 +1,163 @@
+#!/bin/bash
+# compare.sh [KSCEN] - end-to-end tests: statistics (the gate, compare's table, repeat: auto) and comparisons between runs (references, history, labels, bisect, calibrate).
+. "$(dirname "$0")/lib.sh"
+
+# A run of another scenario, for compare_other_scenario_gate_exit_2.
+"$kscen" run -q -o "$res" $fx/e2e/tiny.yaml >/dev/null 2>&1
+file=$(ls "$res"/e2e-tiny/*.yaml 2>/dev/null | head -n1)
+
+# ---- statistics: the gate, compare's table, repeat: auto ---------------------
+# The planted jobs print $E2E_COST plus noise (fixtures/e2e/gate.yaml): 100,
+# then 200. Printed, not timed, so a busy machine cannot flip these checks;
+# the gate at 50% is far from both +100% and the A/A noise (under 10%).
+E2E_COST=100 run "$kscen" run -q -o "$res" $fx/e2e/gate.yaml
+expect_rc gate_first_run_exit_0 0
+g1=$(ls "$res"/e2e-gate/*.yaml 2>/dev/null | head -n1)
+for key in cv ci_low ci_high outliers bimodal governor smt mitigations thp isolcpus \
+	   nohz_full loadavg; do
+	grep -Eq "^ *(- )?$key:" "$g1" && pass "result_has_$key" || fail "result_has_$key" "missing in $g1"
+done
+sleep 1
+E2E_COST=200 run "$kscen" run -q -o "$res" --gate 50 $fx/e2e/gate.yaml
+if [ $rc = 1 ] && grep -q '^# gate 50%: FAILED' "$tmp/out" &&
+   grep -q '^#   planted/command=echo v: .*: +[0-9.]*% \[' "$tmp/out" &&
+   ! grep -q '^#   steady' "$tmp/out"; then pass gate_trips_on_planted_slowdown; else
+	fail gate_trips_on_planted_slowdown "rc=$rc $(tail -n 8 "$tmp/out")"; fi
+g2=$(ls "$res"/e2e-gate/*.yaml | tail -n1)
+run "$kscen" compare --gate 50 "$g1" "$g2"
+if [ $rc = 1 ] && grep -q '^## planted: usecs (value)' "$tmp/out" &&
+   grep -q '^planted/command=echo v: .* worse (p=0.0[0-9]* n=5+5; in-run noise only (1 earlier run))' "$tmp/out" &&
+   grep -q '^geomean ' "$tmp/out" && grep -q '^## steady' "$tmp/out"; then
+	pass compare_table_and_gate; else fail compare_table_and_gate "rc=$rc $(cat "$tmp/out")"; fi
+run "$kscen" compare --gate 50 "$g1" "$g1"
+[ $rc = 0 ] && [ "$(grep -c ' ~ (p=1.000 n=5+5; in-run noise only (0 earlier runs))$' "$tmp/out")" = 3 ] &&
+	grep -q '^# gate 50%: passed (3 jobs checked' "$tmp/out" && pass compare_same_run_is_all_tilde ||
+	fail compare_same_run_is_all_tilde "rc=$rc $(cat "$tmp/out")"
+sleep 1
+E2E_COST=100 run "$kscen" run -q -o "$res" --compare "$g1" --gate 50 $fx/e2e/gate.yaml
+[ $rc = 0 ] && grep -q '^# gate 50%: passed' "$tmp/out" && pass gate_aa_does_not_trip ||
+	fail gate_aa_does_not_trip "rc=$rc $(tail -n 8 "$tmp/out")"
+E2E_COST=100 run "$kscen" run -q -o "$res" $fx/e2e/gate-fail.yaml
+sleep 1
+E2E_COST=200 run "$kscen" run -q -o "$res" --gate 50 $fx/e2e/gate-fail.yaml
+[ $rc = 3 ] && grep -q '^# gate 50%: FAILED' "$tmp/out" && pass failed_job_wins_over_gate ||
+	fail failed_job_wins_over_gate "rc=$rc $(tail -n 5 "$tmp/out")"
+run "$kscen" run -q --no-save --gate 5x $fx/e2e/gate.yaml
+expect_rc gate_bad_value_exit_2 2
+run "$kscen" run -q --no-save --until-ci 0 $fx/e2e/gate.yaml
+expect_rc until_ci_bad_value_exit_2 2
+
+run "$kscen" run -q -o "$res" $fx/e2e/auto.yaml
+if [ $rc = 0 ] && grep -q 'converged after 6)' "$tmp/out" &&
+   grep -Eq 'did not converge: ±[0-9.]+% after max 8\)' "$tmp/out"; then
+	pass repeat_auto_reports_convergence; else fail repeat_auto_reports_convergence "$(cat "$tmp/out")"; fi
+"$kscen" report --format json "$res/e2e-auto" >"$tmp/json" 2>"$tmp/err"
+if /usr/bin/python3 - "$tmp/json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+jobs = {j["name"]: j for j in r["jobs"]}
+assert r["until_ci"] == 10 and r["max_repeat"] == 8, r
+s, n = jobs["steady"], jobs["noisy"]
+assert s["converged"] is True and len(s["metrics"][0]["samples"]) == 6, s
+assert n["converged"] is False and len(n["metrics"][0]["samples"]) == 8, n
+PY
+then pass repeat_auto_stored; else fail repeat_auto_stored "$(cat "$tmp/err")"; fi
+run "$kscen" run -q --no-save --until-ci 50% -r 3 --max-repeat 7 $fx/e2e/tiny.yaml
+[ $rc = 0 ] && grep -q 'auto: until ±50% or 7' "$tmp/out" && pass until_ci_option ||
+	fail until_ci_option "rc=$rc $(head -n 3 "$tmp/out")"
+
+# ---- comparisons between runs: references, history, labels, bisect -------------
+# Printed values (gate.yaml), so the verdicts do not depend on the machine.
+cr=$tmp/cmp
+run "$kscen" plan $fx/good/id-escape.yaml
+[ $rc = 0 ] && grep -qx 'a/command=true%2Cmetric_name=x' "$tmp/out" &&
+	grep -qx 'a/command=true,metric_name=x' "$tmp/out" && grep -qx 'a/command=100%25' "$tmp/out" &&
+	[ "$(grep -c '^a/' "$tmp/out")" = "$(grep '^a/' "$tmp/out" | sort -u | wc -l)" ] &&
+	pass ids_escape_separators || fail ids_escape_separators "$(cat "$tmp/out")"
+run "$kscen" run -q -o "$cr" --filter 'nothing*' $fx/e2e/gate.yaml
+[ $rc = 2 ] && grep -q "matches none of the" "$tmp/err" && [ ! -d "$cr/e2e-gate" ] &&
+	pass filter_matching_nothing_exit_2 || fail filter_matching_nothing_exit_2 "rc=$rc $(cat "$tmp/err")"
+run "$kscen" run -q -o "$cr" --compare "$tmp/no-such.yaml" $fx/e2e/gate.yaml
+[ $rc = 2 ] && [ ! -d "$cr/e2e-gate" ] && pass compare_missing_path_exit_2_before_running ||
+	fail compare_missing_path_exit_2_before_running "rc=$rc"
+echo 'not: [a kscen result' >"$tmp/garbage.yaml"
+run "$kscen" run -q -o "$cr" --compare "$tmp/garbage.yaml" $fx/e2e/gate.yaml
+[ $rc = 2 ] && [ ! -d "$cr/e2e-gate" ] && pass compare_unparseable_path_exit_2_before_running ||
+	fail compare_unparseable_path_exit_2_before_running "rc=$rc"
+run "$kscen" run -q -o "$cr" --compare label:nope $fx/e2e/gate.yaml
+[ $rc = 2 ] && grep -q "no complete run labelled 'nope'" "$tmp/err" &&
+	pass compare_unknown_label_exit_2 || fail compare_unknown_label_exit_2 "rc=$rc $(cat "$tmp/err")"
+E2E_COST=100 run "$kscen" run -q -o "$cr" --gate 5 $fx/e2e/gate.yaml
+[ $rc = 2 ] && grep -q '^gate: nothing compared' "$tmp/out" && [ "$(ls "$cr"/e2e-gate | wc -l)" = 1 ] &&
+	pass gate_with_nothing_to_compare_exit_2 || fail gate_with_nothing_to_compare_exit_2 "rc=$rc $(tail -n 3 "$tmp/out")"
+run "$kscen" run -q --no-save -o "$cr" --gate 5 --compare none $fx/e2e/gate.yaml
+expect_rc gate_with_compare_none_exit_2 2
+first=$(ls "$cr"/e2e-gate/*.yaml | head -n1)
+run "$kscen" compare --gate 5 "$first" "$file"
+[ $rc = 2 ] && grep -q '^# different scenarios' "$tmp/out" && grep -q '^gate: nothing compared' "$tmp/out" &&
+	pass compare_other_scenario_gate_exit_2 || fail compare_other_scenario_gate_exit_2 "rc=$rc $(cat "$tmp/out")"
+# A filtered run and a partial one are never references: skipped, named.
+sleep 1
+E2E_COST=300 run "$kscen" run -q -o "$cr" --filter 'steady*' $fx/e2e/gate.yaml
+sed 's/^partial: false/partial: true/' "$first" >"$cr/e2e-gate/20991231T235959Z-vm.yaml"
+sleep 1
+E2E_COST=100 run "$kscen" run -q -o "$cr" $fx/e2e/gate.yaml
+if [ $rc = 0 ] && grep -q 'skipping stored run .*: filtered' "$tmp/err" &&
+   grep -q 'skipping stored run .*20991231T235959Z-vm.yaml: partial' "$tmp/err" &&
+   grep -q "^# reference: .*$(basename "$first")" "$tmp/out" &&
+   grep -q '^# environment: the same as the reference' "$tmp/out" &&
+   grep -q 'vs last run: .*in-run noise only (1 earlier run)' "$tmp/out"; then
+	pass reference_skips_filtered_and_partial_runs
+else fail reference_skips_filtered_and_partial_runs "$(cat "$tmp/err" "$tmp/out")"; fi
+rm -f "$cr/e2e-gate/20991231T235959Z-vm.yaml"
+# With 3 earlier runs the verdict includes the run-to-run drift.
+for i in 1 2; do
+	sleep 1
+	E2E_COST=100 run "$kscen" run -q -o "$cr" $fx/e2e/gate.yaml
+done
+grep -Eq 'vs last run: .* (~|worse|better) \(run-to-run ±[0-9.]+%, 3 runs\)' "$tmp/out" &&
+	pass history_widens_between_run_verdict || fail history_widens_between_run_verdict "$(cat "$tmp/out")"
+last_file=$(ls "$cr"/e2e-gate/*.yaml | tail -n1)
+grep -v '^results: ' "$tmp/out" | sed '$d' >"$tmp/run.txt"
+"$kscen" report "$last_file" >"$tmp/rep.txt" 2>/dev/null
+cmp -s "$tmp/run.txt" "$tmp/rep.txt" && grep -q 'run-to-run' "$tmp/rep.txt" &&
+	pass report_shows_what_run_showed ||
+	fail report_shows_what_run_showed "$(diff "$tmp/run.txt" "$tmp/rep.txt" | head -20)"
+sleep 1
+E2E_COST=100 run "$kscen" run -q -o "$cr" --label v1 $fx/e2e/gate.yaml
+ls "$cr"/e2e-gate/*+v1.yaml >/dev/null 2>&1 && grep -q '^# label: v1' "$tmp/out" &&
+	pass label_in_file_name || fail label_in_file_name "$(ls "$cr"/e2e-gate)"
+# --bisect: 0 good, 1 bad, 125 cannot tell; never 2.
+E2E_COST=100 run "$kscen" run -q --no-save -o "$cr" --bisect --gate 50 --compare label:v1 $fx/e2e/gate.yaml
+[ $rc = 0 ] && grep -q '^bisect: good' "$tmp/out" && pass bisect_good_exit_0 || fail bisect_good_exit_0 "rc=$rc"
+E2E_COST=200 run "$kscen" run -q --no-save -o "$cr" --bisect --gate 50 --compare label:v1 $fx/e2e/gate.yaml
+[ $rc = 1 ] && grep -q '^bisect: bad' "$tmp/out" && pass bisect_bad_exit_1 || fail bisect_bad_exit_1 "rc=$rc"
+run "$kscen" run -q --no-save -o "$tmp/empty-results" --bisect $fx/e2e/gate.yaml
+[ $rc = 125 ] && pass bisect_no_reference_exit_125 || fail bisect_no_reference_exit_125 "rc=$rc"
+run "$kscen" run -q --no-save --bisect -r 3x $fx/e2e/gate.yaml
+expect_rc bisect_bad_usage_exit_125 125
+run "$kscen" run -q --no-save -o "$res" --bisect $fx/e2e/crash.yaml
+[ $rc = 125 ] && pass bisect_failed_job_exit_125 || fail bisect_failed_job_exit_125 "rc=$rc"
+sleep 1
+E2E_COST=200 run "$kscen" run -q -o "$cr" --label v2 --compare label:v1 $fx/e2e/gate.yaml
+grep -q '^     vs v1: ' "$tmp/out" && pass report_names_label || fail report_names_label "$(cat "$tmp/out")"
+run "$kscen" compare --gate 50 label:v1 label:v2 "$cr/e2e-gate"
+[ $rc = 1 ] && grep -q '^# old: .*label v1' "$tmp/out" && grep -q '^# new: .*label v2' "$tmp/out" &&
+	pass compare_by_labels || fail compare_by_labels "rc=$rc $(cat "$tmp/out" "$tmp/err")"
+run "$kscen" history -o "$cr" $fx/e2e/gate.yaml
+[ $rc = 0 ] && grep -Eq '^[0-9T:-]+Z +v2 +' "$tmp/out" && grep -q ' filtered$' "$tmp/out" &&
+	pass history_lists_runs || fail history_lists_runs "rc=$rc $(cat "$tmp/out" "$tmp/err")"
+run "$kscen" history --job 'planted/*' "$cr/e2e-gate"
+[ $rc = 0 ] && grep -q '^[0-9T:-]*Z *v2 .*<- planted/.* worse' "$tmp/out" &&
+	pass history_job_marks_verdict_changes || fail history_job_marks_verdict_changes "rc=$rc $(cat "$tmp/out")"
+run "$kscen" history "$tmp/nothing-here"
+expect_rc history_no_runs_exit_2 2
+run "$kscen" calibrate -q -n 2 -r 6 -o "$tmp/cal" $fx/e2e/gate.yaml
+if [ $rc = 0 ] && [ "$(ls "$tmp/cal/e2e-gate" | wc -l)" = 2 ] &&
+   grep -q '^   2     too few' "$tmp/out"; then pass calibrate_seeds_history_too_few
+else fail calibrate_seeds_history_too_few "rc=$rc $(cat "$tmp/out" "$tmp/err")"; fi
+sleep 1
+run "$kscen" calibrate -q -n 1 -r 6 -o "$tmp/cal" $fx/e2e/gate.yaml
+grep -Eq '^   3 +±[0-9.]+% +[0-9.]+% +[0-9.]+%  steady/' "$tmp/out" && pass calibrate_prints_drift ||
+	fail calibrate_prints_drift "rc=$rc $(cat "$tmp/out" "$tmp/err")"
+finish compare

@@ -1,0 +1,21 @@
+#!/bin/bash
+# isolation.sh [KSCEN] - end-to-end tests: failures are isolated: a crash, a hang and a bad exit beside a good job.
+. "$(dirname "$0")/lib.sh"
+
+# ---- failures are isolated -----------------------------------------------------
+run "$kscen" run -q -o "$res" $fx/e2e/crash.yaml
+expect_rc run_crash_exit_3 3
+file=$(ls "$res"/e2e-crash/*.yaml 2>/dev/null | head -n1)
+"$kscen" report --format json "$file" >"$tmp/json" 2>/dev/null
+if /usr/bin/python3 - "$tmp/json" <<'PY'
+import json, sys
+jobs = {j["name"]: j for j in json.load(open(sys.argv[1]))["jobs"]}
+g = jobs["good"]
+assert g["status"] == "ok" and len(g["metrics"][0]["samples"]) == 2, g
+assert jobs["segv"]["status"] == "failed" and "SIGSEGV" in jobs["segv"]["reason"], jobs["segv"]
+assert jobs["hang"]["status"] == "failed" and "timed out" in jobs["hang"]["reason"], jobs["hang"]
+assert jobs["abort"]["status"] == "failed" and "status 7" in jobs["abort"]["reason"], jobs["abort"]
+PY
+then pass crash_and_hang_beside_good_job; else fail crash_and_hang_beside_good_job "$(cat "$tmp/json")"; fi
+pgrep -f 'sleep 600' >/dev/null && fail hang_killed "sleep 600 still running" || pass hang_killed
+finish isolation

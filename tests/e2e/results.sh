@@ -1,0 +1,67 @@
+#!/bin/bash
+# results.sh [KSCEN] - end-to-end tests: a tiny run, its result file, a second run against the first, the report formats.
+. "$(dirname "$0")/lib.sh"
+
+# ---- a tiny run, its result file, a second run against the first ----------
+res=$tmp/results
+run "$kscen" run -q -o "$res" $fx/e2e/tiny.yaml
+expect_rc run_tiny_exit_0 0
+file=$(ls "$res"/e2e-tiny/*.yaml 2>/dev/null | head -n1)
+if [ -n "$file" ] && grep -qF "results: $file" "$tmp/out"; then pass run_prints_result_path; else
+	fail run_prints_result_path "no results: line for '$file'"; fi
+[ -z "$(ls -A "$res/e2e-tiny" | grep -v '\.yaml$')" ] && pass run_leaves_no_temp_files ||
+	fail run_leaves_no_temp_files "$(ls -A "$res/e2e-tiny")"
+case "$(basename "$file")" in
+[0-9]*T[0-9]*Z-"$(hostname)".yaml) pass result_file_name ;;
+*) fail result_file_name "$file" ;;
+esac
+for key in kscen scenario scenario_file scenario_sha256 command started finished partial \
+	   system hostname kernel kernel_build arch cpu_model nr_cpus cmdline \
+	   perf_event_paranoid jobs id name workload params status metrics unit better \
+	   samples median mean stddev baseline previous; do
+	grep -Eq "^ *(- )?$key:" "$file" || { fail "result_has_$key" "missing in $file"; continue; }
+	pass "result_has_$key"
+done
+"$kscen" report --format json "$file" >"$tmp/json" 2>"$tmp/err"
+if /usr/bin/python3 - "$tmp/json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+jobs = {j["id"]: j for j in r["jobs"]}
+a = jobs["sleep/command=sleep 0.01"]; b = jobs["sleep/command=sleep 0.02"]
+assert a["status"] == "ok" and len(a["metrics"][0]["samples"]) == 3, a
+assert b["baseline"] == a["id"] and b["previous"] == a["id"], b
+m = b["metrics"][0]["median"]
+assert 0.015 < m < 0.5, m                      # sleep 0.02 measured in s
+v = jobs["value/command=echo 'result: 12.5 usecs/op',metric_regex=result: ([0-9.]+),metric_name=latency,metric_unit=usecs/op"]
+assert v["metrics"][0]["samples"] == [12.5] * 3, v
+assert v["metrics"][0]["unit"] == "usecs/op"
+assert r["system"]["nr_cpus"] >= 1 and r["partial"] is False
+PY
+then pass result_content_via_json; else fail result_content_via_json "$(cat "$tmp/err")"; fi
+grep -q 'to baseline' "$tmp/out" && pass report_has_baseline_delta || fail report_has_baseline_delta "$(cat "$tmp/out")"
+
+touch "$tmp/not-a-dir"
+run "$kscen" run -o "$tmp/not-a-dir" $fx/e2e/tiny.yaml
+[ $rc = 2 ] && grep -q 'cannot store runs in' "$tmp/err" && ! grep -q 'round' "$tmp/err" &&
+	pass run_unwritable_results_exit_2_before_running ||
+	fail run_unwritable_results_exit_2_before_running "rc=$rc $(cat "$tmp/err")"
+sleep 1	# distinct file names are by the second
+run "$kscen" run -q -o "$res" $fx/e2e/tiny.yaml
+[ $rc = 0 ] && grep -q 'vs last run' "$tmp/out" && pass second_run_reports_vs_last ||
+	fail second_run_reports_vs_last "$(cat "$tmp/out")"
+[ "$(ls "$res"/e2e-tiny/*.yaml | wc -l)" = 2 ] && pass second_run_new_file || fail second_run_new_file "$(ls "$res"/e2e-tiny)"
+run "$kscen" run -q -o "$res" --compare none --no-save $fx/e2e/tiny.yaml
+[ $rc = 0 ] && ! grep -q 'vs last run' "$tmp/out" && [ "$(ls "$res"/e2e-tiny/*.yaml | wc -l)" = 2 ] &&
+	pass no_save_compare_none || fail no_save_compare_none "$(cat "$tmp/out")"
+run "$kscen" compare "$res/e2e-tiny" "$file"
+[ $rc = 0 ] && grep -q 'sleep/command=sleep 0.02' "$tmp/out" && pass compare_two_runs ||
+	fail compare_two_runs "$(cat "$tmp/out" "$tmp/err")"
+for f in markdown csv text; do
+	run "$kscen" report --format $f "$file"
+	[ $rc = 0 ] && grep -q 'sleep 0.02' "$tmp/out" && pass "report_format_$f" || fail "report_format_$f" "rc=$rc"
+done
+printf 'kscen: 1\njobs: [\n' >"$tmp/torn.yaml"
+run "$kscen" report "$tmp/torn.yaml"
+[ $rc = 2 ] && grep -q "torn.yaml:[0-9]*:[0-9]*:" "$tmp/err" && pass report_torn_file_exit_2 ||
+	fail report_torn_file_exit_2 "rc=$rc $(cat "$tmp/err")"
+finish results

@@ -1,0 +1,150 @@
+#!/bin/bash
+# run.sh [KSCEN] - end-to-end tests: the workloads for real with tiny loops: breakpoints, the rest of perf bench, the tool adapters, exec json.
+. "$(dirname "$0")/lib.sh"
+
+# ---- the breakpoint workloads, for real --------------------------------------
+if ! why=$(need_perf_events); then
+	skip breakpoint_tiny_run "$why"
+else
+	run "$kscen" run -q -o "$res" $fx/e2e/bp.yaml
+	expect_rc breakpoint_tiny_run 0
+	if grep -q 'thread/loops=2,threads=2,parallelism=2,breakpoints=4' "$tmp/out" &&
+	   grep -q 'usecs/op' "$tmp/out"; then pass breakpoint_report; else
+		fail breakpoint_report "$(cat "$tmp/out")"; fi
+	case "$(uname -m)" in
+	x86_64|i?86)
+		grep -A3 'breakpoints=5' "$tmp/out" | grep -q 'skipped: .*No space left' &&
+			pass breakpoint_fifth_is_skipped || fail breakpoint_fifth_is_skipped "$(cat "$tmp/out")" ;;
+	*) skip breakpoint_fifth_is_skipped "x86 only" ;;
+	esac
+fi
+
+
+# ---- issue 13: the rest of perf bench, tool adapters, exec json -----------
+run "$kscen" run -q -o "$res" $fx/e2e/perf-bench-more.yaml
+expect_rc perf_bench_more_tiny_run 0
+"$kscen" report --format json "$res/e2e-perf-bench-more" >"$tmp/json" 2>/dev/null
+if /usr/bin/python3 - "$tmp/json" <<'PY'
+import json, sys
+jobs = {j["id"]: j for j in json.load(open(sys.argv[1]))["jobs"]}
+def m(i):
+    return {x["name"]: x["median"] for x in jobs[i]["metrics"]}
+assert len(jobs) == 30, len(jobs)
+for i, j in jobs.items():
+    if i.startswith("memcpy-cycles/"):
+        # a VM has no cycles counter: a skip with its reason, never a number
+        assert j["status"] == "ok" or "cycles counter" in j["reason"], j
+        continue
+    assert j["status"] == "ok", (i, j.get("reason"))
+    assert all(x["median"] > 0 for x in j["metrics"]), (i, j["metrics"])
+for i in jobs:
+    if i.startswith(("hash/", "lock-pi/")):
+        # total over the threads (one per CPU) is the per-thread mean x threads
+        r = m(i)["total ops/sec"] / m(i)["ops/sec"]
+        assert abs(r - round(r)) < 1e-6 and r >= 1, (i, r)
+    if i.startswith("epoll-ctl/") and "randomize=false" in i:
+        v = m(i)
+        assert v["ADD ops/sec"] == v["MOD ops/sec"] == v["DEL ops/sec"], v
+    if i.startswith(("getpgid/", "fork/", "execve/", "seccomp/")):
+        v = m(i)
+        assert abs(v["usecs/op"] * v["ops/sec"] / 1e6 - 1) < 1e-6, v
+assert m("wake/threads=4,nwakes=2,repeat=2,settle=5ms")["woken"] == 4
+assert m("wake-parallel/threads=4,nwakers=2,repeat=2,settle=5ms")["woken per waker"] == 2
+for b in ("false", "true"):
+    assert m(f"requeue/threads=4,broadcast={b},repeat=2,settle=5ms")["requeued"] == 4
+PY
+then pass perf_bench_more_workloads_measure; else
+	fail perf_bench_more_workloads_measure "$(head -c 900 "$tmp/json")"; fi
+
+# numa.mem needs two nodes; on one it must say so
+if [ "$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)" -lt 2 ]; then
+	printf 'scenario: e2e-numa\nrepeat: 1\nwarmup: 0\njobs:\n  - name: numa\n    workload: numa.mem\n    params: {nr_secs: 1s}\n' >"$tmp/numa.yaml"
+	run "$kscen" run -q --no-save --compare none "$tmp/numa.yaml"
+	[ $rc = 0 ] && grep -q 'skipped: one NUMA node' "$tmp/out" && pass numa_mem_skips_on_one_node ||
+		fail numa_mem_skips_on_one_node "rc=$rc $(cat "$tmp/out" "$tmp/err")"
+else
+	skip numa_mem_skips_on_one_node "this machine has several NUMA nodes"
+fi
+
+# Load-time errors of the adapters: file:line:column, exit 2, nothing run.
+n=0 bad=""
+for case in 'perf.bench|{collection: sched, benchmark: all}|name one benchmark' \
+	'exec|{command: "true", json: results}|starts with' \
+	'exec|{command: "true", json: ".a", metric_regex: "(x)"}|not both' \
+	'fio|{}|job_file or options' 'stress_ng|{stressor: "cpu --all"}|stressor:' \
+	'futex.wake_parallel|{threads: 5, nwakers: 2}|does not divide'; do
+	IFS='|' read -r wl params want <<<"$case"
+	printf 'scenario: e2e-bad\njobs:\n  - name: a\n    workload: %s\n    params: %s\n' "$wl" "$params" >"$tmp/bad-adapter.yaml"
+	run "$kscen" validate "$tmp/bad-adapter.yaml"
+	if [ $rc = 2 ] && grep -q "^$tmp/bad-adapter.yaml:[0-9]*:[0-9]*: .*$want" "$tmp/err"; then
+		n=$((n + 1))
+	else
+		bad="$bad [$wl: rc=$rc $(cat "$tmp/err")]"
+	fi
+done
+[ $n = 6 ] && pass adapters_bad_params_exit_2 || fail adapters_bad_params_exit_2 "$bad"
+
+# A missing tool is a skip that names the apt-get line.
+printf 'scenario: e2e-missing\nrepeat: 1\nwarmup: 0\njobs:\n  - name: p\n    workload: perf.bench\n    params: {collection: sched, benchmark: pipe, perf: no-such-perf}\n  - name: f\n    workload: fio\n    params: {options: "--name=x", fio: no-such-fio}\n  - name: s\n    workload: stress_ng\n    params: {stressor: cpu, stress_ng: no-such-stress-ng}\n' >"$tmp/missing.yaml"
+run "$kscen" run -q --no-save --compare none "$tmp/missing.yaml"
+[ $rc = 0 ] && grep -q '# 0 ok, 3 skipped, 0 failed' "$tmp/out" &&
+	grep -q 'apt-get install -y linux-perf' "$tmp/out" && grep -q 'apt-get install -y fio' "$tmp/out" &&
+	grep -q 'apt-get install -y stress-ng' "$tmp/out" && pass adapters_missing_tool_is_a_skip ||
+	fail adapters_missing_tool_is_a_skip "rc=$rc $(cat "$tmp/out")"
+
+if ! command -v perf >/dev/null || ! command -v fio >/dev/null || ! command -v stress-ng >/dev/null; then
+	skip adapters_against_real_tools "needs perf, fio and stress-ng (make deps; Debian: linux-perf)"
+else
+	mkdir -p "$tmp/fio"
+	sed "s|FIO_DIR|$tmp/fio|" $fx/e2e/adapters.yaml >"$tmp/adapters.yaml"
+	run "$kscen" run -q -o "$res" "$tmp/adapters.yaml"
+	expect_rc adapters_tiny_run 0
+	"$kscen" report --format json "$res/e2e-adapters" >"$tmp/json" 2>/dev/null
+	if /usr/bin/python3 - "$tmp/json" <<'PY'
+import json, sys
+jobs = {j["name"] + "/" + str(j["params"].get("job", j["params"].get("json", ""))): j
+        for j in json.load(open(sys.argv[1]))["jobs"]}
+assert all(j["status"] == "ok" for j in jobs.values()), [(i, j.get("reason")) for i, j in jobs.items()]
+def m(i):
+    return {x["name"]: (x["median"], x["better"]) for x in jobs[i]["metrics"] if not x["name"].startswith("cgroup_")}
+assert m("pb-pipe/")["seconds"][0] > 0 and m("pb-pipe/")["seconds"][1] == "lower"
+assert m("pb-hash/")["ops/sec"][0] > 0 and m("pb-hash/")["ops/sec"][1] == "higher"
+assert list(m("pb-ctl/")) == ["ADD operations", "MOD operations", "DEL operations"]
+for d in ("r", "w"):
+    v = m("fio/" + d)
+    assert list(v) == ["iops", "bandwidth", "clat p50", "clat p99", "clat p99.9"], v
+    assert v["iops"][1] == v["bandwidth"][1] == "higher" and v["clat p99"][1] == "lower"
+    assert v["iops"][0] > 0 and v["bandwidth"][0] > 0, v
+    # 256 KiB in 4 KiB blocks: bandwidth is iops x 4 KiB
+    assert abs(v["bandwidth"][0] * 1024 * 1024 / (v["iops"][0] * 4096) - 1) < 0.01, v
+    assert 0 < v["clat p50"][0] <= v["clat p99"][0] <= v["clat p99.9"][0], v
+v = m("stress/")
+assert v["bogo ops/s"][0] > 0 and v["bogo ops/s usr+sys"][0] > 0 and v["bogo ops"][0] > 0, v
+assert m("json/.results[0].mean")["mean"][0] == 0.125
+assert m('json/.["a.b"].n')["mean"][0] == 7
+PY
+	then pass adapters_against_real_tools; else
+		fail adapters_against_real_tools "$(head -c 1200 "$tmp/json")"; fi
+fi
+# exec json: a document that is not JSON, a path that is not there
+printf 'scenario: e2e-json-bad\nrepeat: 1\nwarmup: 0\njobs:\n  - name: j\n    workload: exec\n    params: {command: "echo hello", json: .x}\n  - name: k\n    workload: exec\n    params: {command: "echo {\\\\\\"a\\\\\\": [1]}", json: ".a[3]"}\n' >"$tmp/json-bad.yaml"
+run "$kscen" run -q --no-save --compare none "$tmp/json-bad.yaml"
+[ $rc = 3 ] && grep -q 'json: stdout is not JSON' "$tmp/out" && grep -q 'has 1 elements, no \[3\]' "$tmp/out" &&
+	pass exec_json_errors_are_failures || fail exec_json_errors_are_failures "rc=$rc $(cat "$tmp/out")"
+
+# internals.synthesize scope perf: an idle perf process of perf bench's shape
+if ! command -v perf >/dev/null; then skip synthesize_scope_perf "perf not installed"
+else
+	printf 'scenario: e2e-synperf\nrepeat: 1\nwarmup: 0\njobs:\n  - name: s\n    workload: internals.synthesize\n    params: {loops: 2, scope: [self, perf]}\n' >"$tmp/synperf.yaml"
+	run "$kscen" run --no-save --compare none --format json "$tmp/synperf.yaml"
+	if [ $rc = 0 ] && python3 - "$tmp/out" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+rec = {j["id"].split("scope=")[1]: j["metrics"][1]["median"] for j in r["jobs"]}
+# perf maps about three times the libraries kscen does
+assert rec["perf"] > 1.5 * rec["self"], rec
+PY
+	   ! pgrep -f 'sleep 3600' >/dev/null; then pass synthesize_scope_perf
+	else fail synthesize_scope_perf "rc=$rc $(head -c 600 "$tmp/out") $(pgrep -af 'sleep 3600')"; fi
+fi
+finish run

@@ -1,0 +1,72 @@
+#!/bin/bash
+# scenario.sh [KSCEN] - end-to-end tests: the command line, validate and plan on the fixtures (every tests/fixtures/bad file says its exact error on its first line).
+. "$(dirname "$0")/lib.sh"
+
+# ---- command line -------------------------------------------------------
+run "$kscen" --version
+[ $rc = 0 ] && grep -q '^kscen [0-9]' "$tmp/out" && pass version || fail version "rc=$rc"
+run "$kscen" --help
+[ $rc = 0 ] && grep -q 'validate' "$tmp/out" && pass help || fail help "rc=$rc"
+for c in run plan validate list compare report; do
+	run "$kscen" $c --help
+	[ $rc = 0 ] && grep -q "usage: kscen $c" "$tmp/out" && pass "help_$c" || fail "help_$c" "rc=$rc"
+done
+run "$kscen" rnu x.yaml
+[ $rc = 2 ] && grep -q "did you mean 'run'" "$tmp/err" && pass unknown_command_exit_2 ||
+	fail unknown_command_exit_2 "rc=$rc $(cat "$tmp/err")"
+run "$kscen" run
+expect_rc run_without_file_exit_2 2
+run "$kscen" run -r 3x $fx/e2e/tiny.yaml
+expect_rc run_bad_repeat_exit_2 2
+
+run "$kscen" list
+[ $rc = 0 ] && grep -q '^breakpoint.thread' "$tmp/out" && grep -q '^exec' "$tmp/out" &&
+	pass list_workloads || fail list_workloads "rc=$rc"
+run "$kscen" list breakpoint.thread
+[ $rc = 0 ] && grep -Eq '^  breakpoints +int +1 +0\.\.64' "$tmp/out" && grep -q 'usecs/op' "$tmp/out" &&
+	pass list_one_workload_table || fail list_one_workload_table "$(cat "$tmp/out")"
+run "$kscen" list breakpoint.thred
+[ $rc = 2 ] && grep -q "did you mean 'breakpoint.thread'" "$tmp/err" &&
+	pass list_unknown_suggests || fail list_unknown_suggests "rc=$rc"
+
+# ---- validate -------------------------------------------------------------
+run "$kscen" validate scenarios/*.yaml $fx/good/*.yaml
+expect_rc validate_good_files 0
+
+for f in $fx/bad/*.yaml; do
+	name=validate_bad_$(basename "$f" .yaml)
+	run "$kscen" validate "$f"
+	want=$(sed -n '1s/^# expect: //p' "$f" | tr -d '\0')
+	if [ "$rc" != 2 ]; then
+		fail "$name" "exit $rc, expected 2"
+	elif ! grep -q "^$f:[0-9]*:[0-9]*: " "$tmp/err"; then
+		fail "$name" "no file:line:column: in: $(head -c 300 "$tmp/err")"
+	elif [ -n "$want" ] && ! grep -qF "$(dirname "$f")/$want" "$tmp/err"; then
+		fail "$name" "expected '$want', got: $(head -c 300 "$tmp/err")"
+	else
+		pass "$name"
+	fi
+	[ -s "$tmp/out" ] && fail "${name}_stdout" "printed on stdout"
+done
+run "$kscen" validate $fx/bad/no-such-file.yaml
+[ $rc = 2 ] && grep -q 'no-such-file.yaml:1:1: cannot open' "$tmp/err" &&
+	pass validate_missing_file || fail validate_missing_file "rc=$rc"
+run "$kscen" validate $fx/bad
+[ $rc = 2 ] && grep -q 'directory' "$tmp/err" && pass validate_directory || fail validate_directory "rc=$rc"
+run "$kscen" validate scenarios/breakpoints.yaml $fx/bad/alias.yaml
+expect_rc validate_one_bad_of_two_exit_2 2
+
+# ---- plan -----------------------------------------------------------------
+run "$kscen" plan $fx/good/matrix.yaml
+if [ $rc = 0 ] && [ "$(tail -n1 "$tmp/out")" = "10 jobs" ] && [ "$(wc -l <"$tmp/out")" = 11 ] &&
+   grep -qx 'thread/threads=64,loops=56,breakpoints=4,parallelism=2' "$tmp/out" &&
+   ! grep -q 'breakpoints=1,parallelism=2' "$tmp/out"; then
+	pass plan_lists_ids_and_count
+else
+	fail plan_lists_ids_and_count "$(cat "$tmp/out" "$tmp/err")"
+fi
+run "$kscen" plan --filter 'enable/*' $fx/good/matrix.yaml
+[ $rc = 0 ] && [ "$(tail -n1 "$tmp/out")" = "4 jobs" ] && pass plan_filter || fail plan_filter "$(cat "$tmp/out")"
+run "$kscen" plan --max-jobs 5 $fx/good/matrix.yaml
+expect_rc plan_max_jobs_refuses 2
+finish scenario
