@@ -16,39 +16,32 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <stdio.h>
 #include "util.h"
 #include "runner.h"
+#include "spawn.h"
 
 volatile sig_atomic_t kscen_interrupted;
 
-static long long now_ns(void)
-{
-	struct timespec ts;
+struct sample_child {
+	const struct kscen_job *job;
+	int fd;			/* the record's pipe */
+	int procs_fd;		/* the sample's cgroup, or -1 */
+};
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static void child(const struct kscen_job *job, int fd, pid_t parent,
-		  int procs_fd)
+/* The sample process: setup -> sample -> teardown, one record back. */
+static int sample_child(void *arg)
 {
-	const struct kscen_workload *w = job->workload;
+	struct sample_child *sc = arg;
+	const struct kscen_workload *w = sc->job->workload;
 	struct kscen_sample_out out = { 0 };
-	struct kscen_ctx ctx = { .params = job->params, .verbose = kscen_verbose };
+	struct kscen_ctx ctx = { .params = sc->job->params, .verbose = kscen_verbose };
 	ssize_t n;
 
-	setpgid(0, 0);
-	kscen_contain_enter(procs_fd);	/* before anything can fork */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)	/* the runner died before prctl */
-		_exit(1);
+	kscen_contain_enter(sc->procs_fd);	/* before anything can fork */
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
@@ -56,7 +49,7 @@ static void child(const struct kscen_job *job, int fd, pid_t parent,
 	out.ret = w->setup ? w->setup(&ctx) : 0;
 	if (out.ret == 0) {
 		out.ret = w->sample(&ctx, out.v);
-		out.nr = job->nr_metrics;
+		out.nr = sc->job->nr_metrics;
 		if (w->teardown)
 			w->teardown(&ctx);
 	}
@@ -64,72 +57,60 @@ static void child(const struct kscen_job *job, int fd, pid_t parent,
 	out.reason[sizeof(out.reason) - 1] = '\0';
 	if (out.ret && !out.reason[0])
 		snprintf(out.reason, sizeof(out.reason), "%s", strerror(-out.ret));
-	n = write(fd, &out, sizeof(out));
-	_exit(n == sizeof(out) ? 0 : 1);
+	n = write(sc->fd, &out, sizeof(out));
+	return n == sizeof(out) ? 0 : 1;
 }
 
 static void describe_status(int status, struct kscen_sample_out *out)
 {
-	out->ret = -EIO;
-	if (WIFSIGNALED(status)) {
-		int sig = WTERMSIG(status);
-		const char *abbrev = sigabbrev_np(sig);
+	char how[96];
 
-		snprintf(out->reason, sizeof(out->reason),
-			 "sample killed by signal SIG%s (%d)%s",
-			 abbrev ? abbrev : "?", sig,
-			 WCOREDUMP(status) ? ", core dumped" : "");
-	} else {
-		snprintf(out->reason, sizeof(out->reason),
-			 "sample exited with status %d without a result",
-			 WEXITSTATUS(status));
-	}
+	out->ret = -EIO;
+	kscen_wait_status_text(status, how, sizeof(how));
+	if (WIFSIGNALED(status))
+		snprintf(out->reason, sizeof(out->reason), "sample %s", how);
+	else
+		snprintf(out->reason, sizeof(out->reason), "sample %s without a result",
+			 how);
 }
 
 int kscen_sample_isolated(const struct kscen_job *job, long long timeout_ns,
 			  struct kscen_sample_out *out)
 {
-	long long deadline = now_ns() + timeout_ns;
+	long long deadline = kscen_now_ns() + timeout_ns;
+	struct sample_child sc = { .job = job };
+	struct kscen_child c = {
+		.fn = sample_child, .arg = &sc,
+		.flags = KSCEN_CHILD_PGROUP | KSCEN_CHILD_PDEATHSIG | KSCEN_CHILD_PIDFD,
+	};
 	size_t got = 0;
-	int pfd[2], pidfd, status = 0, procs_fd;
-	pid_t pid, parent = getpid();
+	int pfd[2], ret;
 	double cpu, mem;
 
 	memset(out, 0, sizeof(*out));
 	if (pipe2(pfd, O_CLOEXEC))
 		return -errno;
-	procs_fd = kscen_contain_sample_begin();
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	if (pid < 0) {
-		int err = -errno;
-
-		close(pfd[0]);
-		close(pfd[1]);
-		kscen_contain_sample_end(procs_fd, &cpu, &mem);
-		return err;
-	}
-	if (pid == 0) {
-		close(pfd[0]);
-		child(job, pfd[1], parent, procs_fd);
-	}
-	setpgid(pid, pid);	/* also here: no window where kill(-pid) misses */
+	sc.fd = pfd[1];
+	sc.procs_fd = kscen_contain_sample_begin();
+	ret = kscen_child_start(&c);
 	close(pfd[1]);
+	if (ret) {
+		close(pfd[0]);
+		kscen_contain_sample_end(sc.procs_fd, &cpu, &mem);
+		return ret;
+	}
 	/*
 	 * Wait for the record or for the child's exit, whichever comes: a
 	 * crashed child whose own children still hold the pipe must not look
 	 * like a hang. Without pidfd (before 5.3) EOF alone ends the wait.
 	 */
-	pidfd = syscall(SYS_pidfd_open, pid, 0);
 	fcntl(pfd[0], F_SETFL, O_NONBLOCK);
-
 	while (got < sizeof(*out)) {
 		struct pollfd p[2] = {
 			{ .fd = pfd[0], .events = POLLIN },
-			{ .fd = pidfd, .events = POLLIN },
+			{ .fd = c.pidfd, .events = POLLIN },
 		};
-		long long left = deadline - now_ns();
+		long long left = deadline - kscen_now_ns();
 		ssize_t n;
 		int r;
 
@@ -144,7 +125,7 @@ int kscen_sample_isolated(const struct kscen_job *job, long long timeout_ns,
 			out->ret = -ETIMEDOUT;
 			break;
 		}
-		r = poll(p, pidfd >= 0 ? 2 : 1, left / 1000000 + 1);
+		r = poll(p, c.pidfd >= 0 ? 2 : 1, left / 1000000 + 1);
 		if (r <= 0)
 			continue;	/* EINTR or the deadline: checked above */
 		n = read(pfd[0], (char *)out + got, sizeof(*out) - got);
@@ -157,22 +138,21 @@ int kscen_sample_isolated(const struct kscen_job *job, long long timeout_ns,
 		if (p[1].revents)	/* exited, and nothing more in the pipe */
 			break;
 	}
-	if (pidfd >= 0)
-		close(pidfd);
 	close(pfd[0]);
-	if (got < sizeof(*out) && !out->ret)
-		kill(-pid, SIGKILL);	/* EOF: may still be alive without its pipe */
-	if (out->ret == -ETIMEDOUT || out->ret == -EINTR)
-		kill(-pid, SIGKILL);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	kill(-pid, SIGKILL);	/* whatever the sample left behind */
+	/*
+	 * Reap, then kill the group: whatever the sample left behind. Without
+	 * its whole record it may still be alive without its pipe (EOF), and
+	 * a timeout or an interrupt kills it first.
+	 */
+	if (got == sizeof(*out) && !out->ret)
+		kscen_child_reap(&c);
+	kscen_child_kill(&c);
 	/* and whatever left its group: its cgroup, then every orphan */
-	kscen_contain_sample_end(procs_fd, &cpu, &mem);
+	kscen_contain_sample_end(sc.procs_fd, &cpu, &mem);
 	if (out->ret == -ETIMEDOUT || out->ret == -EINTR)
 		return 0;
 	if (got < sizeof(*out))
-		describe_status(status, out);
+		describe_status(c.status, out);
 	else if (out->nr > KSCEN_MAX_METRICS)
 		out->nr = KSCEN_MAX_METRICS;
 	/* The cgroup's figures follow the workload's own metrics. */

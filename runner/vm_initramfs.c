@@ -68,17 +68,12 @@ static void cpio_entry(struct cpio *c, const char *name, unsigned mode,
 /* A file of the guest's tree: busybox, a module; none is near this size. */
 #define INITRAMFS_FILE_MAX (1UL << 30)
 
-static int read_file(const char *path, char **data, size_t *size)
-{
-	return kscen_read_regular(path, INITRAMFS_FILE_MAX, data, size);
-}
-
 static int cpio_file(struct cpio *c, const char *name, const char *path,
 		     unsigned mode)
 {
 	char *data;
 	size_t size;
-	int ret = read_file(path, &data, &size);
+	int ret = kscen_read_regular(path, INITRAMFS_FILE_MAX, &data, &size);
 
 	if (ret)
 		return ret;
@@ -107,7 +102,7 @@ static int read_module(const char *path, char **data, size_t *size)
 		if (!strcmp(dot, tools[i][0]))
 			tool = tools[i][1];
 	if (!tool)
-		return read_file(path, data, size);
+		return kscen_read_regular(path, INITRAMFS_FILE_MAX, data, size);
 	if (strchr(path, '\''))
 		return -EINVAL;
 	cmd = kscen_xasprintf("%s '%s' 2>/dev/null", tool, path);

@@ -18,14 +18,6 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 
-static inline long long bench_now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1000000000LL + t.tv_nsec;
-}
-
 /* The CPUs this process may run on, in order; returns how many (>= 1). */
 static inline int bench_cpus(int *cpus, int max)
 {

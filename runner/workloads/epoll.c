@@ -353,11 +353,11 @@ static int epoll_run(struct kscen_ctx *ctx, double *values, bool wait)
 				if (write(r->w[i].fdmap[j], &(uint64_t){ 1 }, 8) < 0)
 					break;
 	}
-	start = bench_now_ns();
+	start = kscen_now_ns();
 	if (!err)
 		bench_sleep_ns(p->runtime);
 	r->done = true;
-	ns = bench_now_ns() - start;
+	ns = kscen_now_ns() - start;
 	for (i = 0; i < created; i++)
 		pthread_join(r->w[i].thread, NULL);
 	if (wait) {

@@ -29,12 +29,11 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
-#include <sys/pidfd.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 
 #include "workload.h"
 #include "json_path.h"
+#include "spawn.h"
 
 
 #define EXEC_OUTPUT_MAX		(1 << 20)	/* bytes kept of stdout and of stderr */
@@ -91,15 +90,6 @@ struct exec_state {
 	bool have_re;
 	struct exec_output out, err;
 	char discard[EXEC_READ_CHUNK];
-};
-
-/* One run of the command, from fork to waitpid. */
-struct exec_child {
-	pid_t pid;		/* -1 once reaped */
-	int pidfd;		/* -1: no pidfd_open(), wait for EOF instead */
-	int out, err;		/* read ends of the child's stdout, stderr */
-	int status;
-	struct timespec start, end;
 };
 
 static bool blank(const char *s)
@@ -346,142 +336,30 @@ static void exec_teardown(struct kscen_ctx *ctx)
 
 /* ---- Running the command ---- */
 
-static void close_fd(int *fd)
-{
-	if (*fd >= 0)
-		close(*fd);
-	*fd = -1;
-}
-
-/*
- * Keep our fds off 0-2: dup2() onto a standard fd must always make a new,
- * inheritable fd in the child, which dup2(fd, fd) would not.
- */
-static int fd_above_stdio(int fd)
-{
-	int nfd, err;
-
-	if (fd < 0 || fd > 2)
-		return fd;
-	nfd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-	err = errno;
-	close(fd);
-	errno = err;
-	return nfd;
-}
-
-static int make_pipe(int fds[2])
-{
-	if (pipe2(fds, O_CLOEXEC))
-		return -1;
-	fds[0] = fd_above_stdio(fds[0]);
-	fds[1] = fd_above_stdio(fds[1]);
-	return fds[0] < 0 || fds[1] < 0 ? -1 : 0;
-}
-
-/*
- * In the child, between fork() and exec: only async-signal-safe calls. The
- * shell stays in our process group, so the runner's kill of the group on a
- * timeout takes it and everything it started along.
- */
-static void __attribute__((noreturn))
-child_exec(const char *command, int in, int out, int err, pid_t parent,
-	   long max_fd)
-{
-	static const char msg[] = "kscen: cannot exec /bin/sh\n";
-	struct sigaction dfl = { .sa_handler = SIG_DFL };
-	sigset_t none;
-	int sig, fd;
-	ssize_t n;
-
-	/* And die with the sample process if only it is killed. */
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
-		_exit(127);
-	if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
-		_exit(127);
-	if (close_range(3, ~0U, 0))
-		for (fd = 3; fd < max_fd; fd++)
-			close(fd);
-	/*
-	 * Ignored signals stay ignored across exec: give the command the
-	 * defaults a shell would have (SIGPIPE above all), and unblock what
-	 * exec_spawn() blocked.
-	 */
-	for (sig = 1; sig < NSIG; sig++)
-		sigaction(sig, &dfl, NULL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	execl("/bin/sh", "sh", "-c", command, (char *)NULL);
-	/* exec_failed() shows this line after "status 127". */
-	n = write(2, msg, sizeof(msg) - 1);
-	(void)n;
-	_exit(127);
-}
-
-/* Without this a runner that ignores SIGCHLD would leave nothing to reap. */
-static void exec_allow_reaping(void)
-{
-	struct sigaction sa;
-
-	if (sigaction(SIGCHLD, NULL, &sa))
-		return;
-	if (sa.sa_handler == SIG_IGN || (sa.sa_flags & SA_NOCLDWAIT)) {
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = SIG_DFL;
-		sigaction(SIGCHLD, &sa, NULL);
-	}
-}
-
+/* The command under /bin/sh, its stdout and stderr into pipes of ours. */
 static int exec_spawn(struct kscen_ctx *ctx, const char *command,
-		      struct exec_child *c)
+		      struct kscen_child *c)
 {
-	int out[2] = { -1, -1 }, err[2] = { -1, -1 }, in = -1, ret = 0;
-	long max_fd = sysconf(_SC_OPEN_MAX);
-	pid_t parent = getpid();
-	sigset_t all, old;
+	static const char *const sh[] = { "/bin/sh", "-c", NULL, NULL };
+	char *argv[4];
+	int ret;
 
-	if (max_fd < 0)
-		max_fd = 1024;
-	exec_allow_reaping();
-	if (make_pipe(out) || make_pipe(err)) {
-		ret = -errno;
-		kscen_reason(ctx, ret, "exec: pipe: %s", strerror(-ret));
-		goto out;
-	}
-	/* The runner's stdin is not the command's to read. */
-	in = fd_above_stdio(open("/dev/null", O_RDONLY | O_CLOEXEC));
-	if (in < 0) {
-		ret = -errno;
-		kscen_reason(ctx, ret, "exec: /dev/null: %s", strerror(-ret));
-		goto out;
-	}
-
-	/* Our signal handlers must not run in the child before its exec. */
-	sigfillset(&all);
-	sigprocmask(SIG_SETMASK, &all, &old);
-	clock_gettime(CLOCK_MONOTONIC, &c->start);
-	c->pid = fork();
-	if (c->pid == 0)
-		child_exec(command, in, out[1], err[1], parent, max_fd);
-	ret = c->pid < 0 ? -errno : 0;
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	if (ret) {
-		kscen_reason(ctx, ret, "exec: fork: %s", strerror(-ret));
-		goto out;
-	}
-
-	c->out = out[0];
-	c->err = err[0];
-	out[0] = err[0] = -1;
-	/* Not fatal: kernels before 5.3 wait for EOF on the pipes instead. */
-	c->pidfd = pidfd_open(c->pid, 0);
-out:
-	close_fd(&out[0]);
-	close_fd(&out[1]);
-	close_fd(&err[0]);
-	close_fd(&err[1]);
-	close_fd(&in);
-	return ret;
+	memcpy(argv, sh, sizeof(argv));
+	argv[2] = (char *)command;
+	/*
+	 * The shell stays in our process group, so the runner's kill of the
+	 * group on a timeout takes it and everything it started along; the
+	 * runner's stdin is not the command's to read.
+	 */
+	*c = (struct kscen_child){
+		.argv = argv, .in = KSCEN_CHILD_NULL,
+		.out = KSCEN_CHILD_PIPE, .err = KSCEN_CHILD_PIPE,
+		.flags = KSCEN_CHILD_PDEATHSIG | KSCEN_CHILD_CLEAN | KSCEN_CHILD_PIDFD,
+	};
+	ret = kscen_child_start(c);
+	if (ret)
+		return kscen_reason(ctx, ret, "exec: starting /bin/sh: %s", strerror(-ret));
+	return 0;
 }
 
 /*
@@ -516,20 +394,11 @@ static ssize_t output_read(int fd, struct exec_output *o, char *discard)
 	return n;
 }
 
-static int exec_reap(struct kscen_ctx *ctx, struct exec_child *c)
+static int exec_reap(struct kscen_ctx *ctx, struct kscen_child *c)
 {
-	int ret;
+	int ret = kscen_child_reap(c);
 
-	while (waitpid(c->pid, &c->status, 0) < 0) {
-		if (errno != EINTR) {
-			ret = -errno;
-			return kscen_reason(ctx, ret, "exec: waitpid: %s",
-					    strerror(-ret));
-		}
-	}
-	clock_gettime(CLOCK_MONOTONIC, &c->end);
-	c->pid = -1;
-	return 0;
+	return ret ? kscen_reason(ctx, ret, "exec: waitpid: %s", strerror(-ret)) : 0;
 }
 
 /*
@@ -564,12 +433,12 @@ static int exec_drain(struct kscen_ctx *ctx, int fd, struct exec_output *o,
  * shell is reaped (then drain); without one, until EOF on both pipes.
  */
 static int exec_wait(struct kscen_ctx *ctx, struct exec_state *st,
-		     struct exec_child *c)
+		     struct kscen_child *c)
 {
 	struct exec_output *outs[2] = { &st->out, &st->err };
 	struct pollfd pfd[3] = {
-		{ .fd = c->out, .events = POLLIN },
-		{ .fd = c->err, .events = POLLIN },
+		{ .fd = c->out_fd, .events = POLLIN },
+		{ .fd = c->err_fd, .events = POLLIN },
 		{ .fd = c->pidfd, .events = POLLIN },
 	};
 	ssize_t n;
@@ -607,20 +476,6 @@ static int exec_wait(struct kscen_ctx *ctx, struct exec_state *st,
 	return exec_reap(ctx, c);
 }
 
-/* On an error before the reap: the shell must not outlive the sample. */
-static void exec_child_fini(struct exec_child *c)
-{
-	if (c->pid > 0) {
-		kill(c->pid, SIGKILL);
-		while (waitpid(c->pid, NULL, 0) < 0 && errno == EINTR)
-			;
-		c->pid = -1;
-	}
-	close_fd(&c->out);
-	close_fd(&c->err);
-	close_fd(&c->pidfd);
-}
-
 /* ---- Results ---- */
 
 /* The last non-blank line of @o, trimmed and cleaned; false if none. */
@@ -644,31 +499,12 @@ static bool last_line(const struct exec_output *o, char *buf, size_t len)
 static int exec_failed(struct kscen_ctx *ctx, const struct exec_state *st,
 		       int status)
 {
-	char line[EXEC_LINE_MAX + 1];
-	const char *abbrev;
-	int sig;
+	char line[EXEC_LINE_MAX + 1], how[96];
 
-	if (WIFEXITED(status)) {
-		if (last_line(&st->err, line, sizeof(line)))
-			return kscen_reason(ctx, -EIO,
-					    "command exited with status %d: %s",
-					    WEXITSTATUS(status), line);
-		return kscen_reason(ctx, -EIO, "command exited with status %d",
-				    WEXITSTATUS(status));
-	}
-	sig = WTERMSIG(status);
-	abbrev = sigabbrev_np(sig);
-	if (abbrev)
-		return kscen_reason(ctx, -EIO,
-				    "command killed by signal SIG%s (%d)%s",
-				    abbrev, sig,
-				    WCOREDUMP(status) ? ", core dumped" : "");
-	/* Not strsignal(): it allocates for real-time signals. */
-	if (sig >= SIGRTMIN && sig <= SIGRTMAX)
-		return kscen_reason(ctx, -EIO,
-				    "command killed by signal SIGRTMIN+%d (%d)",
-				    sig - SIGRTMIN, sig);
-	return kscen_reason(ctx, -EIO, "command killed by signal %d", sig);
+	kscen_wait_status_text(status, how, sizeof(how));
+	if (WIFEXITED(status) && last_line(&st->err, line, sizeof(line)))
+		return kscen_reason(ctx, -EIO, "command %s: %s", how, line);
+	return kscen_reason(ctx, -EIO, "command %s", how);
 }
 
 /* The capture must be a number and nothing else: not "12ms", not "1,234". */
@@ -765,7 +601,7 @@ static int exec_sample(struct kscen_ctx *ctx, double *values)
 {
 	const struct exec_params *p = ctx->params;
 	struct exec_state *st = ctx->priv;
-	struct exec_child c = { .pid = -1, .pidfd = -1, .out = -1, .err = -1 };
+	struct kscen_child c;
 	double wall;
 	int ret;
 
@@ -775,9 +611,10 @@ static int exec_sample(struct kscen_ctx *ctx, double *values)
 	output_reset(&st->err);
 
 	ret = exec_spawn(ctx, p->command, &c);
-	if (!ret)
-		ret = exec_wait(ctx, st, &c);
-	exec_child_fini(&c);
+	if (ret)
+		return ret;
+	ret = exec_wait(ctx, st, &c);
+	kscen_child_kill(&c);	/* on an error before the reap, the shell too */
 	if (ret)
 		return ret;
 

@@ -210,10 +210,10 @@ static int throughput_sample(struct kscen_ctx *ctx, double *values, bool pi)
 	if (ret)
 		goto out;
 	bench_gate_open(&r->gate, r->nthreads, r->nthreads);
-	start = bench_now_ns();
+	start = kscen_now_ns();
 	bench_sleep_ns(p->runtime);
 	r->done = true;
-	ns = bench_now_ns() - start;
+	ns = kscen_now_ns() - start;
 	join_workers(r, w);
 
 	for (i = 0; i < r->nthreads; i++) {
@@ -289,10 +289,10 @@ static void *waker(void *arg)
 	long ret;
 
 	bench_gate_wait(w->gate);
-	start = bench_now_ns();
+	start = kscen_now_ns();
 	ret = bench_futex(&r->futex1, FUTEX_WAKE, r->nwake_each, NULL, NULL, 0,
 			  r->flag);
-	w->ns = bench_now_ns() - start;
+	w->ns = kscen_now_ns() - start;
 	w->woken = ret < 0 ? 0 : ret;
 	return NULL;
 }
@@ -358,7 +358,7 @@ static int latency_round(struct kscen_ctx *ctx, struct futex_run *r,
 
 	switch (kind) {
 	case LAT_WAKE:
-		start = bench_now_ns();
+		start = kscen_now_ns();
 		while (n < (long)r->nthreads) {
 			ret = bench_futex(&r->futex1, FUTEX_WAKE, p->nwakes,
 					  NULL, NULL, 0, r->flag);
@@ -366,7 +366,7 @@ static int latency_round(struct kscen_ctx *ctx, struct futex_run *r,
 				break;
 			n += ret;
 		}
-		*ms = (bench_now_ns() - start) / 1e6;
+		*ms = (kscen_now_ns() - start) / 1e6;
 		break;
 	case LAT_WAKE_PARALLEL:
 		nwakers = p->nwakes && p->nwakes <= r->nthreads ?
@@ -378,7 +378,7 @@ static int latency_round(struct kscen_ctx *ctx, struct futex_run *r,
 	case LAT_REQUEUE:
 		batch = p->broadcast || p->nrequeue > r->nthreads ?
 			r->nthreads : (unsigned)p->nrequeue;
-		start = bench_now_ns();
+		start = kscen_now_ns();
 		while (n < (long)r->nthreads) {
 			/* nr_wake 0: requeue only, wake nobody. */
 			ret = bench_futex(&r->futex1, FUTEX_CMP_REQUEUE, 0,
@@ -388,7 +388,7 @@ static int latency_round(struct kscen_ctx *ctx, struct futex_run *r,
 				break;
 			n += ret;
 		}
-		*ms = (bench_now_ns() - start) / 1e6;
+		*ms = (kscen_now_ns() - start) / 1e6;
 		break;
 	}
 	if (ret < 0 && !err)

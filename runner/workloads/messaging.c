@@ -25,13 +25,13 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 
 #include "util.h"
 #include "messaging.h"
+#include "spawn.h"
 
 
 /* perf asks for the smallest stack; ASan's redzones need more than that. */
@@ -56,7 +56,6 @@ struct msg_sender {
 struct kscen_msg {
 	struct kscen_msg_opts o;
 	int ready[2], wake[2];
-	pid_t parent;
 	long long nr, nr_max;	/* workers created, planned */
 	pid_t *pids;		/* process mode */
 	pthread_t *tids;	/* thread mode */
@@ -234,24 +233,33 @@ static int fd_limit(struct kscen_ctx *ctx, struct kscen_msg *m, long long group,
 	return kscen_reason(ctx, -err, "%s: %s", fdpair_name(m), strerror(err));
 }
 
+/* A worker process: what the thread would run, its result the exit status. */
+static int sender_fn(void *arg)
+{
+	return sender(arg);
+}
+
+static int receiver_fn(void *arg)
+{
+	return receiver(arg);
+}
+
 static int create_worker(struct kscen_ctx *ctx, struct kscen_msg *m,
 			 bool is_sender, void *arg)
 {
 	pthread_attr_t attr;
-	pid_t pid;
 	int err;
 
 	if (m->o.mode == KSCEN_MSG_PROCESS) {
-		pid = fork();
-		if (pid < 0)
-			return task_limit(ctx, m, "fork", errno);
-		if (pid == 0) {
-			prctl(PR_SET_PDEATHSIG, SIGKILL);
-			if (getppid() != m->parent)	/* died before prctl */
-				_exit(ECHILD);
-			_exit(is_sender ? sender(arg) : receiver(arg));
-		}
-		m->pids[m->nr++] = pid;
+		struct kscen_child c = {
+			.fn = is_sender ? sender_fn : receiver_fn, .arg = arg,
+			.flags = KSCEN_CHILD_PDEATHSIG,
+		};
+
+		err = kscen_child_start(&c);
+		if (err)
+			return task_limit(ctx, m, "fork", -err);
+		m->pids[m->nr++] = c.pid;
 		return 0;
 	}
 
@@ -318,7 +326,6 @@ int kscen_msg_start(struct kscen_ctx *ctx, const struct kscen_msg_opts *o,
 
 	m = kscen_xcalloc(1, sizeof(*m));
 	m->o = *o;
-	m->parent = getpid();
 	m->nr_max = 2 * nr_rcv;
 	m->ready[0] = m->ready[1] = m->wake[0] = m->wake[1] = -1;
 	if (o->mode == KSCEN_MSG_PROCESS)
@@ -374,10 +381,12 @@ static int reap_processes(struct kscen_ctx *ctx, struct kscen_msg *m)
 	m->reaped = true;
 	if (!bad)
 		return 0;
-	if (WIFSIGNALED(bad))
-		return kscen_reason(ctx, -EIO,
-				    "a worker process was killed by SIG%s",
-				    sigabbrev_np(WTERMSIG(bad)) ?: "?");
+	if (WIFSIGNALED(bad)) {
+		char how[96];
+
+		return kscen_reason(ctx, -EIO, "a worker process was %s",
+				    kscen_wait_status_text(bad, how, sizeof(how)));
+	}
 	return kscen_reason(ctx, -EIO, "a worker process failed: %s",
 			    strerror(WEXITSTATUS(bad)));
 }

@@ -16,11 +16,11 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 
 #include "workload.h"
 #include "util.h"
+#include "spawn.h"
 
 
 enum { PIPE_PROCESS, PIPE_THREAD };
@@ -74,13 +74,6 @@ static void *pipe_thread(void *arg)
 	return NULL;
 }
 
-static void close_fd(int *fd)
-{
-	if (*fd >= 0)
-		close(*fd);
-	*fd = -1;
-}
-
 static void pipe_free(struct pipe_state *s)
 {
 	int i;
@@ -88,8 +81,8 @@ static void pipe_free(struct pipe_state *s)
 	if (!s)
 		return;
 	for (i = 0; i < 2; i++) {
-		close_fd(&s->p1[i]);
-		close_fd(&s->p2[i]);
+		kscen_close_fd(&s->p1[i]);
+		kscen_close_fd(&s->p2[i]);
 	}
 	free(s);
 }
@@ -120,37 +113,37 @@ static int pipe_setup(struct kscen_ctx *ctx)
  * Each process closes the ends it does not use, so that if one side dies
  * the other reads end-of-file instead of waiting for the timeout.
  */
+/* The forked side: the ends it does not use closed, then the ping-pong. */
+static int pipe_child(void *arg)
+{
+	struct pipe_state *s = arg;
+
+	close(s->p1[1]);
+	close(s->p2[0]);
+	errno = 0;
+	return pipe_worker(&s->task[0]);
+}
+
 static int pipe_processes(struct kscen_ctx *ctx, struct pipe_state *s)
 {
-	pid_t parent = getpid(), pid;
-	int status, err;
+	struct kscen_child c = { .fn = pipe_child, .arg = s,
+				 .flags = KSCEN_CHILD_PDEATHSIG };
+	char how[96];
+	int err;
 
-	pid = fork();
-	if (pid < 0)
-		return kscen_reason(ctx, -errno, "fork: %s", strerror(errno));
-	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(ECHILD);
-		close(s->p1[1]);
-		close(s->p2[0]);
-		errno = 0;
-		_exit(pipe_worker(&s->task[0]));
-	}
-	close_fd(&s->p1[0]);
-	close_fd(&s->p2[1]);
+	err = kscen_child_start(&c);
+	if (err)
+		return kscen_reason(ctx, err, "fork: %s", strerror(-err));
+	kscen_close_fd(&s->p1[0]);
+	kscen_close_fd(&s->p2[1]);
 	errno = 0;
 	err = pipe_worker(&s->task[1]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	kscen_child_reap(&c);
 	if (err)
 		return kscen_reason(ctx, -err, "ping-pong: %s", strerror(err));
-	if (!WIFEXITED(status) || WEXITSTATUS(status))
-		return kscen_reason(ctx, -EIO, "the other process %s %d",
-				    WIFSIGNALED(status) ? "was killed by signal" :
-				    "exited with status",
-				    WIFSIGNALED(status) ? WTERMSIG(status) :
-				    WEXITSTATUS(status));
+	if (!WIFEXITED(c.status) || WEXITSTATUS(c.status))
+		return kscen_reason(ctx, -EIO, "the other process %s",
+				    kscen_wait_status_text(c.status, how, sizeof(how)));
 	return 0;
 }
 
@@ -166,7 +159,7 @@ static int pipe_threads(struct kscen_ctx *ctx, struct pipe_state *s)
 	}
 	if (err && n == 1) {
 		/* Unblock the one that started: it reads end-of-file. */
-		close_fd(&s->p1[1]);
+		kscen_close_fd(&s->p1[1]);
 	}
 	for (i = 0; i < n; i++)
 		pthread_join(s->task[i].tid, NULL);

@@ -30,6 +30,7 @@
 #include <linux/seccomp.h>
 
 #include "workload.h"
+#include "spawn.h"
 
 
 #ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
@@ -82,6 +83,7 @@ static int supervise(int listener, long long loops)
 
 static int notify_sample(struct kscen_ctx *ctx, double *values)
 {
+	char how[96];
 	const struct notify_params *p = ctx->params;
 	struct timespec start, stop;
 	pid_t parent = getpid(), pid;
@@ -136,12 +138,12 @@ static int notify_sample(struct kscen_ctx *ctx, double *values)
 	close(listener);
 	if (ret)
 		return ret;
-	if (!WIFEXITED(status) || WEXITSTATUS(status))
-		return kscen_reason(ctx, -EIO, "the supervisor %s %d",
-				    WIFEXITED(status) ? "failed with errno" :
-				    "was killed by signal",
-				    WIFEXITED(status) ? WEXITSTATUS(status) :
-				    WTERMSIG(status));
+	if (WIFEXITED(status) && WEXITSTATUS(status))
+		return kscen_reason(ctx, -EIO, "the supervisor failed with errno %d",
+				    WEXITSTATUS(status));
+	if (!WIFEXITED(status))
+		return kscen_reason(ctx, -EIO, "the supervisor %s",
+				    kscen_wait_status_text(status, how, sizeof(how)));
 	ns = (stop.tv_sec - start.tv_sec) * 1e9 + (stop.tv_nsec - start.tv_nsec);
 	values[0] = ns / 1e3 / p->loops;
 	values[1] = p->loops / (ns / 1e9);
@@ -151,6 +153,7 @@ static int notify_sample(struct kscen_ctx *ctx, double *values)
 /* Probe in a throwaway child: a filter, once installed, stays. */
 static int notify_supported(struct kscen_ctx *ctx)
 {
+	char how[96];
 	const struct notify_params *p = ctx->params;
 	int status, fd;
 	pid_t pid;
@@ -174,8 +177,8 @@ static int notify_supported(struct kscen_ctx *ctx)
 			return kscen_reason(ctx, -errno, "waitpid: %s",
 					    strerror(errno));
 	if (!WIFEXITED(status))
-		return kscen_reason(ctx, -EIO, "seccomp probe killed by signal %d",
-				    WTERMSIG(status));
+		return kscen_reason(ctx, -EIO, "seccomp probe %s",
+				    kscen_wait_status_text(status, how, sizeof(how)));
 	switch (WEXITSTATUS(status)) {
 	case 0:
 		return 0;

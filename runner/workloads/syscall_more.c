@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 
 #include "workload.h"
+#include "spawn.h"
 
 
 #define TRUE_PATH "/bin/true"
@@ -55,6 +56,7 @@ static int getpgid_sample(struct kscen_ctx *ctx, double *values)
 /* One child: _exit at once (fork) or exec /bin/true (execve); reaped. */
 static int one_child(struct kscen_ctx *ctx, bool exec)
 {
+	char how[96];
 	static char *const argv[] = { TRUE_PATH, NULL };
 	int status;
 	pid_t pid;
@@ -72,12 +74,9 @@ static int one_child(struct kscen_ctx *ctx, bool exec)
 			return kscen_reason(ctx, -errno, "waitpid: %s",
 					    strerror(errno));
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
-		return kscen_reason(ctx, -EIO, "%s child %s %d",
+		return kscen_reason(ctx, -EIO, "%s child %s",
 				    exec ? "the " TRUE_PATH : "the forked",
-				    WIFEXITED(status) ? "exited with status" :
-				    "was killed by signal",
-				    WIFEXITED(status) ? WEXITSTATUS(status) :
-				    WTERMSIG(status));
+				    kscen_wait_status_text(status, how, sizeof(how)));
 	return 0;
 }
 

@@ -16,12 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "util.h"
 #include "tool.h"
+#include "spawn.h"
 
 
 #define TOOL_OUT_MAX (16 << 20)
@@ -128,42 +128,24 @@ static void last_line(const char *s, char *buf, size_t len)
 int kscen_tool_run(struct kscen_ctx *ctx, char *const argv[],
 		   struct kscen_tool_out *o)
 {
-	int out[2] = { -1, -1 }, err[2] = { -1, -1 }, status, ret = 0;
-	size_t cap[2] = { 0, 0 };
-	pid_t parent = getpid(), pid;
+	struct kscen_child c = {
+		.argv = argv, .in = KSCEN_CHILD_NULL,
+		.out = KSCEN_CHILD_PIPE, .err = KSCEN_CHILD_PIPE,
+		.flags = KSCEN_CHILD_PDEATHSIG | KSCEN_CHILD_CLEAN | KSCEN_CHILD_PATH,
+	};
+	size_t cap[2] = { 1, 1 };
 	struct pollfd pfd[2];
-	char line[160];
+	char line[160], how[96];
+	int ret;
 
 	memset(o, 0, sizeof(*o));
 	o->out = kscen_xstrdup("");
 	o->err = kscen_xstrdup("");
-	cap[0] = cap[1] = 1;
-	if (pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC)) {
-		ret = kscen_reason(ctx, -errno, "pipe: %s", strerror(errno));
-		goto out;
-	}
-	pid = fork();
-	if (pid < 0) {
-		ret = kscen_reason(ctx, -errno, "fork: %s", strerror(errno));
-		goto out;
-	}
-	if (pid == 0) {
-		int in = open("/dev/null", O_RDONLY);
-
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent || in < 0 || dup2(in, 0) < 0 ||
-		    dup2(out[1], 1) < 0 || dup2(err[1], 2) < 0)
-			_exit(127);
-		signal(SIGPIPE, SIG_DFL);
-		execvp(argv[0], argv);
-		dprintf(2, "kscen: cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(out[1]);
-	close(err[1]);
-	out[1] = err[1] = -1;
-	pfd[0] = (struct pollfd){ .fd = out[0], .events = POLLIN };
-	pfd[1] = (struct pollfd){ .fd = err[0], .events = POLLIN };
+	ret = kscen_child_start(&c);
+	if (ret)
+		return kscen_reason(ctx, ret, "starting %s: %s", argv[0], strerror(-ret));
+	pfd[0] = (struct pollfd){ .fd = c.out_fd, .events = POLLIN };
+	pfd[1] = (struct pollfd){ .fd = c.err_fd, .events = POLLIN };
 	while (pfd[0].fd >= 0 || pfd[1].fd >= 0) {
 		if (poll(pfd, 2, -1) < 0) {
 			if (errno == EINTR)
@@ -181,30 +163,17 @@ int kscen_tool_run(struct kscen_ctx *ctx, char *const argv[],
 				pfd[i].fd = -1;
 		}
 	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR) {
-			ret = kscen_reason(ctx, -errno, "waitpid: %s",
-					   strerror(errno));
-			goto out;
-		}
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		goto out;
+	ret = kscen_child_reap(&c);
+	kscen_child_kill(&c);
+	if (ret)
+		return kscen_reason(ctx, ret, "waitpid: %s", strerror(-ret));
+	if (WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0)
+		return 0;
 	last_line(o->err_len ? o->err : o->out, line, sizeof(line));
-	if (WIFEXITED(status))
-		ret = kscen_reason(ctx, -EIO, "%s exited with status %d%s%s",
-				   argv[0], WEXITSTATUS(status),
-				   *line ? ": " : "", line);
-	else
-		ret = kscen_reason(ctx, -EIO, "%s killed by signal %d",
-				   argv[0], WTERMSIG(status));
-out:
-	for (int i = 0; i < 2; i++) {
-		if (out[i] >= 0)
-			close(out[i]);
-		if (err[i] >= 0)
-			close(err[i]);
-	}
-	return ret;
+	kscen_wait_status_text(c.status, how, sizeof(how));
+	return kscen_reason(ctx, -EIO, "%s %s%s%s", argv[0], how,
+			    WIFEXITED(c.status) && *line ? ": " : "",
+			    WIFEXITED(c.status) ? line : "");
 }
 
 const char *kscen_tool_last_line(const char *s, const char *prefix)

@@ -31,5 +31,6 @@ int main(int argc, char **argv)
 	failed += cmocka_run_group_tests_name("unit", tests, NULL, NULL);
 	failed += kscen_diag_tests();
 	failed += kscen_run_tests();
+	failed += kscen_spawn_tests();
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

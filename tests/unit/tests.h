@@ -71,5 +71,6 @@ char *kscen_sha256_hex(const void *buf, size_t len);
 /* Groups with their own setup and teardown. */
 int kscen_diag_tests(void);
 int kscen_run_tests(void);
+int kscen_spawn_tests(void);
 
 #endif

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * spawn.h - the one way kscen starts a process (like git's run-command.h):
+ * a struct kscen_child says what to run (a program or a function), where
+ * its standard fds go, and how it is tied to us; kscen_child_start() forks
+ * it, kscen_child_reap() waits for it, kscen_child_kill() makes sure it is
+ * gone, and kscen_wait_status_text() says how it ended.
+ *
+ * Everything between fork() and exec (or the function) is async-signal-safe:
+ * the runner has threads and signal handlers.
+ */
+#ifndef KSCEN_SPAWN_H
+#define KSCEN_SPAWN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+#include <time.h>
+
+/* Where a standard fd of the child goes (kscen_child.in/out/err). */
+#define KSCEN_CHILD_INHERIT	(-1)	/* ours (the default: 0) is not this */
+#define KSCEN_CHILD_NULL	(-2)	/* /dev/null */
+#define KSCEN_CHILD_PIPE	(-3)	/* a pipe; its read end in out_fd/err_fd */
+
+/* kscen_child.flags */
+#define KSCEN_CHILD_PGROUP	0x1	/* its own process group: kill takes all */
+#define KSCEN_CHILD_PDEATHSIG	0x2	/* SIGKILL when we die, even before exec */
+#define KSCEN_CHILD_CLEAN	0x4	/* exec: default signals, empty mask, no fds >2 */
+#define KSCEN_CHILD_PIDFD	0x8	/* open a pidfd for poll() (-1 before 5.3) */
+#define KSCEN_CHILD_PATH	0x10	/* argv[0] is looked up in PATH (execvp) */
+
+struct kscen_child {
+	/* What to run: argv[0] (a path, execv'd) with argv, or fn(arg). */
+	char *const *argv;
+	int (*fn)(void *arg);	/* its return value is the exit status */
+	void *arg;
+	int in, out, err;	/* KSCEN_CHILD_* or an fd of ours; 0: inherit */
+	unsigned flags;
+
+	/* Filled in by kscen_child_start() and kscen_child_reap(). */
+	pid_t pid;		/* -1 when there is none to wait for */
+	pid_t pgid;		/* KSCEN_CHILD_PGROUP: its group, until killed */
+	int pidfd;		/* KSCEN_CHILD_PIDFD, or -1 */
+	int out_fd, err_fd;	/* read ends of KSCEN_CHILD_PIPE, or -1 */
+	int status;		/* waitpid()'s */
+	struct timespec start, end;	/* CLOCK_MONOTONIC: fork() and reap */
+};
+
+/* Start @c; 0, or -errno with nothing left running or open. */
+int kscen_child_start(struct kscen_child *c);
+/* Wait for @c (through EINTR), record its status and end time; 0 or -errno. */
+int kscen_child_reap(struct kscen_child *c);
+/*
+ * Make sure @c is gone: SIGKILL it (its group with KSCEN_CHILD_PGROUP), reap
+ * it if it was not, kill the group again (what it left behind), close what
+ * start opened. Safe to call twice and after kscen_child_reap().
+ */
+void kscen_child_kill(struct kscen_child *c);
+/* Close the pipes and the pidfd only. */
+void kscen_child_close(struct kscen_child *c);
+
+/*
+ * How a process ended, from its wait status: "exited with status 7",
+ * "killed by signal SIGSEGV (11), core dumped". Returns @buf.
+ */
+const char *kscen_wait_status_text(int status, char *buf, size_t len);
+
+#endif

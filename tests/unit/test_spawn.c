@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_spawn.c - spawn.c: a program with its output captured, a function
+ * in a child, a process group killed whole, and how a wait status reads.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "spawn.h"
+
+static void test_spawn_program_output(void **state)
+{
+	char *const argv[] = { "/bin/sh", "-c", "echo out; echo err >&2; exit 3", NULL };
+	struct kscen_child c = {
+		.argv = argv, .in = KSCEN_CHILD_NULL, .out = KSCEN_CHILD_PIPE,
+		.err = KSCEN_CHILD_PIPE, .flags = KSCEN_CHILD_CLEAN | KSCEN_CHILD_PIDFD,
+	};
+	char out[64] = "", err[64] = "";
+	ssize_t n;
+
+	assert_int_equal(kscen_child_start(&c), 0);
+	assert_true(c.pid > 0 && c.out_fd > 2 && c.err_fd > 2);
+	n = read(c.out_fd, out, sizeof(out) - 1);
+	assert_true(n > 0);
+	n = read(c.err_fd, err, sizeof(err) - 1);
+	assert_true(n > 0);
+	assert_int_equal(kscen_child_reap(&c), 0);
+	kscen_child_kill(&c);
+	assert_string_equal(out, "out\n");
+	assert_string_equal(err, "err\n");
+	assert_true(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 3);
+	assert_int_equal(c.out_fd, -1);
+	assert_int_equal(c.pidfd, -1);
+}
+
+static void test_spawn_missing_program_is_127(void **state)
+{
+	char *const argv[] = { "/nonexistent/kscen-test", NULL };
+	struct kscen_child c = { .argv = argv, .err = KSCEN_CHILD_PIPE };
+	char err[128] = "";
+
+	assert_int_equal(kscen_child_start(&c), 0);
+	assert_true(read(c.err_fd, err, sizeof(err) - 1) > 0);
+	assert_int_equal(kscen_child_reap(&c), 0);
+	kscen_child_kill(&c);
+	assert_true(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 127);
+	assert_string_equal(err, "kscen: cannot exec /nonexistent/kscen-test\n");
+}
+
+static int exit_with(void *arg)
+{
+	return *(int *)arg;
+}
+
+/* Both hold the pipe's write end: EOF on it means both are gone. */
+static int sleeps_with_a_grandchild(void *arg)
+{
+	int *p = arg;
+
+	close(p[0]);
+	if (fork() == 0)
+		pause();
+	pause();
+	return 0;
+}
+
+static void test_spawn_function_and_group_kill(void **state)
+{
+	int code = 42, p[2];
+	struct kscen_child c = { .fn = exit_with, .arg = &code };
+	struct kscen_child g = { .fn = sleeps_with_a_grandchild, .arg = p,
+				 .flags = KSCEN_CHILD_PGROUP | KSCEN_CHILD_PDEATHSIG };
+	struct pollfd pfd;
+	char byte;
+
+	assert_int_equal(kscen_child_start(&c), 0);
+	assert_int_equal(kscen_child_reap(&c), 0);
+	assert_true(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 42);
+
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(kscen_child_start(&g), 0);
+	close(p[1]);
+	assert_int_equal(g.pgid, g.pid);
+	usleep(50 * 1000);	/* let the grandchild start: ordering, not timing */
+	kscen_child_kill(&g);
+	assert_true(WIFSIGNALED(g.status) && WTERMSIG(g.status) == SIGKILL);
+	/* the grandchild went with its group: the pipe's last writer is gone */
+	pfd = (struct pollfd){ .fd = p[0], .events = POLLIN };
+	assert_int_equal(poll(&pfd, 1, 5000), 1);
+	assert_int_equal(read(p[0], &byte, 1), 0);
+	close(p[0]);
+}
+
+static void test_wait_status_text(void **state)
+{
+	char buf[96];
+
+	assert_string_equal(kscen_wait_status_text(7 << 8, buf, sizeof(buf)),
+			    "exited with status 7");
+	assert_string_equal(kscen_wait_status_text(SIGSEGV, buf, sizeof(buf)),
+			    "killed by signal SIGSEGV (11)");
+	assert_string_equal(kscen_wait_status_text(SIGABRT | 0x80, buf, sizeof(buf)),
+			    "killed by signal SIGABRT (6), core dumped");
+}
+
+int kscen_spawn_tests(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_spawn_program_output),
+		cmocka_unit_test(test_spawn_missing_program_is_127),
+		cmocka_unit_test(test_spawn_function_and_group_kill),
+		cmocka_unit_test(test_wait_status_text),
+	};
+
+	return cmocka_run_group_tests_name("spawn", tests, NULL, NULL);
+}
