@@ -22,7 +22,7 @@
 #include <stdio.h>
 #include "util.h"
 #include "runner.h"
-#include "spawn.h"
+#include "child.h"
 
 volatile sig_atomic_t kscen_interrupted;
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * spawn.c - start, wait for and kill child processes (spawn.h).
+ * spawn.c - start, wait for and kill child processes (child.h).
  */
 #define _GNU_SOURCE	/* pipe2, close_range, sigabbrev_np */
 #include <errno.h>
@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "spawn.h"
+#include "child.h"
 #include "util.h"
 
 /*

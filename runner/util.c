@@ -194,7 +194,7 @@ bool kscen_is_number(const char *s)
  * surrogates, code points past U+10FFFF, truncated sequences. Kernel command
  * lines and hostnames are bytes, not text; YAML and JSON writers need text.
  */
-unsigned kscen_utf8_len(const char *s)
+unsigned kscen_utf8_len_n(const char *s, size_t max)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	unsigned n, i, cp;
@@ -209,6 +209,8 @@ unsigned kscen_utf8_len(const char *s)
 		n = 4, cp = p[0] & 0x07;
 	else
 		return 0;
+	if (n > max)
+		return 0;
 	for (i = 1; i < n; i++) {
 		if ((p[i] & 0xc0) != 0x80)
 			return 0;	/* also stops at the NUL */
@@ -218,6 +220,11 @@ unsigned kscen_utf8_len(const char *s)
 	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
 		return 0;
 	return n;
+}
+
+unsigned kscen_utf8_len(const char *s)
+{
+	return kscen_utf8_len_n(s, 4);	/* a NUL ends a sequence early */
 }
 
 /*

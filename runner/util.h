@@ -40,6 +40,8 @@ const char *kscen_did_you_mean(char *buf, size_t len, const char *hint,
 bool kscen_is_number(const char *s);
 /* Length of the valid UTF-8 sequence at @s, 0 if it is not one. */
 unsigned kscen_utf8_len(const char *s);
+/* The same within @max bytes (a buffer that is not a C string). */
+unsigned kscen_utf8_len_n(const char *s, size_t max);
 /*
  * Read all of @path, which must be a regular file of at most @max bytes,
  * NUL-terminated into malloc'ed *@out. Never blocks on a FIFO or device.

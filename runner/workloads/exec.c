@@ -33,7 +33,8 @@
 
 #include "workload.h"
 #include "json_path.h"
-#include "spawn.h"
+#include "child.h"
+#include "util.h"
 
 
 #define EXEC_OUTPUT_MAX		(1 << 20)	/* bytes kept of stdout and of stderr */
@@ -122,31 +123,6 @@ static size_t min_size(size_t a, size_t b)
 	return a < b ? a : b;
 }
 
-/* Length of the valid UTF-8 sequence at @s (at most @n bytes), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	unsigned int c;
-	size_t len, i;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] < 0xc2 || s[0] > 0xf4)
-		return 0;
-	len = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
-	if (len > n)
-		return 0;
-	c = s[0] & (0x7f >> len);
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (s[i] & 0x3f);
-	}
-	if ((len == 3 && c < 0x800) || (len == 4 && c < 0x10000) ||
-	    c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	return len;
-}
-
 /*
  * Copy @n bytes of command output into @buf for a reason. Reasons end up in
  * YAML results, which must be valid UTF-8, and must stay on one line: a
@@ -176,7 +152,7 @@ static void clean_copy(char *buf, size_t len, const char *src, size_t n)
 		} else if (ch < 0x20 || ch == 0x7f) {
 			rep = "?";
 		} else if (ch >= 0x80) {
-			step = w = utf8_len((const unsigned char *)src + i, n - i);
+			step = w = kscen_utf8_len_n(src + i, n - i);
 			if (!w) {
 				rep = "?";
 				step = w = 1;

@@ -31,7 +31,7 @@
 
 #include "util.h"
 #include "messaging.h"
-#include "spawn.h"
+#include "child.h"
 
 
 /* perf asks for the smallest stack; ASan's redzones need more than that. */

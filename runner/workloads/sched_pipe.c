@@ -20,7 +20,7 @@
 
 #include "workload.h"
 #include "util.h"
-#include "spawn.h"
+#include "child.h"
 
 
 enum { PIPE_PROCESS, PIPE_THREAD };

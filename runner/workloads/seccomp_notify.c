@@ -30,7 +30,7 @@
 #include <linux/seccomp.h>
 
 #include "workload.h"
-#include "spawn.h"
+#include "child.h"
 
 
 #ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS

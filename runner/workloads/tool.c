@@ -21,7 +21,7 @@
 
 #include "util.h"
 #include "tool.h"
-#include "spawn.h"
+#include "child.h"
 
 
 #define TOOL_OUT_MAX (16 << 20)

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * spawn.h - the one way kscen starts a process (like git's run-command.h):
+ * child.h - the one way kscen starts a process (spawn.c; like git's
+ * run-command.h; not spawn.h, libc's posix_spawn header, which -Irunner
+ * would shadow):
  * a struct kscen_child says what to run (a program or a function), where
  * its standard fds go, and how it is tied to us; kscen_child_start() forks
  * it, kscen_child_reap() waits for it, kscen_child_kill() makes sure it is
@@ -9,8 +11,8 @@
  * Everything between fork() and exec (or the function) is async-signal-safe:
  * the runner has threads and signal handlers.
  */
-#ifndef KSCEN_SPAWN_H
-#define KSCEN_SPAWN_H
+#ifndef KSCEN_CHILD_H
+#define KSCEN_CHILD_H
 
 #include <stdbool.h>
 #include <stddef.h>
