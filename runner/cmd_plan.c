@@ -18,7 +18,12 @@
 
 int cmd_validate(int argc, char **argv)
 {
-	const struct kscen_option opts[] = { OPT_END() };
+	unsigned long max_jobs = DEFAULT_MAX_JOBS;
+	const struct kscen_option opts[] = {
+		OPT_UINT(0, "max-jobs", &max_jobs, "N", 0, ULONG_MAX / 2,
+			 "refuse a larger matrix (default 100000)"),
+		OPT_END(),
+	};
 	int bad = 0;
 
 	optind = kscen_parse_options("validate", argc, argv, opts, 0);
@@ -30,7 +35,7 @@ int cmd_validate(int argc, char **argv)
 		struct kscen_scenario *s;
 		struct kscen_jobs jobs;
 
-		if (cmd_load_and_expand(argv[i], DEFAULT_MAX_JOBS, &s, &jobs)) {
+		if (cmd_load_and_expand(argv[i], max_jobs, &s, &jobs)) {
 			bad++;
 			continue;
 		}

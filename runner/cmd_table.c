@@ -17,7 +17,7 @@ const struct cmd cmd_table[] = {
 	  NULL },
 	{ "plan", cmd_plan, "SCENARIO.yaml [--filter GLOB] [--shard K/N] [--max-jobs N]",
 	  "Print the expanded job ids, one a line, and their count; run nothing.", NULL },
-	{ "validate", cmd_validate, "SCENARIO.yaml...",
+	{ "validate", cmd_validate, "SCENARIO.yaml... [--max-jobs N]",
 	  "Check scenario files; exit 0 if all are valid, 2 otherwise.", NULL },
 	{ "list", cmd_list, "[WORKLOAD]",
 	  "List the workloads, or one workload's metrics and parameters.", NULL },

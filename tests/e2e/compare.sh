@@ -29,6 +29,9 @@ if [ $rc = 1 ] && grep -q '^## planted: usecs (value)' "$tmp/out" &&
    grep -q '^planted/command=echo v: .* worse (p=0.0[0-9]* n=5+5; in-run noise only (1 earlier run))' "$tmp/out" &&
    grep -q '^geomean ' "$tmp/out" && grep -q '^## steady' "$tmp/out"; then
 	pass compare_table_and_gate; else fail compare_table_and_gate "rc=$rc $(cat "$tmp/out")"; fi
+run "$kscen" compare "$g1" "$g2" --gate 50
+[ $rc = 1 ] && grep -q '^# gate 50%: FAILED' "$tmp/out" && pass compare_gate_after_arguments ||
+	fail compare_gate_after_arguments "rc=$rc $(cat "$tmp/err")"
 run "$kscen" compare --gate 50 "$g1" "$g1"
 [ $rc = 0 ] && [ "$(grep -c ' ~ (p=1.000 n=5+5; in-run noise only (0 earlier runs))$' "$tmp/out")" = 3 ] &&
 	grep -q '^# gate 50%: passed (3 jobs checked' "$tmp/out" && pass compare_same_run_is_all_tilde ||

@@ -1,5 +1,7 @@
 #!/bin/bash
-# scenario.sh [KSCEN] - end-to-end tests: the command line, validate and plan on the fixtures (every tests/fixtures/bad file says its exact error on its first line).
+# scenario.sh [KSCEN] - end-to-end tests: the command line, validate and plan
+# on the fixtures (every tests/fixtures/bad file says its exact error on its
+# first line).
 . "$(dirname "$0")/lib.sh"
 
 # ---- command line -------------------------------------------------------
@@ -69,4 +71,34 @@ run "$kscen" plan --filter 'enable/*' $fx/good/matrix.yaml
 [ $rc = 0 ] && [ "$(tail -n1 "$tmp/out")" = "4 jobs" ] && pass plan_filter || fail plan_filter "$(cat "$tmp/out")"
 run "$kscen" plan --max-jobs 5 $fx/good/matrix.yaml
 expect_rc plan_max_jobs_refuses 2
+run "$kscen" validate --max-jobs 5 $fx/good/matrix.yaml
+[ $rc = 2 ] && grep -q 'more than 5 jobs (raise --max-jobs)' "$tmp/err" &&
+	pass validate_max_jobs_refuses || fail validate_max_jobs_refuses "rc=$rc $(cat "$tmp/err")"
+
+# ---- options: GNU habits ------------------------------------------------------
+# after the arguments, --opt=value, -- ending them, unambiguous abbreviations
+run "$kscen" plan $fx/good/matrix.yaml --filter='enable/*'
+[ $rc = 0 ] && [ "$(tail -n1 "$tmp/out")" = "4 jobs" ] && pass options_after_arguments ||
+	fail options_after_arguments "rc=$rc $(cat "$tmp/out" "$tmp/err")"
+run "$kscen" run $fx/e2e/tiny.yaml -r 2 --no-save -q --compare none
+[ $rc = 0 ] && grep -q '^# 3 ok, 0 skipped, 0 failed' "$tmp/out" && pass run_options_after_scenario ||
+	fail run_options_after_scenario "rc=$rc $(cat "$tmp/err")"
+run "$kscen" validate -- $fx/good/matrix.yaml
+[ $rc = 0 ] && pass double_dash_ends_options || fail double_dash_ends_options "rc=$rc $(cat "$tmp/err")"
+run "$kscen" validate -- --max-jobs=5
+[ $rc = 2 ] && grep -q -- '--max-jobs=5:1:1: cannot open' "$tmp/err" &&
+	pass after_double_dash_an_argument || fail after_double_dash_an_argument "rc=$rc $(cat "$tmp/err")"
+run "$kscen" plan --filt 'enable/*' $fx/good/matrix.yaml
+[ $rc = 0 ] && [ "$(tail -n1 "$tmp/out")" = "4 jobs" ] && pass long_option_abbreviation ||
+	fail long_option_abbreviation "rc=$rc $(cat "$tmp/err")"
+run "$kscen" run --repeat $fx/e2e/tiny.yaml
+[ $rc = 2 ] && grep -q "is not a whole number" "$tmp/err" && pass option_value_checked ||
+	fail option_value_checked "rc=$rc $(cat "$tmp/err")"
+run "$kscen" plan --bogus $fx/good/matrix.yaml
+[ $rc = 2 ] && grep -q -- "--bogus is not an option" "$tmp/err" && grep -q "Try 'kscen plan --help'" "$tmp/err" &&
+	pass unknown_option_exit_2 || fail unknown_option_exit_2 "rc=$rc $(cat "$tmp/err")"
+# --help comes from the option table: every option a line
+run "$kscen" help run
+[ $rc = 0 ] && grep -q '^  -r, --repeat N ' "$tmp/out" && grep -q '^      --until-ci PCT ' "$tmp/out" &&
+	grep -q '^  -h, --help ' "$tmp/out" && pass help_from_option_table || fail help_from_option_table "rc=$rc"
 finish scenario
