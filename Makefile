@@ -7,6 +7,9 @@
 #   make asan     the same tests against an ASan/UBSan build
 #   make fuzz     build the libFuzzer targets (clang), replay their regression
 #                 inputs, then fuzz each for FUZZ_SECONDS (default 60)
+#   make install  PREFIX=/usr/local DESTDIR=: the binary, kscen(1) and
+#                 kscen-scenario(5), bash completion, the example scenarios
+#   make uninstall
 #   V=1           show the commands
 #
 # Sources: runner/*.c, runner/workloads/*.c (one file a workload), schemas/*.c,
@@ -20,8 +23,8 @@ LDLIBS  := -lcyaml -lyaml -lbpf -lelf -lz -lpthread -lm
 
 # Debian packages the build and the tests need.
 DEB_PKGS := libyaml-dev libcyaml-dev libbpf-dev bpftool clang libelf-dev zlib1g-dev
-# the unit tests
-DEB_PKGS += libcmocka-dev
+# the unit tests; the man pages (scdoc) and the tests of what install puts
+DEB_PKGS += libcmocka-dev scdoc man-db bash-completion
 # tests/slurm.sh runs deploy/slurm on a single-node Slurm.
 DEB_PKGS += slurmctld slurmd slurm-client munge
 # JSON for exec's json option and the fio adapter; the tools the adapters run.
@@ -56,7 +59,8 @@ msg = @printf '  %-7s %s\n' $(1) $(2)
 endif
 
 .DELETE_ON_ERROR:
-.PHONY: all run test unit e2e asan deps clean FORCE test-vm fuzz fuzz-build
+.PHONY: all run test unit e2e asan deps clean FORCE test-vm fuzz fuzz-build \
+	install uninstall man
 
 
 all: kscen
@@ -169,6 +173,35 @@ fuzz-build:
 
 fuzz: fuzz-build
 	$(Q)tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# ---- install ---------------------------------------------------------------
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BINDIR  := $(PREFIX)/bin
+MANDIR  := $(PREFIX)/share/man
+DATADIR := $(PREFIX)/share/kscen
+COMPDIR := $(PREFIX)/share/bash-completion/completions
+MANS    := $(BUILD)/man/kscen.1 $(BUILD)/man/kscen-scenario.5
+
+$(BUILD)/man/%: man/%.scd
+	$(call msg,SCDOC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)scdoc < $< > $@.tmp && mv $@.tmp $@
+
+man: $(MANS)
+
+install: $(BUILD)/kscen $(MANS)
+	install -Dm755 $(BUILD)/kscen $(DESTDIR)$(BINDIR)/kscen
+	install -Dm644 $(BUILD)/man/kscen.1 $(DESTDIR)$(MANDIR)/man1/kscen.1
+	install -Dm644 $(BUILD)/man/kscen-scenario.5 $(DESTDIR)$(MANDIR)/man5/kscen-scenario.5
+	install -Dm644 completion/kscen.bash $(DESTDIR)$(COMPDIR)/kscen
+	install -d $(DESTDIR)$(DATADIR)/scenarios
+	install -m644 scenarios/*.yaml $(DESTDIR)$(DATADIR)/scenarios/
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/kscen $(DESTDIR)$(MANDIR)/man1/kscen.1 \
+		$(DESTDIR)$(MANDIR)/man5/kscen-scenario.5 $(DESTDIR)$(COMPDIR)/kscen
+	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:
 	rm -rf build build-asan build-fuzz kscen

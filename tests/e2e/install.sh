@@ -1,0 +1,66 @@
+#!/bin/bash
+# install.sh [KSCEN] - end-to-end tests: make install into a DESTDIR tree
+# (binary, man pages, bash completion, example scenarios), what it
+# installed working, make uninstall leaving nothing.
+. "$(dirname "$0")/lib.sh"
+
+root=$tmp/root
+bdir=$(basename "$(dirname "$kscen")")	# build, or build-asan under make asan
+if ! why=$(need_tool scdoc scdoc); then
+	skip install_tree "$why"
+else
+	make -s install BUILD="$bdir" DESTDIR="$root" PREFIX=/usr/local >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	ok=1
+	for f in bin/kscen share/man/man1/kscen.1 share/man/man5/kscen-scenario.5 \
+		 share/bash-completion/completions/kscen share/kscen/scenarios/breakpoints.yaml; do
+		[ -s "$root/usr/local/$f" ] || { ok=0; echo "missing $f" >>"$tmp/err"; }
+	done
+	[ $rc = 0 ] && [ $ok = 1 ] && [ -x "$root/usr/local/bin/kscen" ] && pass install_tree ||
+		fail install_tree "rc=$rc $(cat "$tmp/err")"
+
+	# the installed binary validates the installed examples, from anywhere
+	(cd / && "$root/usr/local/bin/kscen" validate "$root"/usr/local/share/kscen/scenarios/*.yaml) \
+		>"$tmp/out" 2>"$tmp/err"
+	[ $? = 0 ] && [ "$(grep -c ': ok, ' "$tmp/out")" = "$(ls "$root"/usr/local/share/kscen/scenarios/*.yaml | wc -l)" ] &&
+		pass installed_binary_validates_examples ||
+		fail installed_binary_validates_examples "$(cat "$tmp/err")"
+
+	if ! why=$(need_tool man man-db); then
+		skip man_pages_render "$why"
+	else
+		MANWIDTH=80 man -l "$root/usr/local/share/man/man1/kscen.1" >"$tmp/man1" 2>"$tmp/err"
+		MANWIDTH=80 man -l "$root/usr/local/share/man/man5/kscen-scenario.5" >"$tmp/man5" 2>>"$tmp/err"
+		grep -q '^EXIT STATUS' "$tmp/man1" && grep -q 'kscen run scenarios/breakpoints.yaml' "$tmp/man1" &&
+			grep -q '^DESCRIPTION' "$tmp/man5" && grep -q 'baseline' "$tmp/man5" &&
+			! grep -qi 'warning' "$tmp/err" && pass man_pages_render ||
+			fail man_pages_render "$(head -c 300 "$tmp/err")"
+	fi
+
+	# completion: the function the installed file registers, words as bash gives them
+	comp=$root/usr/local/share/bash-completion/completions/kscen
+	complete_words() {
+		bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1));
+			 _kscen; printf "%s\n" "${COMPREPLY[@]}"' _ "$comp" "$@"
+	}
+	c1=$(complete_words "$kscen" ru)
+	c2=$(complete_words "$kscen" run --unt)
+	c3=$(complete_words "$kscen" list breakpoint.)
+	c4=$(complete_words "$kscen" plan $fx/good/matrix.yaml --filter 'enable/')
+	c5=$(complete_words "$kscen" report --format j)
+	c6=$(complete_words "$kscen" validate $fx/good/matr)
+	[ "$c1" = run ] && [ "$c2" = --until-ci ] &&
+		[ "$(echo "$c3" | sort | tr '\n' ' ')" = "breakpoint.enable breakpoint.thread " ] &&
+		[ "$(echo "$c4" | wc -l)" = 4 ] && echo "$c4" | grep -qx 'enable/loops=20000,passive=16,active=2' &&
+		[ "$c5" = json ] && [ "$c6" = $fx/good/matrix.yaml ] &&
+		pass bash_completion || fail bash_completion "[$c1] [$c2] [$c3] [$c4] [$c5] [$c6]"
+
+	make -s uninstall DESTDIR="$root" PREFIX=/usr/local >/dev/null 2>&1
+	left=$(find "$root" -type f | wc -l)
+	[ "$left" = 0 ] && pass uninstall_leaves_nothing ||
+		fail uninstall_leaves_nothing "$(find "$root" -type f | head -5)"
+fi
+run "$kscen" --version
+[ $rc = 0 ] && grep -Eq '^kscen [0-9][^ ]* \(.+\)$' "$tmp/out" && pass version_has_git_describe ||
+	fail version_has_git_describe "$(cat "$tmp/out")"
+finish install
