@@ -3,22 +3,16 @@
  * result_load.c - read a stored run back (result.c writes them).
  *
  * libyaml's document API against the run model's field tables
- * (runmodel.c), so a hand-edited or truncated
- * file gives a file:line:column error, not a crash. Keys this version does
- * not know are ignored: newer files stay readable.
+ * (runmodel.c), so a hand-edited or truncated file gives a file:line:column
+ * error, not a crash. Keys this version does not know are ignored: newer
+ * files stay readable.
  */
-#define _GNU_SOURCE	/* strptime, timegm */
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 #include <yaml.h>
 
 #include "store.h"
@@ -114,120 +108,15 @@ static int text(struct loader *l, const yaml_node_t *n, const char *what,
 	return 0;
 }
 
-static int parse_ll(const char *s, long long min, long long max, long long *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtoll(s, &end, 10);
-	if (errno || end == s || *end || *s == ' ' || *v < min || *v > max)
-		return -EINVAL;
-	return 0;
-}
-
-static int parse_double(const char *s, double *v)
-{
-	char *end;
-	const char *p = s + (*s == '-' || *s == '+');
-
-	if (!strcmp(p, ".nan") || !strcmp(p, ".NaN") || !strcmp(p, ".NAN")) {
-		*v = NAN;
-		return 0;
-	}
-	if (!strcmp(p, ".inf") || !strcmp(p, ".Inf") || !strcmp(p, ".INF")) {
-		*v = *s == '-' ? -INFINITY : INFINITY;
-		return 0;
-	}
-	errno = 0;
-	*v = strtod(s, &end);
-	if (end == s || *end || *s == ' ' || (errno && !isfinite(*v)))
-		return -EINVAL;
-	return 0;
-}
-
-static int lookup(const char *s, const char *const *names, unsigned n)
-{
-	unsigned i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(s, names[i]))
-			return i;
-	return -1;
-}
-
 static int load_scalar(struct loader *l, const struct kscen_field *f,
-		       yaml_node_t *n, void *p)
+		       yaml_node_t *n, void *base)
 {
-	const char *s;
-	long long v;
-	double d;
-	int i;
+	const char *s, *why;
 
 	if (text(l, n, f->key, &s))
 		return -EINVAL;
-	if (is_null(n) && !(f->flags & KF_REQUIRED)) {
-		switch (f->type) {
-		case KF_STR:
-			return 0;
-		case KF_PARANOID:
-			*(int *)p = KSCEN_PARANOID_UNKNOWN;
-			return 0;
-		case KF_DOUBLE:
-			*(double *)p = NAN;	/* the summary of no samples */
-			return 0;
-		default:
-			break;
-		}
-	}
-	switch (f->type) {
-	case KF_STR:
-		if (is_null(n))
-			break;
-		*(char **)p = kscen_xstrdup(s);
-		return 0;
-	case KF_BOOL:
-	case KF_TRI:
-		if ((i = lookup(s, (const char *[]){ "false", "true" }, 2)) < 0)
-			return bad(l, n, "%s: expected true or false", f->key);
-		if (f->type == KF_BOOL)
-			*(bool *)p = i;
-		else
-			*(int *)p = i;
-		return 0;
-	case KF_UINT:
-		if (parse_ll(s, 0, UINT_MAX, &v))
-			return bad(l, n, "%s: expected a count", f->key);
-		*(unsigned *)p = v;
-		return 0;
-	case KF_LONG:
-	case KF_PARANOID:
-		if (parse_ll(s, f->type == KF_LONG ? LONG_MIN : INT_MIN,
-			     f->type == KF_LONG ? LONG_MAX : INT_MAX, &v))
-			return bad(l, n, "%s: expected an integer", f->key);
-		if (f->type == KF_LONG)
-			*(long *)p = v;
-		else
-			*(int *)p = v;
-		return 0;
-	case KF_DOUBLE:
-		if (parse_double(s, &d))
-			return bad(l, n, "%s: expected a number", f->key);
-		*(double *)p = d;
-		return 0;
-	case KF_STATUS:
-		if ((i = lookup(s, kscen_status_names, 3)) < 0)
-			return bad(l, n, "status: expected ok, skipped or failed");
-		*(enum kscen_status *)p = i;
-		return 0;
-	case KF_BETTER:
-		if ((i = lookup(s, kscen_better_names, 2)) < 0)
-			return bad(l, n, "better: expected lower or higher");
-		*(enum kscen_better *)p = i;
-		return 0;
-	case KF_HOOK:
-		break;
-	}
-	return bad(l, n, "%s: must not be null", f->key);
+	why = kscen_field_parse(f, base, s, is_null(n));
+	return why ? bad(l, n, "%s: %s", f->key, why) : 0;
 }
 
 static int load_hook(struct loader *l, const struct kscen_field *f,
@@ -271,7 +160,7 @@ static int load_map(struct loader *l, yaml_node_t *n, enum kscen_rec rec,
 		if (!ret && f->type == KF_HOOK)
 			ret = load_hook(l, f, v, base);
 		else if (!ret)
-			ret = load_scalar(l, f, v, kscen_field_ptr(f, base));
+			ret = load_scalar(l, f, v, base);
 		if (ret)
 			return ret;
 	}
@@ -317,7 +206,7 @@ static int load_scalars(struct loader *l, yaml_node_t *n, const char *what,
 			return -EINVAL;
 		if (!samples)
 			p->objects[p->nr_objects++] = kscen_xstrdup(s);
-		else if (parse_double(s, &m->samples[m->nr_samples++]))
+		else if (kscen_parse_double(s, &m->samples[m->nr_samples++]))
 			return bad(l, v, "samples: expected a number");
 	}
 	return 0;
@@ -354,6 +243,17 @@ static void metric_loaded(struct loader *l, yaml_node_t *v,
 		    j->id ? j->id : "job", m->name ? m->name : "metric",
 		    old, sum.median);
 	m->sum = sum;
+}
+
+/* The bit of field @key of @rec in load_map()'s *seen. */
+static uint32_t field_bit(enum kscen_rec rec, const char *key)
+{
+	const struct kscen_record *r = &kscen_records[rec];
+
+	for (unsigned i = 0; i < r->nr; i++)
+		if (!strcmp(r->fields[i].key, key))
+			return 1u << i;
+	return 0;
 }
 
 /*
@@ -414,8 +314,8 @@ static int load_list(struct loader *l, const struct kscen_field *f,
 			return -EINVAL;
 		if (rec == KREC_METRIC)
 			metric_loaded(l, item, j, (void *)v, seen);
-		/* "children" (the fourth) in any symbol: they were measured */
-		if (rec == KREC_PSYM && (seen & 1u << 3))
+		/* "children" in any symbol: they were measured */
+		if (rec == KREC_PSYM && (seen & field_bit(rec, "children")))
 			p->children = true;
 	}
 	return 0;

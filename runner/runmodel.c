@@ -14,6 +14,7 @@
  * records) is a KF_HOOK, with a case in each walker.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -229,6 +230,122 @@ const char *kscen_field_text(const struct kscen_field *f, const void *base,
 		break;
 	}
 	return NULL;
+}
+
+/* ---- Parsing ------------------------------------------------------------ */
+
+static int parse_ll(const char *s, long long min, long long max, long long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoll(s, &end, 10);
+	if (errno || end == s || *end || *s == ' ' || *v < min || *v > max)
+		return -EINVAL;
+	return 0;
+}
+
+int kscen_parse_double(const char *s, double *v)
+{
+	char *end;
+	const char *p = s + (*s == '-' || *s == '+');
+
+	if (!strcmp(p, ".nan") || !strcmp(p, ".NaN") || !strcmp(p, ".NAN")) {
+		*v = NAN;
+		return 0;
+	}
+	if (!strcmp(p, ".inf") || !strcmp(p, ".Inf") || !strcmp(p, ".INF")) {
+		*v = *s == '-' ? -INFINITY : INFINITY;
+		return 0;
+	}
+	errno = 0;
+	*v = strtod(s, &end);
+	if (end == s || *end || *s == ' ' || (errno && !isfinite(*v)))
+		return -EINVAL;
+	return 0;
+}
+
+static int lookup(const char *s, const char *const *names, unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	return -1;
+}
+
+const char *kscen_field_parse(const struct kscen_field *f, void *base,
+			      const char *s, bool null)
+{
+	void *p = kscen_field_ptr(f, base);
+	long long v;
+	double d;
+	int i;
+
+	if (null && !(f->flags & KF_REQUIRED)) {
+		switch (f->type) {
+		case KF_STR:
+			return NULL;
+		case KF_PARANOID:
+			*(int *)p = KSCEN_PARANOID_UNKNOWN;
+			return NULL;
+		case KF_DOUBLE:
+			*(double *)p = NAN;	/* the summary of no samples */
+			return NULL;
+		default:
+			break;
+		}
+	}
+	switch (f->type) {
+	case KF_STR:
+		if (null)
+			break;
+		*(char **)p = kscen_xstrdup(s);
+		return NULL;
+	case KF_BOOL:
+	case KF_TRI:
+		if ((i = lookup(s, (const char *[]){ "false", "true" }, 2)) < 0)
+			return "expected true or false";
+		if (f->type == KF_BOOL)
+			*(bool *)p = i;
+		else
+			*(int *)p = i;
+		return NULL;
+	case KF_UINT:
+		if (parse_ll(s, 0, UINT_MAX, &v))
+			return "expected a count";
+		*(unsigned *)p = v;
+		return NULL;
+	case KF_LONG:
+	case KF_PARANOID:
+		if (parse_ll(s, f->type == KF_LONG ? LONG_MIN : INT_MIN,
+			     f->type == KF_LONG ? LONG_MAX : INT_MAX, &v))
+			return "expected an integer";
+		if (f->type == KF_LONG)
+			*(long *)p = v;
+		else
+			*(int *)p = v;
+		return NULL;
+	case KF_DOUBLE:
+		if (kscen_parse_double(s, &d))
+			return "expected a number";
+		*(double *)p = d;
+		return NULL;
+	case KF_STATUS:
+		if ((i = lookup(s, kscen_status_names, 3)) < 0)
+			return "expected ok, skipped or failed";
+		*(enum kscen_status *)p = i;
+		return NULL;
+	case KF_BETTER:
+		if ((i = lookup(s, kscen_better_names, 2)) < 0)
+			return "expected lower or higher";
+		*(enum kscen_better *)p = i;
+		return NULL;
+	case KF_HOOK:
+		break;
+	}
+	return "must not be null";
 }
 
 /* ---- Freeing ------------------------------------------------------------ */

@@ -97,6 +97,15 @@ static inline const void *kscen_field_cptr(const struct kscen_field *f,
 const char *kscen_field_text(const struct kscen_field *f, const void *base,
 			     char *buf, size_t len);
 
+/*
+ * Set field @f of @base from its text @s, @null when YAML says null (a
+ * string stays NULL, a double NAN); NULL, or what is wrong with @s
+ * ("expected a count"). kscen_parse_double() reads .nan and .inf too.
+ */
+const char *kscen_field_parse(const struct kscen_field *f, void *base,
+			      const char *s, bool null);
+int kscen_parse_double(const char *s, double *v);
+
 /* Free what the fields of @base own (not @base itself). */
 void kscen_rec_free(enum kscen_rec rec, void *base);
 
