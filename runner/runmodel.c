@@ -629,7 +629,7 @@ static void write_rec(struct writer *w, enum kscen_rec rec, const void *base)
 	map_end(w);
 }
 
-/* Parameters are text, but "4" should read as 4 to other tools too. */
+/* params and effective: a mapping of parameters. */
 static void write_kv(struct writer *w, char *const *keys, char *const *values,
 		     unsigned nr)
 {
@@ -681,7 +681,8 @@ static void write_hook(struct writer *w, enum kscen_hook h, const void *base)
 	case KH_EFFECTIVE:
 		write_kv(w, j->eff_keys, j->eff_values, j->nr_eff);
 		return;
-	case KH_PROFILE:	/* one that says why there is none ends there */
+	case KH_PROFILE:
+		/* One that says why there is none ends there: source, reason. */
 		map_start(w);
 		write_fields(w, KREC_PROFILE, j->profile, j->profile->reason ?
 			     2 : kscen_records[KREC_PROFILE].nr);
