@@ -13,6 +13,7 @@
 
 #include "util.h"
 #include "envdiff.h"
+#include "runmodel.h"
 
 static const char *str(const char *s)
 {
@@ -65,45 +66,29 @@ static void add(struct kscen_envdiff **v, unsigned *nr, const char *name,
 	}
 }
 
+/* The fields with an env position (runmodel.c), the system's then the run's. */
 unsigned kscen_env_diff(const struct kscen_run *old, const struct kscen_run *new_,
 			struct kscen_envdiff **out)
 {
-	const struct kscen_system *o = &old->system, *n = &new_->system;
-	char oc[24], nc[24], op[24], np[24];
 	struct kscen_envdiff *v = NULL;
-	unsigned nr = 0;
+	const struct kscen_field *f;
+	char ob[32], nb[32];
+	unsigned pos, nr = 0;
 
-	snprintf(oc, sizeof(oc), "%ld", o->nr_cpus);
-	snprintf(nc, sizeof(nc), "%ld", n->nr_cpus);
-	snprintf(op, sizeof(op), "%d", o->perf_event_paranoid);
-	snprintf(np, sizeof(np), "%d", n->perf_event_paranoid);
-	if (o->perf_event_paranoid == KSCEN_PARANOID_UNKNOWN)
-		snprintf(op, sizeof(op), "unknown");
-	if (n->perf_event_paranoid == KSCEN_PARANOID_UNKNOWN)
-		snprintf(np, sizeof(np), "unknown");
+	for (pos = 1; ; pos++) {
+		const void *o = &old->system, *n = &new_->system;
 
-	add(&v, &nr, "hostname", o->hostname, n->hostname, false);
-	add(&v, &nr, "kernel", o->kernel, n->kernel, false);
-	add(&v, &nr, "kernel_build", o->kernel_build, n->kernel_build, false);
-	add(&v, &nr, "config_sha256", o->config_sha256, n->config_sha256, false);
-	add(&v, &nr, "cmdline", o->cmdline, n->cmdline, true);
-	add(&v, &nr, "arch", o->arch, n->arch, false);
-	add(&v, &nr, "cpu_model", o->cpu_model, n->cpu_model, false);
-	add(&v, &nr, "microcode", o->microcode, n->microcode, false);
-	add(&v, &nr, "nr_cpus", oc, nc, false);
-	add(&v, &nr, "governor", o->governor, n->governor, false);
-	add(&v, &nr, "scaling_driver", o->scaling_driver, n->scaling_driver, false);
-	add(&v, &nr, "boost", o->boost, n->boost, false);
-	add(&v, &nr, "smt", o->smt, n->smt, false);
-	add(&v, &nr, "mitigations", o->mitigations, n->mitigations, true);
-	add(&v, &nr, "thp", o->thp, n->thp, false);
-	add(&v, &nr, "isolcpus", o->isolcpus, n->isolcpus, false);
-	add(&v, &nr, "nohz_full", o->nohz_full, n->nohz_full, false);
-	add(&v, &nr, "perf_event_paranoid", op, np, false);
-	add(&v, &nr, "kscen", old->version, new_->version, false);
-	add(&v, &nr, "kscen_describe", old->describe, new_->describe, false);
-	add(&v, &nr, "scenario_sha256", old->scenario_sha256,
-	    new_->scenario_sha256, false);
+		f = KSCEN_FIELD_AT(KREC_SYSTEM, env, pos);
+		if (!f) {
+			f = KSCEN_FIELD_AT(KREC_RUN, env, pos);
+			o = old;
+			n = new_;
+		}
+		if (!f)
+			break;
+		add(&v, &nr, f->key, kscen_field_text(f, o, ob, sizeof(ob)),
+		    kscen_field_text(f, n, nb, sizeof(nb)), f->flags & KF_TOKENS);
+	}
 	*out = v;
 	return nr;
 }

@@ -11,10 +11,12 @@
  * Deltas within a run may use the rounds as pairs; "vs last run" may not.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "envdiff.h"
+#include "runmodel.h"
 #include "history.h"
 #include "util.h"
 #include "report.h"
@@ -551,43 +553,118 @@ static void jlong(FILE *out, int depth, const char *key, long v, bool more)
 	fprintf(out, "%ld%s", v, more ? ",\n" : "\n");
 }
 
-static void json_metric(FILE *out, const struct kscen_metric *m, bool more)
+static void json_metrics(FILE *out, const struct kscen_job_result *j);
+
+/* A field's value as JSON: the model's types, and the report's hooks. */
+static void json_value(FILE *out, const struct kscen_field *f, const void *base)
 {
-	const struct kscen_summary *s = &m->sum;
+	const struct kscen_job_result *j = base;
+	const struct kscen_metric *m = base;
+	double d;
+	char buf[32];
 	unsigned i;
 
-	fprintf(out, "        {\n");
-	jstr(out, 5, "name", m->name, true);
-	jstr(out, 5, "unit", m->unit, true);
-	jstr(out, 5, "better", m->better == KSCEN_HIGHER ? "higher" : "lower",
-	     true);
-	jkey(out, 5, "samples");
-	fputc('[', out);
-	for (i = 0; i < m->nr_samples; i++) {
-		fputs(i ? ", " : "", out);
-		json_num(out, m->samples[i]);
+	switch (f->type) {
+	case KF_STR:
+	case KF_STATUS:
+	case KF_BETTER:
+		json_str(out, kscen_field_text(f, base, buf, sizeof(buf)));
+		return;
+	case KF_DOUBLE:
+		d = *(const double *)kscen_field_cptr(f, base);
+		json_num(out, (f->flags & KF_JSON_ZERO) && !(d > 0) ? NAN : d);
+		return;
+	case KF_PARANOID:
+		if (*(const int *)kscen_field_cptr(f, base) == KSCEN_PARANOID_UNKNOWN) {
+			fputs("null", out);
+			return;
+		}
+		/* fall through */
+	case KF_BOOL:
+	case KF_TRI:
+	case KF_UINT:
+	case KF_LONG:
+		fputs(kscen_field_text(f, base, buf, sizeof(buf)) ?: "null", out);
+		return;
+	case KF_HOOK:
+		break;
 	}
-	fputs("],\n", out);
-	fprintf(out, "%*s\"median\": ", 10, "");
-	json_num(out, s->median);
-	fputs(", \"mean\": ", out);
-	json_num(out, s->mean);
-	fputs(", \"stddev\": ", out);
-	json_num(out, s->stddev);
-	fputs(", \"min\": ", out);
-	json_num(out, s->min);
-	fputs(", \"max\": ", out);
-	json_num(out, s->max);
-	fputs(",\n", out);
-	fprintf(out, "%*s\"cv\": ", 10, "");
-	json_num(out, s->cv);
-	fputs(", \"ci_low\": ", out);
-	json_num(out, s->ci_lo);
-	fputs(", \"ci_high\": ", out);
-	json_num(out, s->ci_hi);
-	fprintf(out, ", \"outliers\": %u, \"bimodal\": %s", s->outliers,
-		s->bimodal ? "true" : "false");
+	if (f->hook == KH_METRICS) {
+		json_metrics(out, j);
+	} else if (f->hook == KH_SAMPLES) {
+		fputc('[', out);
+		for (i = 0; i < m->nr_samples; i++) {
+			fputs(i ? ", " : "", out);
+			json_num(out, m->samples[i]);
+		}
+		fputc(']', out);
+	} else if (f->hook == KH_PARAMS) {
+		fputc('{', out);
+		for (i = 0; i < j->nr_kv; i++) {
+			fputs(i ? ", " : "", out);
+			json_str(out, j->keys[i]);
+			fputs(": ", out);
+			/* Numbers as numbers, like the result file's YAML. */
+			if (j->values[i] && kscen_is_number(j->values[i]))
+				fputs(j->values[i], out);
+			else
+				json_str(out, str(j->values[i]));
+		}
+		fputc('}', out);
+	}
+}
+
+/*
+ * The fields of @rec at JSON positions @from .. @to (runmodel.c), a line
+ * each at @depth; @more: something follows the last.
+ */
+static void json_fields(FILE *out, int depth, enum kscen_rec rec,
+			const void *base, unsigned from, unsigned to, bool more)
+{
+	const struct kscen_field *f;
+	bool any = false;
+
+	for (unsigned pos = from; pos <= to &&
+	     (f = KSCEN_FIELD_AT(rec, json, pos)); pos++) {
+		if ((f->flags & KF_JSON_OPT) &&
+		    !*(char *const *)kscen_field_cptr(f, base))
+			continue;
+		if (any)
+			fputs(",\n", out);
+		jkey(out, depth, f->key);
+		json_value(out, f, base);
+		any = true;
+	}
+	if (any)
+		fputs(more ? ",\n" : "\n", out);
+}
+
+/* Summaries five a line, after the name, unit, better and samples. */
+static void json_metric(FILE *out, const struct kscen_metric *m, bool more)
+{
+	const struct kscen_field *f;
+	unsigned pos;
+
+	fprintf(out, "        {\n");
+	json_fields(out, 5, KREC_METRIC, m, 1, 4, true);
+	for (pos = 5; (f = KSCEN_FIELD_AT(KREC_METRIC, json, pos)); pos++) {
+		if (pos > 5)
+			fputs((pos - 5) % 5 ? ", " : ",\n", out);
+		if ((pos - 5) % 5 == 0)
+			fprintf(out, "%10s", "");
+		fprintf(out, "\"%s\": ", f->key);
+		json_value(out, f, m);
+	}
 	fprintf(out, "\n        }%s\n", more ? "," : "");
+}
+
+static void json_metrics(FILE *out, const struct kscen_job_result *j)
+{
+	fputs(j->nr_metrics ? "[\n" : "[]", out);
+	for (unsigned i = 0; i < j->nr_metrics; i++)
+		json_metric(out, &j->metrics[i], i + 1 < j->nr_metrics);
+	if (j->nr_metrics)
+		fprintf(out, "      ]");
 }
 
 /* "baseline": {"against": id, "rel": ..., "p": ...} or null. */
@@ -645,44 +722,16 @@ static void json_deltas(FILE *out, const struct kscen_run *run,
 	fputs("\n      },\n", out);
 }
 
+/* The job's fields, and its deltas at JSON position 9 (runmodel.c). */
 static void json_job(FILE *out, const struct kscen_run *run,
 		     const struct kscen_refs *refs, unsigned ji, bool more)
 {
 	const struct kscen_job_result *j = &run->jobs[ji];
-	unsigned i;
 
 	fprintf(out, "    {\n");
-	jstr(out, 3, "id", j->id, true);
-	jstr(out, 3, "name", j->name, true);
-	jstr(out, 3, "workload", j->workload, true);
-	jkey(out, 3, "params");
-	fputc('{', out);
-	for (i = 0; i < j->nr_kv; i++) {
-		fputs(i ? ", " : "", out);
-		json_str(out, j->keys[i]);
-		fputs(": ", out);
-		/* Numbers as numbers, like the result file's YAML. */
-		if (j->values[i] && kscen_is_number(j->values[i]))
-			fputs(j->values[i], out);
-		else
-			json_str(out, str(j->values[i]));
-	}
-	fputs("},\n", out);
-	jstr(out, 3, "status", status_name(j->status), true);
-	jstr(out, 3, "reason", j->reason, true);
-	jstr(out, 3, "describe", j->describe, true);
-	jkey(out, 3, "metrics");
-	fputs(j->nr_metrics ? "[\n" : "[],\n", out);
-	for (i = 0; i < j->nr_metrics; i++)
-		json_metric(out, &j->metrics[i], i + 1 < j->nr_metrics);
-	if (j->nr_metrics)
-		fprintf(out, "      ],\n");
+	json_fields(out, 3, KREC_JOB, j, 1, 8, true);
 	json_deltas(out, run, refs, ji);
-	jkey(out, 3, "converged");
-	fputs(j->converged < 0 ? "null,\n" : j->converged ? "true,\n" :
-	      "false,\n", out);
-	jstr(out, 3, "baseline", j->baseline, true);
-	jstr(out, 3, "previous", j->previous, false);
+	json_fields(out, 3, KREC_JOB, j, 10, UINT8_MAX, false);
 	fprintf(out, "    }%s\n", more ? "," : "");
 }
 
@@ -728,56 +777,13 @@ static void json_reference(FILE *out, const struct kscen_run *run,
 static void json(FILE *out, const struct kscen_run *run,
 		 const struct kscen_refs *refs)
 {
-	const struct kscen_system *sys = &run->system;
 	unsigned i;
 
 	fputs("{\n", out);
-	jstr(out, 1, "kscen", run->version, true);
-	jstr(out, 1, "scenario", run->scenario, true);
-	jstr(out, 1, "scenario_file", run->scenario_file, true);
-	jstr(out, 1, "scenario_sha256", run->scenario_sha256, true);
-	jstr(out, 1, "command", run->command, true);
-	jstr(out, 1, "started", run->started, true);
-	jstr(out, 1, "finished", run->finished, true);
-	jkey(out, 1, "partial");
-	fputs(run->partial ? "true,\n" : "false,\n", out);
-	if (run->test_hooks)
-		jstr(out, 1, "test_hooks", run->test_hooks, true);
-	jlong(out, 1, "repeat", run->repeat, true);
-	jlong(out, 1, "warmup", run->warmup, true);
-	jlong(out, 1, "max_repeat", run->max_repeat, true);
-	jkey(out, 1, "until_ci");
-	json_num(out, run->until_ci > 0 ? run->until_ci : NAN);
-	fputs(",\n", out);
-	jstr(out, 1, "path", run->path, true);
-	jstr(out, 1, "label", run->label, true);
-	jstr(out, 1, "kscen_describe", run->describe, true);
-	jstr(out, 1, "filter", run->filter, true);
+	json_fields(out, 1, KREC_RUN, run, 1, UINT8_MAX, true);
 	json_reference(out, run, refs);
 	fputs("  \"system\": {\n", out);
-	jstr(out, 2, "hostname", sys->hostname, true);
-	jstr(out, 2, "kernel", sys->kernel, true);
-	jstr(out, 2, "kernel_build", sys->kernel_build, true);
-	jstr(out, 2, "arch", sys->arch, true);
-	jstr(out, 2, "cpu_model", sys->cpu_model, true);
-	jlong(out, 2, "nr_cpus", sys->nr_cpus, true);
-	jstr(out, 2, "cmdline", sys->cmdline, true);
-	jkey(out, 2, "perf_event_paranoid");
-	if (sys->perf_event_paranoid == KSCEN_PARANOID_UNKNOWN)
-		fputs("null,\n", out);
-	else
-		fprintf(out, "%d,\n", sys->perf_event_paranoid);
-	jstr(out, 2, "governor", sys->governor, true);
-	jstr(out, 2, "smt", sys->smt, true);
-	jstr(out, 2, "mitigations", sys->mitigations, true);
-	jstr(out, 2, "thp", sys->thp, true);
-	jstr(out, 2, "config_sha256", sys->config_sha256, true);
-	jstr(out, 2, "isolcpus", sys->isolcpus, true);
-	jstr(out, 2, "nohz_full", sys->nohz_full, true);
-	jstr(out, 2, "loadavg", sys->loadavg, true);
-	jstr(out, 2, "microcode", sys->microcode, true);
-	jstr(out, 2, "scaling_driver", sys->scaling_driver, true);
-	jstr(out, 2, "boost", sys->boost, false);
+	json_fields(out, 2, KREC_SYSTEM, &run->system, 1, UINT8_MAX, false);
 	fputs("  },\n", out);
 	fputs(run->nr_jobs ? "  \"jobs\": [\n" : "  \"jobs\": []\n", out);
 	for (i = 0; i < run->nr_jobs; i++)
@@ -807,55 +813,52 @@ static void csv_field(FILE *out, const char *s, bool more)
 	fputc(more ? ',' : '\n', out);
 }
 
-static void csv_num(FILE *out, double v)
+/*
+ * The columns are the job's and its metric's fields with a csv position
+ * (runmodel.c); a row a metric, or one with the metric's columns empty.
+ */
+static const struct kscen_field *csv_col(unsigned col, bool *metric)
 {
-	if (isfinite(v))
-		fprintf(out, "%.17g", v);
-	fputc(',', out);
+	const struct kscen_field *f = KSCEN_FIELD_AT(KREC_JOB, csv, col);
+
+	if (metric)
+		*metric = !f;
+	return f ? f : KSCEN_FIELD_AT(KREC_METRIC, csv, col);
 }
 
 static void csv_row(FILE *out, const struct kscen_job_result *j,
 		    const struct kscen_metric *m)
 {
-	csv_field(out, j->id, true);
-	csv_field(out, j->name, true);
-	csv_field(out, j->workload, true);
-	csv_field(out, status_name(j->status), true);
-	if (m) {
-		csv_field(out, m->name, true);
-		csv_field(out, m->unit, true);
-		csv_field(out, m->better == KSCEN_HIGHER ? "higher" : "lower",
-			  true);
-		fprintf(out, "%u,", m->nr_samples);
-		csv_num(out, m->sum.median);
-		csv_num(out, m->sum.mean);
-		csv_num(out, m->sum.stddev);
-		csv_num(out, m->sum.min);
-		csv_num(out, m->sum.max);
-	} else {
-		fputs(",,,,,,,,,", out);
-	}
-	csv_field(out, j->baseline, true);
-	csv_field(out, j->previous, true);
-	if (m) {
-		csv_num(out, m->sum.cv);
-		csv_num(out, m->sum.ci_lo);
-		csv_num(out, m->sum.ci_hi);
-		fprintf(out, "%u,%s\n", m->sum.outliers,
-			m->sum.bimodal ? "true" : "false");
-	} else {
-		fputs(",,,,\n", out);
+	const struct kscen_field *f;
+	const void *base;
+	char buf[32];
+	bool in_m;
+
+	for (unsigned col = 1; (f = csv_col(col, &in_m)); col++) {
+		const char *v = NULL;
+
+		base = in_m ? (const void *)m : j;
+		if (base && f->hook == KH_SAMPLES)
+			snprintf(buf, sizeof(buf), "%u", m->nr_samples), v = buf;
+		else if (base)
+			v = kscen_field_text(f, base, buf, sizeof(buf));
+		csv_field(out, v, csv_col(col + 1, NULL));
 	}
 }
 
 static void csv(FILE *out, const struct kscen_run *run)
 {
 	const struct kscen_job_result *j;
+	const struct kscen_field *f;
 	unsigned i, k;
+	bool in_m;
 
-	fputs("id,name,workload,status,metric,unit,better,n,median,mean,"
-	      "stddev,min,max,baseline,previous,cv,ci_low,ci_high,outliers,"
-	      "bimodal\n", out);
+	/* Headings are the keys, but for the metric's name and its count. */
+	for (k = 1; (f = csv_col(k, &in_m)); k++) {
+		fputs(f->hook == KH_SAMPLES ? "n" : in_m && !strcmp(f->key, "name") ?
+		      "metric" : f->key, out);
+		fputc(csv_col(k + 1, NULL) ? ',' : '\n', out);
+	}
 	for (i = 0; i < run->nr_jobs; i++) {
 		j = &run->jobs[i];
 		if (j->status != KSCEN_OK || !j->nr_metrics)

@@ -2,27 +2,23 @@
 /*
  * result_load.c - read a stored run back (result.c writes them).
  *
- * libyaml's document API against field tables, so a hand-edited or truncated
- * file gives a file:line:column error, not a crash. Keys this version does
- * not know are ignored: newer files stay readable.
+ * libyaml's document API against the run model's field tables
+ * (runmodel.c), so a hand-edited or truncated file gives a file:line:column
+ * error, not a crash. Keys this version does not know are ignored: newer
+ * files stay readable.
  */
-#define _GNU_SOURCE	/* strptime, timegm */
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 #include <yaml.h>
 
 #include "store.h"
 #include "util.h"
 #include "profile.h"
+#include "runmodel.h"
 
 #define MAX_FILE	(64 << 20)
 /*
@@ -112,136 +108,29 @@ static int text(struct loader *l, const yaml_node_t *n, const char *what,
 	return 0;
 }
 
-static int parse_ll(const char *s, long long min, long long max, long long *v)
+static int load_scalar(struct loader *l, const struct kscen_field *f,
+		       yaml_node_t *n, void *base)
 {
-	char *end;
-
-	errno = 0;
-	*v = strtoll(s, &end, 10);
-	if (errno || end == s || *end || *s == ' ' || *v < min || *v > max)
-		return -EINVAL;
-	return 0;
-}
-
-static int parse_double(const char *s, double *v)
-{
-	char *end;
-	const char *p = s + (*s == '-' || *s == '+');
-
-	if (!strcmp(p, ".nan") || !strcmp(p, ".NaN") || !strcmp(p, ".NAN")) {
-		*v = NAN;
-		return 0;
-	}
-	if (!strcmp(p, ".inf") || !strcmp(p, ".Inf") || !strcmp(p, ".INF")) {
-		*v = *s == '-' ? -INFINITY : INFINITY;
-		return 0;
-	}
-	errno = 0;
-	*v = strtod(s, &end);
-	if (end == s || *end || *s == ' ' || (errno && !isfinite(*v)))
-		return -EINVAL;
-	return 0;
-}
-
-static int lookup(const char *s, const char *const *names, unsigned n)
-{
-	unsigned i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(s, names[i]))
-			return i;
-	return -1;
-}
-
-enum ftype {
-	F_STR, F_BOOL, F_UINT, F_LONG, F_PARANOID, F_DOUBLE, F_STATUS,
-	F_BETTER, F_FUNC,
-};
-
-struct field {
-	const char *key;
-	enum ftype type;
-	size_t off;
-	bool required;
-	int (*load)(struct loader *l, yaml_node_t *n, void *base);
-};
-
-static int load_scalar(struct loader *l, const struct field *f,
-		       yaml_node_t *n, void *p)
-{
-	const char *s;
-	long long v;
-	double d;
-	int i;
+	const char *s, *why;
 
 	if (text(l, n, f->key, &s))
 		return -EINVAL;
-	if (is_null(n) && !f->required) {
-		switch (f->type) {
-		case F_STR:
-			return 0;
-		case F_PARANOID:
-			*(int *)p = KSCEN_PARANOID_UNKNOWN;
-			return 0;
-		case F_DOUBLE:
-			*(double *)p = NAN;	/* the summary of no samples */
-			return 0;
-		default:
-			break;
-		}
-	}
-	switch (f->type) {
-	case F_STR:
-		if (is_null(n))
-			break;
-		*(char **)p = kscen_xstrdup(s);
-		return 0;
-	case F_BOOL:
-		if ((i = lookup(s, (const char *[]){ "false", "true" }, 2)) < 0)
-			return bad(l, n, "%s: expected true or false", f->key);
-		*(bool *)p = i;
-		return 0;
-	case F_UINT:
-		if (parse_ll(s, 0, UINT_MAX, &v))
-			return bad(l, n, "%s: expected a count", f->key);
-		*(unsigned *)p = v;
-		return 0;
-	case F_LONG:
-	case F_PARANOID:
-		if (parse_ll(s, f->type == F_LONG ? LONG_MIN : INT_MIN,
-			     f->type == F_LONG ? LONG_MAX : INT_MAX, &v))
-			return bad(l, n, "%s: expected an integer", f->key);
-		if (f->type == F_LONG)
-			*(long *)p = v;
-		else
-			*(int *)p = v;
-		return 0;
-	case F_DOUBLE:
-		if (parse_double(s, &d))
-			return bad(l, n, "%s: expected a number", f->key);
-		*(double *)p = d;
-		return 0;
-	case F_STATUS:
-		if ((i = lookup(s, kscen_status_names, 3)) < 0)
-			return bad(l, n, "status: expected ok, skipped or failed");
-		*(enum kscen_status *)p = i;
-		return 0;
-	case F_BETTER:
-		if ((i = lookup(s, kscen_better_names, 2)) < 0)
-			return bad(l, n, "better: expected lower or higher");
-		*(enum kscen_better *)p = i;
-		return 0;
-	case F_FUNC:
-		break;
-	}
-	return bad(l, n, "%s: must not be null", f->key);
+	why = kscen_field_parse(f, base, s, is_null(n));
+	return why ? bad(l, n, "%s: %s", f->key, why) : 0;
 }
 
-/* Fill @base from mapping @n by @fields; *@seen gets a bit per field read. */
-static int load_map(struct loader *l, yaml_node_t *n, const char *what,
-		    const struct field *fields, unsigned nr, void *base,
-		    uint32_t *seen)
+static int load_hook(struct loader *l, const struct kscen_field *f,
+		     yaml_node_t *n, void *base);
+
+/*
+ * Fill @base from mapping @n by the fields of @rec (those stored in files);
+ * *@seen gets a bit per field read.
+ */
+static int load_map(struct loader *l, yaml_node_t *n, enum kscen_rec rec,
+		    void *base, uint32_t *seen)
 {
+	const struct kscen_record *r = &kscen_records[rec];
+	const struct kscen_field *f;
 	yaml_node_pair_t *pair;
 	const char *key;
 	uint32_t got = 0;
@@ -249,35 +138,36 @@ static int load_map(struct loader *l, yaml_node_t *n, const char *what,
 	int ret;
 
 	if (n->type != YAML_MAPPING_NODE)
-		return bad(l, n, "%s: expected a mapping", what);
+		return bad(l, n, "%s: expected a mapping", r->name);
 	for (pair = n->data.mapping.pairs.start;
 	     pair < n->data.mapping.pairs.top; pair++) {
 		yaml_node_t *k = node(l, pair->key), *v = node(l, pair->value);
 
 		if (k->type != YAML_SCALAR_NODE)
-			return bad(l, k, "%s: a key must be a scalar", what);
-		if (text(l, k, what, &key))
+			return bad(l, k, "%s: a key must be a scalar", r->name);
+		if (text(l, k, r->name, &key))
 			return -EINVAL;
-		for (i = 0; i < nr && strcmp(key, fields[i].key); i++)
+		for (i = 0; i < r->nr && (strcmp(key, r->fields[i].key) ||
+					  (r->fields[i].flags & KF_NOFILE)); i++)
 			;
-		if (i == nr)
+		if (i == r->nr)
 			continue;
 		if (got & 1u << i)
-			return bad(l, k, "%s: duplicate key '%s'", what, key);
+			return bad(l, k, "%s: duplicate key '%s'", r->name, key);
 		got |= 1u << i;
+		f = &r->fields[i];
 		ret = spend(l, v);
-		if (!ret && fields[i].type == F_FUNC)
-			ret = fields[i].load(l, v, base);
+		if (!ret && f->type == KF_HOOK)
+			ret = load_hook(l, f, v, base);
 		else if (!ret)
-			ret = load_scalar(l, &fields[i], v,
-					  (char *)base + fields[i].off);
+			ret = load_scalar(l, f, v, base);
 		if (ret)
 			return ret;
 	}
-	for (i = 0; i < nr; i++)
-		if (fields[i].required && !(got & 1u << i))
-			return bad(l, n, "%s: missing '%s'", what,
-				   fields[i].key);
+	for (i = 0; i < r->nr; i++)
+		if ((r->fields[i].flags & KF_REQUIRED) && !(got & 1u << i))
+			return bad(l, n, "%s: missing '%s'", r->name,
+				   r->fields[i].key);
 	if (seen)
 		*seen = got;
 	return 0;
@@ -293,92 +183,140 @@ static int sequence(struct loader *l, yaml_node_t *n, const char *what,
 	return 0;
 }
 
-static int load_samples(struct loader *l, yaml_node_t *n, void *base)
+/* Samples, and a profile's objects: lists of scalars. */
+static int load_scalars(struct loader *l, yaml_node_t *n, const char *what,
+			void *base)
 {
 	struct kscen_metric *m = base;
+	struct kscen_profile *p = base;
+	bool samples = !strcmp(what, "samples");
 	unsigned i, nr = 0;
 	const char *s;
 	yaml_node_t *v;
 
-	if (sequence(l, n, "samples", &nr))
+	if (sequence(l, n, what, &nr))
 		return -EINVAL;
-	m->samples = kscen_xcalloc(nr, sizeof(*m->samples));
+	if (samples)
+		m->samples = kscen_xcalloc(nr, sizeof(*m->samples));
+	else
+		p->objects = kscen_xcalloc(nr + 1, sizeof(*p->objects));
 	for (i = 0; i < nr; i++) {
 		v = node(l, n->data.sequence.items.start[i]);
-		if (spend(l, v) || text(l, v, "samples", &s))
+		if (spend(l, v) || text(l, v, what, &s))
 			return -EINVAL;
-		if (parse_double(s, &m->samples[i]))
+		if (!samples)
+			p->objects[p->nr_objects++] = kscen_xstrdup(s);
+		else if (kscen_parse_double(s, &m->samples[m->nr_samples++]))
 			return bad(l, v, "samples: expected a number");
-		m->nr_samples++;
 	}
 	return 0;
 }
 
-#define M(f) offsetof(struct kscen_metric, f)
-static const struct field metric_fields[] = {
-	{ "name", F_STR, M(name), true, NULL },
-	{ "unit", F_STR, M(unit), false, NULL },
-	{ "better", F_BETTER, M(better), false, NULL },
-	{ "samples", F_FUNC, 0, false, load_samples },
-	{ "median", F_DOUBLE, M(sum.median), false, NULL },
-	{ "mean", F_DOUBLE, M(sum.mean), false, NULL },
-	{ "stddev", F_DOUBLE, M(sum.stddev), false, NULL },
-	{ "min", F_DOUBLE, M(sum.min), false, NULL },
-	{ "max", F_DOUBLE, M(sum.max), false, NULL },
-	{ "cv", F_DOUBLE, M(sum.cv), false, NULL },
-	{ "ci_low", F_DOUBLE, M(sum.ci_lo), false, NULL },
-	{ "ci_high", F_DOUBLE, M(sum.ci_hi), false, NULL },
-	{ "outliers", F_UINT, M(sum.outliers), false, NULL },
-	{ "bimodal", F_BOOL, M(sum.bimodal), false, NULL },
-};
-#undef M
-#define NR(a) (sizeof(a) / sizeof((a)[0]))
-
-static int load_metrics(struct loader *l, yaml_node_t *n, void *base)
+/*
+ * The samples rule: a file older than one of the summary fields gets them
+ * all anew, and a summary is recomputed from the samples, never trusted,
+ * so a hand-edited median cannot make a delta the samples do not show. A
+ * disagreement is said.
+ */
+static void metric_loaded(struct loader *l, yaml_node_t *v,
+			  const struct kscen_job_result *j,
+			  struct kscen_metric *m, uint32_t seen)
 {
-	struct kscen_job_result *j = base;
-	uint32_t seen, sum_bits = 0;
-	unsigned i, nr = 0;
-	yaml_node_t *v;
+	const struct kscen_record *r = &kscen_records[KREC_METRIC];
+	uint32_t sum_bits = 0;
+	struct kscen_summary sum;
+	double old;
 
-	/* Every summary field: files older than one of them get all anew. */
-	for (i = 0; i < NR(metric_fields); i++)
-		if (metric_fields[i].off && metric_fields[i].type != F_STR &&
-		    metric_fields[i].type != F_BETTER)
+	for (unsigned i = 0; i < r->nr; i++)
+		if (r->fields[i].off >= offsetof(struct kscen_metric, sum))
 			sum_bits |= 1u << i;
-	if (sequence(l, n, "metrics", &nr))
+	if ((seen & sum_bits) != sum_bits)
+		kscen_summarize(m->samples, m->nr_samples, &m->sum);
+	if (!m->nr_samples)
+		return;
+	old = m->sum.median;
+	kscen_summarize(m->samples, m->nr_samples, &sum);
+	if (!(old == sum.median || (isnan(old) && isnan(sum.median)) ||
+	      fabs(old - sum.median) <= 1e-9 * fabs(sum.median)))
+		bad(l, v, "%s %s: the stored median %g is not the "
+		    "median of its samples, %g; using the samples",
+		    j->id ? j->id : "job", m->name ? m->name : "metric",
+		    old, sum.median);
+	m->sum = sum;
+}
+
+/* The bit of field @key of @rec in load_map()'s *seen. */
+static uint32_t field_bit(enum kscen_rec rec, const char *key)
+{
+	const struct kscen_record *r = &kscen_records[rec];
+
+	for (unsigned i = 0; i < r->nr; i++)
+		if (!strcmp(r->fields[i].key, key))
+			return 1u << i;
+	return 0;
+}
+
+/*
+ * A list of records: a run's shards and jobs, a job's metrics, a profile's
+ * symbols. Counted in before they are read, so that the free sees all.
+ */
+static int load_list(struct loader *l, const struct kscen_field *f,
+		     yaml_node_t *n, void *base)
+{
+	struct kscen_run *run = base;
+	struct kscen_job_result *j = base;
+	struct kscen_profile *p = base;
+	enum kscen_rec rec;
+	unsigned i, nr = 0;
+	uint32_t seen;
+	size_t size;
+	char *v;
+
+	switch (f->hook) {
+	case KH_SHARDS:
+		rec = KREC_SHARD, size = sizeof(*run->shards);
+		break;
+	case KH_JOBS:
+		rec = KREC_JOB, size = sizeof(*run->jobs);
+		break;
+	case KH_METRICS:
+		rec = KREC_METRIC, size = sizeof(*j->metrics);
+		break;
+	default:
+		rec = KREC_PSYM, size = sizeof(*p->sym);
+		break;
+	}
+	if (sequence(l, n, f->key, &nr))
 		return -EINVAL;
-	j->metrics = kscen_xcalloc(nr, sizeof(*j->metrics));
-	for (i = 0; i < nr; i++, j->nr_metrics++) {
-		struct kscen_metric *m = &j->metrics[i];
+	v = kscen_xcalloc(nr + 1, size);
+	switch (f->hook) {
+	case KH_SHARDS:
+		run->shards = (void *)v, run->nr_shards = nr;
+		break;
+	case KH_JOBS:
+		run->jobs = (void *)v, run->nr_jobs = nr;
+		break;
+	case KH_METRICS:
+		j->metrics = (void *)v, j->nr_metrics = nr;
+		break;
+	default:
+		p->sym = (void *)v, p->nr_sym = nr;
+		break;
+	}
+	for (i = 0; i < nr; i++, v += size) {
+		yaml_node_t *item = node(l, n->data.sequence.items.start[i]);
 
-		v = node(l, n->data.sequence.items.start[i]);
-		if (spend(l, v) || load_map(l, v, "metric", metric_fields,
-					    NR(metric_fields), m, &seen)) {
-			j->nr_metrics++;	/* free what was read */
+		if (rec == KREC_JOB)
+			((struct kscen_job_result *)v)->converged = -1;
+		if (rec == KREC_PSYM)
+			((struct kscen_profile_sym *)v)->children = NAN;
+		if (spend(l, item) || load_map(l, item, rec, v, &seen))
 			return -EINVAL;
-		}
-		/* A hand-trimmed file may keep only samples: they rule. */
-		if ((seen & sum_bits) != sum_bits)
-			kscen_summarize(m->samples, m->nr_samples, &m->sum);
-		/*
-		 * And they rule always: a summary is recomputed from the
-		 * samples, never trusted, so a hand-edited median cannot make a
-		 * delta the samples do not show. A disagreement is said.
-		 */
-		if (m->nr_samples) {
-			struct kscen_summary sum;
-			double old = m->sum.median;
-
-			kscen_summarize(m->samples, m->nr_samples, &sum);
-			if (!(old == sum.median || (isnan(old) && isnan(sum.median)) ||
-			      fabs(old - sum.median) <= 1e-9 * fabs(sum.median)))
-				bad(l, v, "%s %s: the stored median %g is not the "
-				    "median of its samples, %g; using the samples",
-				    j->id ? j->id : "job", m->name ? m->name : "metric",
-				    old, sum.median);
-			m->sum = sum;
-		}
+		if (rec == KREC_METRIC)
+			metric_loaded(l, item, j, (void *)v, seen);
+		/* "children" in any symbol: they were measured */
+		if (rec == KREC_PSYM && (seen & field_bit(rec, "children")))
+			p->children = true;
 	}
 	return 0;
 }
@@ -411,250 +349,32 @@ static int load_kv(struct loader *l, yaml_node_t *n, const char *what,
 	return 0;
 }
 
-static int load_params(struct loader *l, yaml_node_t *n, void *base)
-{
-	struct kscen_job_result *j = base;
-
-	return load_kv(l, n, "params", &j->keys, &j->values, &j->nr_kv);
-}
-
-static int load_effective(struct loader *l, yaml_node_t *n, void *base)
-{
-	struct kscen_job_result *j = base;
-
-	return load_kv(l, n, "effective", &j->eff_keys, &j->eff_values,
-		       &j->nr_eff);
-}
-
-static int load_converged(struct loader *l, yaml_node_t *n, void *base)
-{
-	struct kscen_job_result *j = base;
-	const char *s;
-
-	if (text(l, n, "converged", &s))
-		return -EINVAL;
-	if (strcmp(s, "true") && strcmp(s, "false"))
-		return bad(l, n, "converged: expected true or false");
-	j->converged = !strcmp(s, "true");
-	return 0;
-}
-
-/* A job's profile (profile.h, written by result.c's write_profile()). */
-#define P(f) offsetof(struct kscen_profile_sym, f)
-static const struct field psym_fields[] = {
-	{ "symbol", F_STR, P(name), true, NULL },
-	{ "kernel", F_BOOL, P(kernel), false, NULL },
-	{ "self", F_DOUBLE, P(self), true, NULL },
-	{ "children", F_DOUBLE, P(children), false, NULL },
-};
-#undef P
-
-static int load_psyms(struct loader *l, yaml_node_t *n, void *base)
-{
-	struct kscen_profile *p = base;
-	uint32_t seen;
-	unsigned i, nr = 0;
-
-	if (sequence(l, n, "symbols", &nr))
-		return -EINVAL;
-	p->sym = kscen_xcalloc(nr + 1, sizeof(*p->sym));
-	for (i = 0; i < nr; i++, p->nr_sym++) {
-		yaml_node_t *v = node(l, n->data.sequence.items.start[i]);
-
-		p->sym[i].children = NAN;
-		if (spend(l, v) || load_map(l, v, "symbol", psym_fields,
-					    NR(psym_fields), &p->sym[i], &seen)) {
-			p->nr_sym++;
-			return -EINVAL;
-		}
-		if (seen & 8)
-			p->children = true;
-	}
-	return 0;
-}
-
-static int load_pobjects(struct loader *l, yaml_node_t *n, void *base)
-{
-	struct kscen_profile *p = base;
-	unsigned i, nr = 0;
-	const char *s;
-
-	if (sequence(l, n, "objects", &nr))
-		return -EINVAL;
-	p->objects = kscen_xcalloc(nr + 1, sizeof(*p->objects));
-	for (i = 0; i < nr; i++) {
-		yaml_node_t *v = node(l, n->data.sequence.items.start[i]);
-
-		if (spend(l, v) || text(l, v, "objects", &s))
-			return -EINVAL;
-		p->objects[p->nr_objects++] = kscen_xstrdup(s);
-	}
-	return 0;
-}
-
-#define P(f) offsetof(struct kscen_profile, f)
-static const struct field profile_fields[] = {
-	{ "source", F_STR, P(source), false, NULL },
-	{ "reason", F_STR, P(reason), false, NULL },
-	{ "event", F_STR, P(event), false, NULL },
-	{ "frequency", F_UINT, P(frequency), false, NULL },
-	{ "scope", F_STR, P(scope), false, NULL },
-	{ "stacks", F_STR, P(stacks), false, NULL },
-	{ "top", F_UINT, P(top), false, NULL },
-	{ "samples", F_LONG, P(samples), false, NULL },
-	{ "map_full", F_LONG, P(map_full), false, NULL },
-	{ "kernel_stacks_lost", F_LONG, P(kstack_lost), false, NULL },
-	{ "user_stacks_lost", F_LONG, P(ustack_lost), false, NULL },
-	{ "value", F_DOUBLE, P(value), false, NULL },
-	{ "note", F_STR, P(note), false, NULL },
-	{ "objects", F_FUNC, 0, false, load_pobjects },
-	{ "symbols", F_FUNC, 0, false, load_psyms },
-};
-#undef P
-
-static int load_profile(struct loader *l, yaml_node_t *n, void *base)
-{
-	struct kscen_job_result *j = base;
-
-	j->profile = kscen_xcalloc(1, sizeof(*j->profile));
-	j->profile->value = NAN;
-	j->profile->top = KSCEN_PROFILE_TOP;
-	return load_map(l, n, "profile", profile_fields, NR(profile_fields),
-			j->profile, NULL);
-}
-
-#define J(f) offsetof(struct kscen_job_result, f)
-static const struct field job_fields[] = {
-	{ "id", F_STR, J(id), true, NULL },
-	{ "name", F_STR, J(name), false, NULL },
-	{ "workload", F_STR, J(workload), false, NULL },
-	{ "workload_version", F_UINT, J(workload_version), false, NULL },
-	{ "params", F_FUNC, 0, false, load_params },
-	{ "effective", F_FUNC, 0, false, load_effective },
-	{ "status", F_STATUS, J(status), true, NULL },
-	{ "reason", F_STR, J(reason), false, NULL },
-	{ "describe", F_STR, J(describe), false, NULL },
-	{ "metrics", F_FUNC, 0, false, load_metrics },
-	{ "baseline", F_STR, J(baseline), false, NULL },
-	{ "previous", F_STR, J(previous), false, NULL },
-	{ "reference", F_STR, J(reference), false, NULL },
-	{ "converged", F_FUNC, 0, false, load_converged },
-	{ "profile", F_FUNC, 0, false, load_profile },
-};
-#undef J
-
-static int load_jobs(struct loader *l, yaml_node_t *n, void *base)
+static int load_hook(struct loader *l, const struct kscen_field *f,
+		     yaml_node_t *n, void *base)
 {
 	struct kscen_run *run = base;
-	unsigned i, nr = 0;
-	yaml_node_t *v;
+	struct kscen_job_result *j = base;
 
-	if (sequence(l, n, "jobs", &nr))
-		return -EINVAL;
-	/* Counted in before they are read, so kscen_run_free() sees all. */
-	run->jobs = kscen_xcalloc(nr, sizeof(*run->jobs));
-	run->nr_jobs = nr;
-	for (i = 0; i < nr; i++) {
-		v = node(l, n->data.sequence.items.start[i]);
-		run->jobs[i].converged = -1;
-		if (spend(l, v) ||
-		    load_map(l, v, "job", job_fields, NR(job_fields),
-			     &run->jobs[i], NULL))
-			return -EINVAL;
+	switch (f->hook) {
+	case KH_SYSTEM:
+		return load_map(l, n, KREC_SYSTEM, &run->system, NULL);
+	case KH_PARAMS:
+		return load_kv(l, n, f->key, &j->keys, &j->values, &j->nr_kv);
+	case KH_EFFECTIVE:
+		return load_kv(l, n, f->key, &j->eff_keys, &j->eff_values,
+			       &j->nr_eff);
+	case KH_PROFILE:
+		j->profile = kscen_xcalloc(1, sizeof(*j->profile));
+		j->profile->value = NAN;
+		j->profile->top = KSCEN_PROFILE_TOP;
+		return load_map(l, n, KREC_PROFILE, j->profile, NULL);
+	case KH_SAMPLES:
+	case KH_OBJECTS:
+		return load_scalars(l, n, f->key, base);
+	default:
+		return load_list(l, f, n, base);
 	}
-	return 0;
 }
-
-#define H(f) offsetof(struct kscen_shard_rec, f)
-static const struct field shard_fields[] = {
-	{ "shard", F_STR, H(shard), true, NULL },
-	{ "path", F_STR, H(path), false, NULL },
-	{ "hostname", F_STR, H(hostname), false, NULL },
-	{ "kernel", F_STR, H(kernel), false, NULL },
-	{ "started", F_STR, H(started), false, NULL },
-};
-#undef H
-
-/* A merged run's shards (merge.c). */
-static int load_shards(struct loader *l, yaml_node_t *n, void *base)
-{
-	struct kscen_run *run = base;
-	unsigned i, nr = 0;
-	yaml_node_t *v;
-
-	if (sequence(l, n, "shards", &nr))
-		return -EINVAL;
-	run->shards = kscen_xcalloc(nr + 1, sizeof(*run->shards));
-	run->nr_shards = nr;
-	for (i = 0; i < nr; i++) {
-		v = node(l, n->data.sequence.items.start[i]);
-		if (spend(l, v) ||
-		    load_map(l, v, "shard", shard_fields, NR(shard_fields),
-			     &run->shards[i], NULL))
-			return -EINVAL;
-	}
-	return 0;
-}
-
-#define S(f) offsetof(struct kscen_system, f)
-static const struct field system_fields[] = {
-	{ "hostname", F_STR, S(hostname), false, NULL },
-	{ "kernel", F_STR, S(kernel), false, NULL },
-	{ "kernel_build", F_STR, S(kernel_build), false, NULL },
-	{ "arch", F_STR, S(arch), false, NULL },
-	{ "cpu_model", F_STR, S(cpu_model), false, NULL },
-	{ "nr_cpus", F_LONG, S(nr_cpus), false, NULL },
-	{ "cmdline", F_STR, S(cmdline), false, NULL },
-	{ "perf_event_paranoid", F_PARANOID, S(perf_event_paranoid), false,
-	  NULL },
-	{ "governor", F_STR, S(governor), false, NULL },
-	{ "smt", F_STR, S(smt), false, NULL },
-	{ "mitigations", F_STR, S(mitigations), false, NULL },
-	{ "thp", F_STR, S(thp), false, NULL },
-	{ "config_sha256", F_STR, S(config_sha256), false, NULL },
-	{ "isolcpus", F_STR, S(isolcpus), false, NULL },
-	{ "nohz_full", F_STR, S(nohz_full), false, NULL },
-	{ "loadavg", F_STR, S(loadavg), false, NULL },
-	{ "microcode", F_STR, S(microcode), false, NULL },
-	{ "scaling_driver", F_STR, S(scaling_driver), false, NULL },
-	{ "boost", F_STR, S(boost), false, NULL },
-};
-#undef S
-
-static int load_system(struct loader *l, yaml_node_t *n, void *base)
-{
-	struct kscen_run *run = base;
-
-	return load_map(l, n, "system", system_fields, NR(system_fields),
-			&run->system, NULL);
-}
-
-#define R(f) offsetof(struct kscen_run, f)
-static const struct field run_fields[] = {
-	{ "kscen", F_STR, R(version), false, NULL },
-	{ "kscen_describe", F_STR, R(describe), false, NULL },
-	{ "scenario", F_STR, R(scenario), true, NULL },
-	{ "label", F_STR, R(label), false, NULL },
-	{ "filter", F_STR, R(filter), false, NULL },
-	{ "compare", F_STR, R(compare), false, NULL },
-	{ "scenario_file", F_STR, R(scenario_file), false, NULL },
-	{ "scenario_sha256", F_STR, R(scenario_sha256), false, NULL },
-	{ "command", F_STR, R(command), false, NULL },
-	{ "started", F_STR, R(started), false, NULL },
-	{ "finished", F_STR, R(finished), false, NULL },
-	{ "partial", F_BOOL, R(partial), false, NULL },
-	{ "shard", F_STR, R(shard), false, NULL },
-	{ "shards", F_FUNC, 0, false, load_shards },
-	{ "missing_shards", F_STR, R(missing_shards), false, NULL },
-	{ "repeat", F_UINT, R(repeat), false, NULL },
-	{ "warmup", F_UINT, R(warmup), false, NULL },
-	{ "max_repeat", F_UINT, R(max_repeat), false, NULL },
-	{ "until_ci", F_DOUBLE, R(until_ci), false, NULL },
-	{ "test_hooks", F_STR, R(test_hooks), false, NULL },
-	{ "system", F_FUNC, 0, false, load_system },
-	{ "jobs", F_FUNC, 0, true, load_jobs },
-};
-#undef R
 
 /* The whole file, NUL-terminated: a regular file of at most MAX_FILE. */
 static int read_all(const char *path, char **buf, size_t *len)
@@ -799,8 +519,7 @@ int kscen_result_load_err(const char *path, struct kscen_run **out,
 
 	run = kscen_xcalloc(1, sizeof(*run));
 	run->system.perf_event_paranoid = KSCEN_PARANOID_UNKNOWN;
-	ret = load_map(&l, root, "result", run_fields, NR(run_fields), run,
-		       NULL);
+	ret = load_map(&l, root, KREC_RUN, run, NULL);
 	if (ret)
 		goto out;
 	run->path = kscen_xstrdup(path);

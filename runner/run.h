@@ -3,6 +3,8 @@
  * run.h - the run model: what a run measured (struct kscen_run, its jobs,
  * their metrics and samples) and the machine it ran on (struct
  * kscen_system). run.c fills it, result.c stores it, report/ prints it.
+ * A field added here needs one line in its table in runmodel.c, which
+ * says how every writer, the reader, the diff and the free treat it.
  */
 #ifndef KSCEN_RUN_H
 #define KSCEN_RUN_H

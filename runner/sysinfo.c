@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include "run.h"
 #include "util.h"
+#include "runmodel.h"
 #include "scenario_load.h"
 
 static void trim(char *s)
@@ -294,23 +295,7 @@ int kscen_system_read(struct kscen_system *sys)
 
 void kscen_system_fini(struct kscen_system *sys)
 {
-	free(sys->hostname);
-	free(sys->kernel);
-	free(sys->kernel_build);
-	free(sys->arch);
-	free(sys->cpu_model);
-	free(sys->cmdline);
-	free(sys->governor);
-	free(sys->smt);
-	free(sys->mitigations);
-	free(sys->thp);
-	free(sys->config_sha256);
-	free(sys->isolcpus);
-	free(sys->nohz_full);
-	free(sys->loadavg);
-	free(sys->microcode);
-	free(sys->scaling_driver);
-	free(sys->boost);
+	kscen_rec_free(KREC_SYSTEM, sys);	/* runmodel.c */
 	memset(sys, 0, sizeof(*sys));
 	sys->perf_event_paranoid = KSCEN_PARANOID_UNKNOWN;
 }
