@@ -32,5 +32,6 @@ int main(int argc, char **argv)
 	failed += kscen_diag_tests();
 	failed += kscen_run_tests();
 	failed += kscen_spawn_tests();
+	failed += kscen_runmodel_tests();
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -3,11 +3,8 @@
  * test_runmodel.c - the run model's tables (runmodel.c): sane, and every
  * field they list written and read back by the result file, in their order.
  *
- * Written against cmocka; the suite's entry point is kscen_runmodel_tests().
- * Compiled only with KSCEN_CMOCKA defined (the unit-test build links
- * -lcmocka once it is there).
+ * A cmocka group, kscen_runmodel_tests(), which tests/unit/main.c runs.
  */
-#ifdef KSCEN_CMOCKA
 #define _GNU_SOURCE	/* mkdtemp */
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,7 +21,6 @@
 #include "store.h"
 #include "util.h"
 
-int kscen_runmodel_tests(void);
 
 static const size_t rec_size[KREC_NR] = {
 	[KREC_RUN] = sizeof(struct kscen_run),
@@ -242,4 +238,3 @@ int kscen_runmodel_tests(void)
 
 	return cmocka_run_group_tests_name("runmodel", tests, NULL, NULL);
 }
-#endif /* KSCEN_CMOCKA */

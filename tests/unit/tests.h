@@ -72,5 +72,6 @@ char *kscen_sha256_hex(const void *buf, size_t len);
 int kscen_diag_tests(void);
 int kscen_run_tests(void);
 int kscen_spawn_tests(void);
+int kscen_runmodel_tests(void);
 
 #endif
