@@ -3,8 +3,8 @@
  * report.c - what a run says to people and to scripts: the text report that
  * reads like perf bench (a block a job, "to baseline" and "to previous" deltas
  * as perf bench uprobe prints them, the change against the last run), a
- * markdown table for patch mails, JSON and CSV for scripts, and the delta
- * table of "kscen compare" is compare.c.
+ * markdown table for patch mails (report_md.c), JSON and CSV for scripts
+ * (report_json.c); the delta table of "kscen compare" is compare.c.
  *
  * Every delta goes through struct kscen_change (signif.c): relative change,
  * its 95% CI, p-value and verdict, "~" when not significant, like benchstat.
@@ -16,23 +16,12 @@
 #include <string.h>
 
 #include "envdiff.h"
-#include "runmodel.h"
-#include "history.h"
 #include "util.h"
 #include "report.h"
 #include "profile_report.h"
 #include "shard.h"
+#include "report_emit.h"
 
-/* Stored runs may lack any optional field; print them as empty. */
-static const char *str(const char *s)
-{
-	return s ? s : "";
-}
-
-static const char *status_name(enum kscen_status s)
-{
-	return s == KSCEN_OK ? "ok" : s == KSCEN_SKIPPED ? "skipped" : "failed";
-}
 
 const struct kscen_metric *kscen_primary(const struct kscen_job_result *j)
 {
@@ -69,9 +58,8 @@ void kscen_metric_label(const struct kscen_metric *m, char *buf, size_t len)
 		snprintf(buf, len, "%s (%s)", unit, name);
 }
 
-
 /* "2026-12-01T10:02:33Z" -> "2026-12-01T10:02Z" */
-static void short_time(const char *iso, char *buf, size_t len)
+void report_short_time(const char *iso, char *buf, size_t len)
 {
 	if (iso && strlen(iso) >= 17 && iso[13] == ':' && iso[16] == ':')
 		snprintf(buf, len, "%.16sZ", iso);
@@ -159,7 +147,7 @@ void kscen_format_ci(const struct kscen_metric *m, char *buf, size_t len)
 }
 
 /* @j's primary metric against job @ref of the same run: rounds pair them. */
-static bool ref_change(const struct kscen_run *run,
+bool report_ref_change(const struct kscen_run *run,
 		       const struct kscen_job_result *j, const char *ref,
 		       struct kscen_change *c)
 {
@@ -172,7 +160,7 @@ static bool ref_change(const struct kscen_run *run,
 }
 
 /* Job @i against its reference run: never paired, drift allowed for. */
-static bool last_change(const struct kscen_refs *refs, const struct kscen_run *run,
+bool report_last_change(const struct kscen_refs *refs, const struct kscen_run *run,
 			unsigned i, struct kscen_change *c)
 {
 	return kscen_ref_change(refs, run, i, c);
@@ -188,7 +176,7 @@ static void ref_name(const struct kscen_run *run, const struct kscen_run *ref,
 {
 	char when[40];
 
-	short_time(ref->started, when, sizeof(when));
+	report_short_time(ref->started, when, sizeof(when));
 	if (ref->label)
 		snprintf(buf, len, "%s", ref->label);
 	else if (strcmp(str(ref->system.kernel), str(run->system.kernel)) ||
@@ -214,7 +202,7 @@ static void text_reference(FILE *out, const struct kscen_run *run,
 		fprintf(out, "# reference: none: no earlier complete run holds these jobs\n");
 		return;
 	}
-	short_time(m->started, when, sizeof(when));
+	report_short_time(m->started, when, sizeof(when));
 	fprintf(out, "# reference: %s%s%s, kernel %s, %s\n", when,
 		m->label ? ", label " : "", m->label ? m->label : "",
 		str(m->system.kernel), str(m->path));
@@ -317,8 +305,8 @@ static void text_job(FILE *out, const struct kscen_run *run,
 	}
 	kscen_metric_label(m, lbl, sizeof(lbl));
 	fprintf(out, "     %14.6f %s", m->sum.median, lbl);
-	hb = ref_change(run, j, j->baseline, &cb);
-	hp = ref_change(run, j, j->previous, &cp);
+	hb = report_ref_change(run, j, j->baseline, &cb);
+	hp = report_ref_change(run, j, j->previous, &cp);
 	/* perf bench uprobe's absolute deltas, then the honest ones below. */
 	if (hb)
 		fprintf(out, " %+.3f to baseline", cb.new_ - cb.old);
@@ -341,7 +329,7 @@ static void text_job(FILE *out, const struct kscen_run *run,
 		kscen_format_change(&cp, chg, sizeof(chg));
 		fprintf(out, "     to previous: %s\n", chg);
 	}
-	if (last_change(refs, run, ji, &cl)) {
+	if (report_last_change(refs, run, ji, &cl)) {
 		const struct kscen_run *ref = refs->ref[ji].run;
 
 		kscen_format_change(&cl, chg, sizeof(chg));
@@ -389,498 +377,18 @@ static void text(FILE *out, const struct kscen_run *run,
 	text_hint(out, run, refs);
 }
 
-/* ---- Markdown ---------------------------------------------------------- */
-
-/* A table cell: a '|' would end it early, a newline the whole table. */
-static void md_cell(FILE *out, const char *s)
-{
-	fputs("| ", out);
-	for (s = str(s); *s; s++) {
-		if (*s == '|')
-			fputs("\\|", out);
-		else
-			fputc(*s == '\n' || *s == '\r' ? ' ' : *s, out);
-	}
-	fputc(' ', out);
-}
-
-static void md_num(FILE *out, const char *fmt, double v, bool have)
-{
-	char buf[64] = "";
-
-	if (have && isfinite(v))
-		snprintf(buf, sizeof(buf), fmt, v);
-	md_cell(out, buf);
-}
-
-static void md_change(FILE *out, const struct kscen_change *c, bool have)
-{
-	char buf[192] = "";
-
-	if (have)
-		kscen_format_change(c, buf, sizeof(buf));
-	md_cell(out, buf);
-}
-
-static void md_job(FILE *out, const struct kscen_run *run,
-		   const struct kscen_refs *refs, unsigned ji)
-{
-	const struct kscen_job_result *j = &run->jobs[ji];
-	char status[KSCEN_REASON_MAX + 16], ci[32];
-	const struct kscen_metric *m;
-	struct kscen_change c;
-	unsigned i, rows;
-
-	snprintf(status, sizeof(status), "%s%s%s", status_name(j->status),
-		 j->reason ? ": " : "", str(j->reason));
-	rows = j->status == KSCEN_OK && j->nr_metrics ? j->nr_metrics : 1;
-	for (i = 0; i < rows; i++) {
-		m = j->status == KSCEN_OK && j->nr_metrics ? &j->metrics[i] :
-							     NULL;
-		md_cell(out, j->id);
-		md_cell(out, m ? m->name : NULL);
-		md_num(out, "%.6g", m ? m->sum.median : 0, m && m->nr_samples);
-		md_cell(out, m ? m->unit : NULL);
-		ci[0] = '\0';
-		if (m && m->nr_samples)
-			kscen_format_ci(m, ci, sizeof(ci));
-		md_cell(out, ci);
-		md_num(out, "%.1f%%", m ? 100 * m->sum.cv : 0, m && m->nr_samples);
-		/* Deltas are for the primary metric, as in the text report. */
-		md_change(out, &c, !i && ref_change(run, j, j->baseline, &c));
-		md_change(out, &c, !i && ref_change(run, j, j->previous, &c));
-		md_change(out, &c, !i && last_change(refs, run, ji, &c));
-		md_cell(out, status);
-		fputs("|\n", out);
-	}
-}
-
-static void markdown(FILE *out, const struct kscen_run *run,
-		     const struct kscen_refs *refs)
-{
-	const struct kscen_system *sys = &run->system;
-	char when[64];
-	unsigned i;
-
-	fprintf(out, "**kscen %s**: scenario `%s`, %u jobs, repeat %u (warmup %u)%s  \n",
-		run->version ? run->version : KSCEN_VERSION,
-		str(run->scenario), run->nr_jobs, run->repeat, run->warmup,
-		run->partial ? ", cut short" : "");
-	fprintf(out, "%s %s, %s, %ld CPUs", str(sys->kernel), str(sys->arch),
-		str(sys->cpu_model), sys->nr_cpus);
-	if (refs && refs->main) {
-		short_time(refs->main->started, when, sizeof(when));
-		fprintf(out, "; \"vs ref\" is against the run of %s%s%s (kernel %s)",
-			when, refs->main->label ? ", label " : "",
-			str(refs->main->label), str(refs->main->system.kernel));
-	}
-	fprintf(out, "  \nChanges: median ratio, [95%% CI], ~ when not significant "
-		"(Mann-Whitney U; Wilcoxon signed-rank on pairs of rounds)");
-	/* What differs from the reference's machine comes before the jobs. */
-	if (refs && refs->main) {
-		fputs("\n\n", out);
-		kscen_env_diff_print(out, refs->main, run, "    ");
-		fputc('\n', out);
-	}
-	fprintf(out, "\n\n| job | metric | median | unit | 95%% CI | CV "
-		"| to baseline | to previous | vs ref | status |\n"
-		"|---|---|---:|---|---:|---:|---:|---:|---:|---|\n");
-	for (i = 0; i < run->nr_jobs; i++)
-		md_job(out, run, refs, i);
-	kscen_profile_markdown(out, run);	/* profile_report.h */
-}
-
-/* ---- JSON -------------------------------------------------------------- */
-
-static void json_str(FILE *out, const char *s)
-{
-	unsigned n;
-
-	if (!s) {
-		fputs("null", out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s += n) {
-		unsigned char c = *s;
-
-		n = 1;
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", out);
-		else if (c == '\t')
-			fputs("\\t", out);
-		else if (c == '\r')
-			fputs("\\r", out);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else if (c < 0x80)
-			fputc(c, out);
-		else if ((n = kscen_utf8_len(s)))
-			fwrite(s, 1, n, out);
-		else	/* not UTF-8: JSON must be */
-			fputs("\\ufffd", out), n = 1;
-	}
-	fputc('"', out);
-}
-
-static void json_num(FILE *out, double v)
-{
-	if (isfinite(v))
-		fprintf(out, "%.17g", v);
-	else
-		fputs("null", out);
-}
-
-/* "key": at @depth, the value is the caller's. */
-static void jkey(FILE *out, int depth, const char *key)
-{
-	fprintf(out, "%*s\"%s\": ", 2 * depth, "", key);
-}
-
-static void jstr(FILE *out, int depth, const char *key, const char *v,
-		 bool more)
-{
-	jkey(out, depth, key);
-	json_str(out, v);
-	fputs(more ? ",\n" : "\n", out);
-}
-
-static void jlong(FILE *out, int depth, const char *key, long v, bool more)
-{
-	jkey(out, depth, key);
-	fprintf(out, "%ld%s", v, more ? ",\n" : "\n");
-}
-
-static void json_metrics(FILE *out, const struct kscen_job_result *j);
-
-/* A field's value as JSON: the model's types, and the report's hooks. */
-static void json_value(FILE *out, const struct kscen_field *f, const void *base)
-{
-	const struct kscen_job_result *j = base;
-	const struct kscen_metric *m = base;
-	double d;
-	char buf[32];
-	unsigned i;
-
-	switch (f->type) {
-	case KF_STR:
-	case KF_STATUS:
-	case KF_BETTER:
-		json_str(out, kscen_field_text(f, base, buf, sizeof(buf)));
-		return;
-	case KF_DOUBLE:
-		d = *(const double *)kscen_field_cptr(f, base);
-		json_num(out, (f->flags & KF_JSON_ZERO) && !(d > 0) ? NAN : d);
-		return;
-	case KF_PARANOID:
-		if (*(const int *)kscen_field_cptr(f, base) == KSCEN_PARANOID_UNKNOWN) {
-			fputs("null", out);
-			return;
-		}
-		/* fall through */
-	case KF_BOOL:
-	case KF_TRI:
-	case KF_UINT:
-	case KF_LONG:
-		fputs(kscen_field_text(f, base, buf, sizeof(buf)) ?: "null", out);
-		return;
-	case KF_HOOK:
-		break;
-	}
-	if (f->hook == KH_METRICS) {
-		json_metrics(out, j);
-	} else if (f->hook == KH_SAMPLES) {
-		fputc('[', out);
-		for (i = 0; i < m->nr_samples; i++) {
-			fputs(i ? ", " : "", out);
-			json_num(out, m->samples[i]);
-		}
-		fputc(']', out);
-	} else if (f->hook == KH_PARAMS) {
-		fputc('{', out);
-		for (i = 0; i < j->nr_kv; i++) {
-			fputs(i ? ", " : "", out);
-			json_str(out, j->keys[i]);
-			fputs(": ", out);
-			/* Numbers as numbers, like the result file's YAML. */
-			if (j->values[i] && kscen_is_number(j->values[i]))
-				fputs(j->values[i], out);
-			else
-				json_str(out, str(j->values[i]));
-		}
-		fputc('}', out);
-	}
-}
-
-/*
- * The fields of @rec at JSON positions @from .. @to (runmodel.c), a line
- * each at @depth; @more: something follows the last.
- */
-static void json_fields(FILE *out, int depth, enum kscen_rec rec,
-			const void *base, unsigned from, unsigned to, bool more)
-{
-	const struct kscen_field *f;
-	bool any = false;
-
-	for (unsigned pos = from; pos <= to &&
-	     (f = KSCEN_FIELD_AT(rec, json, pos)); pos++) {
-		if ((f->flags & KF_JSON_OPT) &&
-		    !*(char *const *)kscen_field_cptr(f, base))
-			continue;
-		if (any)
-			fputs(",\n", out);
-		jkey(out, depth, f->key);
-		json_value(out, f, base);
-		any = true;
-	}
-	if (any)
-		fputs(more ? ",\n" : "\n", out);
-}
-
-/* Summaries five a line, after the name, unit, better and samples. */
-static void json_metric(FILE *out, const struct kscen_metric *m, bool more)
-{
-	const struct kscen_field *f;
-	unsigned pos;
-
-	fprintf(out, "        {\n");
-	json_fields(out, 5, KREC_METRIC, m, 1, 4, true);
-	for (pos = 5; (f = KSCEN_FIELD_AT(KREC_METRIC, json, pos)); pos++) {
-		if (pos > 5)
-			fputs((pos - 5) % 5 ? ", " : ",\n", out);
-		if ((pos - 5) % 5 == 0)
-			fprintf(out, "%10s", "");
-		fprintf(out, "\"%s\": ", f->key);
-		json_value(out, f, m);
-	}
-	fprintf(out, "\n        }%s\n", more ? "," : "");
-}
-
-static void json_metrics(FILE *out, const struct kscen_job_result *j)
-{
-	fputs(j->nr_metrics ? "[\n" : "[]", out);
-	for (unsigned i = 0; i < j->nr_metrics; i++)
-		json_metric(out, &j->metrics[i], i + 1 < j->nr_metrics);
-	if (j->nr_metrics)
-		fprintf(out, "      ]");
-}
-
-/* "baseline": {"against": id, "rel": ..., "p": ...} or null. */
-static void json_change(FILE *out, const char *key, const char *against,
-			const struct kscen_change *c, bool have)
-{
-	jkey(out, 4, key);
-	if (!have) {
-		fputs("null", out);
-		return;
-	}
-	fputs("{\"against\": ", out);
-	json_str(out, against);
-	fputs(", \"old\": ", out);
-	json_num(out, c->old);
-	fputs(", \"new\": ", out);
-	json_num(out, c->new_);
-	fputs(", \"rel\": ", out);
-	json_num(out, c->rel);
-	fputs(", \"ci_low\": ", out);
-	json_num(out, c->ci_valid ? c->lo : NAN);
-	fputs(", \"ci_high\": ", out);
-	json_num(out, c->ci_valid ? c->hi : NAN);
-	fputs(", \"p\": ", out);
-	json_num(out, c->p);
-	fprintf(out, ", \"n_old\": %u, \"n_new\": %u, \"paired\": %s, "
-		"\"test\": \"%s\", \"verdict\": \"%s\"", c->n_old, c->n_new,
-		c->paired ? "true" : "false", kscen_change_test(c),
-		c->verdict == KSCEN_WORSE ? "worse" :
-		c->verdict == KSCEN_BETTER ? "better" : "same");
-	if (c->between) {
-		fprintf(out, ", \"history_runs\": %u, \"run_to_run\": ",
-			c->hist_runs);
-		json_num(out, c->hist_runs >= KSCEN_DRIFT_MIN_RUNS ? c->spread : NAN);
-	}
-	fputc('}', out);
-}
-
-static void json_deltas(FILE *out, const struct kscen_run *run,
-			const struct kscen_refs *refs, unsigned ji)
-{
-	const struct kscen_job_result *j = &run->jobs[ji];
-	const struct kscen_run *ref = refs && ji < refs->nr ? refs->ref[ji].run : NULL;
-	struct kscen_change c;
-
-	fputs("      \"deltas\": {\n", out);
-	json_change(out, "baseline", j->baseline, &c,
-		    ref_change(run, j, j->baseline, &c));
-	fputs(",\n", out);
-	json_change(out, "previous", j->previous, &c,
-		    ref_change(run, j, j->previous, &c));
-	fputs(",\n", out);
-	json_change(out, "last", ref ? ref->path : NULL, &c,
-		    last_change(refs, run, ji, &c));
-	fputs("\n      },\n", out);
-}
-
-/* The job's fields, and its deltas at JSON position 9 (runmodel.c). */
-static void json_job(FILE *out, const struct kscen_run *run,
-		     const struct kscen_refs *refs, unsigned ji, bool more)
-{
-	const struct kscen_job_result *j = &run->jobs[ji];
-
-	fprintf(out, "    {\n");
-	json_fields(out, 3, KREC_JOB, j, 1, 8, true);
-	json_deltas(out, run, refs, ji);
-	json_fields(out, 3, KREC_JOB, j, 10, UINT8_MAX, false);
-	fprintf(out, "    }%s\n", more ? "," : "");
-}
-
-/* "reference": the run named once, and how its machine differs. */
-static void json_reference(FILE *out, const struct kscen_run *run,
-			   const struct kscen_refs *refs)
-{
-	const struct kscen_run *m = refs ? refs->main : NULL;
-	struct kscen_envdiff *v;
-	unsigned nr;
-
-	jkey(out, 1, "reference");
-	if (!m) {
-		fputs("null,\n", out);
-		return;
-	}
-	fputs("{\n", out);
-	jstr(out, 2, "path", m->path, true);
-	jstr(out, 2, "started", m->started, true);
-	jstr(out, 2, "label", m->label, true);
-	jstr(out, 2, "kernel", m->system.kernel, true);
-	jlong(out, 2, "jobs_compared", refs->compared, true);
-	jkey(out, 2, "environment_diff");
-	nr = kscen_env_diff(m, run, &v);
-	fputs(nr ? "[\n" : "[]\n", out);
-	for (unsigned i = 0; i < nr; i++) {
-		fprintf(out, "      {\"field\": ");
-		json_str(out, v[i].name);
-		fputs(", \"old\": ", out);
-		json_str(out, v[i].old);
-		fputs(", \"new\": ", out);
-		json_str(out, v[i].new_);
-		fputs(", \"tokens\": ", out);
-		json_str(out, v[i].tokens);
-		fprintf(out, "}%s\n", i + 1 < nr ? "," : "");
-	}
-	if (nr)
-		fputs("    ]\n", out);
-	kscen_env_diff_free(v, nr);
-	fputs("  },\n", out);
-}
-
-static void json(FILE *out, const struct kscen_run *run,
-		 const struct kscen_refs *refs)
-{
-	unsigned i;
-
-	fputs("{\n", out);
-	json_fields(out, 1, KREC_RUN, run, 1, UINT8_MAX, true);
-	json_reference(out, run, refs);
-	fputs("  \"system\": {\n", out);
-	json_fields(out, 2, KREC_SYSTEM, &run->system, 1, UINT8_MAX, false);
-	fputs("  },\n", out);
-	fputs(run->nr_jobs ? "  \"jobs\": [\n" : "  \"jobs\": []\n", out);
-	for (i = 0; i < run->nr_jobs; i++)
-		json_job(out, run, refs, i, i + 1 < run->nr_jobs);
-	if (run->nr_jobs)
-		fputs("  ]\n", out);
-	fputs("}\n", out);
-}
-
-/* ---- CSV --------------------------------------------------------------- */
-
-/* RFC 4180: quote a field with a comma, quote or line break; double quotes. */
-static void csv_field(FILE *out, const char *s, bool more)
-{
-	s = str(s);
-	if (strpbrk(s, ",\"\r\n")) {
-		fputc('"', out);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', out);
-			fputc(*s, out);
-		}
-		fputc('"', out);
-	} else {
-		fputs(s, out);
-	}
-	fputc(more ? ',' : '\n', out);
-}
-
-/*
- * The columns are the job's and its metric's fields with a csv position
- * (runmodel.c); a row a metric, or one with the metric's columns empty.
- */
-static const struct kscen_field *csv_col(unsigned col, bool *metric)
-{
-	const struct kscen_field *f = KSCEN_FIELD_AT(KREC_JOB, csv, col);
-
-	if (metric)
-		*metric = !f;
-	return f ? f : KSCEN_FIELD_AT(KREC_METRIC, csv, col);
-}
-
-static void csv_row(FILE *out, const struct kscen_job_result *j,
-		    const struct kscen_metric *m)
-{
-	const struct kscen_field *f;
-	const void *base;
-	char buf[32];
-	bool in_m;
-
-	for (unsigned col = 1; (f = csv_col(col, &in_m)); col++) {
-		const char *v = NULL;
-
-		base = in_m ? (const void *)m : j;
-		if (base && f->hook == KH_SAMPLES)
-			snprintf(buf, sizeof(buf), "%u", m->nr_samples), v = buf;
-		else if (base)
-			v = kscen_field_text(f, base, buf, sizeof(buf));
-		csv_field(out, v, csv_col(col + 1, NULL));
-	}
-}
-
-static void csv(FILE *out, const struct kscen_run *run)
-{
-	const struct kscen_job_result *j;
-	const struct kscen_field *f;
-	unsigned i, k;
-	bool in_m;
-
-	/* Headings are the keys, but for the metric's name and its count. */
-	for (k = 1; (f = csv_col(k, &in_m)); k++) {
-		fputs(f->hook == KH_SAMPLES ? "n" : in_m && !strcmp(f->key, "name") ?
-		      "metric" : f->key, out);
-		fputc(csv_col(k + 1, NULL) ? ',' : '\n', out);
-	}
-	for (i = 0; i < run->nr_jobs; i++) {
-		j = &run->jobs[i];
-		if (j->status != KSCEN_OK || !j->nr_metrics)
-			csv_row(out, j, NULL);
-		else
-			for (k = 0; k < j->nr_metrics; k++)
-				csv_row(out, j, &j->metrics[k]);
-	}
-}
-
 void kscen_report(FILE *out, const struct kscen_run *run,
 		  const struct kscen_refs *refs, enum kscen_format fmt)
 {
 	switch (fmt) {
 	case KSCEN_FMT_MARKDOWN:
-		markdown(out, run, refs);
+		report_markdown(out, run, refs);
 		break;
 	case KSCEN_FMT_JSON:
-		json(out, run, refs);
+		report_json(out, run, refs);
 		break;
 	case KSCEN_FMT_CSV:
-		csv(out, run);
+		report_csv(out, run);
 		break;
 	case KSCEN_FMT_TEXT:
 	default:
