@@ -129,12 +129,30 @@ static int scenario_dir(const char *dir, const char *scenario, char **out)
 	return ret;
 }
 
+/* @run as YAML into @fd, on the disk when this returns 0; closes @fd. */
+static int write_fd(int fd, const struct kscen_run *run)
+{
+	FILE *f = fdopen(fd, "w");
+	int ret;
+
+	if (!f) {
+		ret = -errno;
+		close(fd);
+		return ret;
+	}
+	ret = kscen_run_write_yaml(f, run);
+	if (!ret && (fflush(f) || fsync(fileno(f)) < 0))
+		ret = -errno;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	return ret;
+}
+
 /* @run to the file @path: a temp file beside it, fsync, rename. */
 int kscen_result_write(struct kscen_run *run, const char *path)
 {
 	char *tmp = kscen_xasprintf("%s.tmp-XXXXXX", path);
 	int fd, ret;
-	FILE *f;
 
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
@@ -142,18 +160,7 @@ int kscen_result_write(struct kscen_run *run, const char *path)
 		goto out;
 	}
 	fchmod(fd, 0644);
-	f = fdopen(fd, "w");
-	if (!f) {
-		ret = -errno;
-		close(fd);
-		unlink(tmp);
-		goto out;
-	}
-	ret = kscen_run_write_yaml(f, run);
-	if (!ret && (fflush(f) || fsync(fileno(f)) < 0))
-		ret = -errno;
-	if (fclose(f) && !ret)
-		ret = -errno;
+	ret = write_fd(fd, run);
 	if (!ret && rename(tmp, path) < 0)
 		ret = -errno;
 	if (ret) {
@@ -180,7 +187,6 @@ int kscen_result_save(struct kscen_run *run, const char *dir)
 	mode_t mask;
 	struct tm tm;
 	time_t t;
-	FILE *f;
 
 	ret = scenario_dir(dir, run->scenario, &sdir);
 	if (ret)
@@ -197,17 +203,7 @@ int kscen_result_save(struct kscen_run *run, const char *dir)
 	mask = umask(0);	/* mkstemp() makes 0600; results are shared */
 	umask(mask);
 	fchmod(fd, 0666 & ~mask);
-	f = fdopen(fd, "w");
-	if (!f) {
-		ret = -errno;
-		close(fd);
-		goto out;
-	}
-	ret = kscen_run_write_yaml(f, run);
-	if (!ret && (fflush(f) || fsync(fileno(f)) < 0))
-		ret = -errno;
-	if (fclose(f) && !ret)
-		ret = -errno;
+	ret = write_fd(fd, run);
 	if (ret)
 		goto out;
 

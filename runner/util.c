@@ -360,3 +360,14 @@ const char *kscen_did_you_mean(char *buf, size_t len, const char *hint,
 	snprintf(buf, len, "; did you mean '%s'?", hint);
 	return buf;
 }
+
+void kscen_sh_quote(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++)
+		if (*s == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*s, f);
+	fputc('\'', f);
+}

@@ -7,6 +7,7 @@
 #define KSCEN_UTIL_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 
 #define KSCEN_VERSION "0.1.0"
@@ -33,6 +34,8 @@ char *kscen_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2))
 const char *kscen_closest(const char *s, const char *const *cands, unsigned n);
 /* @argv as one malloc'ed string, quoted where a shell would need it. */
 char *kscen_join_argv(int argc, char **argv);
+/* @s single-quoted for sh, onto @f. */
+void kscen_sh_quote(FILE *f, const char *s);
 /* "; did you mean 'HINT'?", or @none without a hint (""), in @buf. */
 const char *kscen_did_you_mean(char *buf, size_t len, const char *hint,
 			       const char *none);

@@ -24,17 +24,6 @@
 #include "vm.h"
 
 
-static void quote(FILE *f, const char *s)
-{
-	fputc('\'', f);
-	for (; *s; s++)
-		if (*s == '\'')
-			fputs("'\\''", f);
-		else
-			fputc(*s, f);
-	fputc('\'', f);
-}
-
 /* Is @path under /tmp or /run, which the guest has as tmpfs of its own? */
 static bool hidden(const char *path, const char *rw)
 {
@@ -79,12 +68,12 @@ char *kscen_vm_script(int argc, char **argv, const char *rw)
 	f = open_memstream(&buf, &len);
 	fputs("export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\n"
 	      "export HOME=/tmp LANG=C.UTF-8\ncd ", f);
-	quote(f, cwd);
+	kscen_sh_quote(f, cwd);
 	fputs(" || exit 126\nexec ", f);
-	quote(f, self);
+	kscen_sh_quote(f, self);
 	for (int i = 0; i < argc; i++) {
 		fputc(' ', f);
-		quote(f, argv[i]);
+		kscen_sh_quote(f, argv[i]);
 	}
 	fputc('\n', f);
 	fclose(f);

@@ -386,17 +386,6 @@ static const char init_root[] =
 	"mount -t debugfs debugfs $r/sys/kernel/debug 2>/dev/null\n"
 	"mount -t bpf bpf $r/sys/fs/bpf 2>/dev/null\n";
 
-/* @s single-quoted for sh. */
-static void sh_quote(FILE *f, const char *s)
-{
-	fputc('\'', f);
-	for (; *s; s++)
-		if (*s == '\'')
-			fputs("'\\''", f);
-		else
-			fputc(*s, f);
-	fputc('\'', f);
-}
 
 static char *make_init(const struct kscen_vm_config *c, const struct order *o,
 		       const char *hostname)
@@ -413,14 +402,14 @@ static char *make_init(const struct kscen_vm_config *c, const struct order *o,
 	if (c->rw_dir) {
 		/* under /tmp or /run it is on the guest's tmpfs: make it */
 		fputs("mkdir -p $r", f);
-		sh_quote(f, c->rw_dir);
+		kscen_sh_quote(f, c->rw_dir);
 		fputs(" 2>/dev/null\n", f);
 		fputs("mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 kscenrw $r", f);
-		sh_quote(f, c->rw_dir);
+		kscen_sh_quote(f, c->rw_dir);
 		fputs(" || fail \"cannot mount the results directory over 9p\"\n", f);
 	}
 	fputs("hostname ", f);
-	sh_quote(f, hostname);
+	kscen_sh_quote(f, hostname);
 	fputs("\ntouch $r/run/kscen-guest\n"
 	      "cp /job.sh $r/run/kscen-job.sh\n"
 	      "echo \"kscen-init: booted $(uname -r), up $(cut -d' ' -f1 /proc/uptime) s\"\n"
