@@ -58,6 +58,66 @@ void kscen_metric_label(const struct kscen_metric *m, char *buf, size_t len)
 		snprintf(buf, len, "%s (%s)", unit, name);
 }
 
+void kscen_num_style(const struct kscen_metric *m, struct kscen_num *st)
+{
+	static const struct { const char *unit; double scale; } secs[] = {
+		{ "s", 1 }, { "ms", 1e3 }, { "us", 1e6 }, { "ns", 1e9 },
+	};
+	double v = fabs(m->sum.median), hw = kscen_ci_halfwidth(&m->sum), half;
+
+	st->unit = str(m->unit);
+	st->scale = 1;
+	if (!strcmp(st->unit, "s") && v > 0) {
+		for (unsigned i = 0; i < ARRAY_SIZE(secs); i++) {
+			st->unit = secs[i].unit;
+			st->scale = secs[i].scale;
+			if (v * st->scale >= 1)
+				break;
+		}
+	}
+	v *= st->scale;
+	/* The last digit where the CI is; 4 significant ones without one. */
+	half = isfinite(hw) && hw > 0 ? v * hw / 100 : 0;
+	if (half > 0)
+		st->decimals = (int)ceil(-log10(half));
+	else
+		st->decimals = v > 0 ? 3 - (int)floor(log10(v)) : 0;
+	st->decimals = st->decimals < 0 ? 0 : st->decimals > 6 ? 6 : st->decimals;
+}
+
+void kscen_format_num(const struct kscen_num *st, double v, bool sign,
+		      char *buf, size_t len)
+{
+	char digits[64], *dot;
+	size_t n, lead, o = 0;
+
+	if (!isfinite(v)) {
+		snprintf(buf, len, "%s", isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");
+		return;
+	}
+	/* No 300-digit numbers: past 10^12 the significant digits only. */
+	if (fabs(v * st->scale) >= 1e12) {
+		snprintf(buf, len, sign ? "%+.4g" : "%.4g", v * st->scale);
+		return;
+	}
+	snprintf(digits, sizeof(digits), sign ? "%+.*f" : "%.*f", st->decimals,
+		 v * st->scale);
+	/* perf bench's thousands separators, from 10,000 up */
+	dot = strchr(digits, '.');
+	n = dot ? (size_t)(dot - digits) : strlen(digits);
+	lead = digits[0] == '+' || digits[0] == '-';
+	if (n - lead < 5) {
+		snprintf(buf, len, "%s", digits);
+		return;
+	}
+	for (size_t i = 0; digits[i] && o + 1 < len; i++) {
+		if (i > lead && i < n && (n - i) % 3 == 0 && o + 2 < len)
+			buf[o++] = ',';
+		buf[o++] = digits[i];
+	}
+	buf[o] = '\0';
+}
+
 /* "2026-12-01T10:02:33Z" -> "2026-12-01T10:02Z" */
 void report_short_time(const char *iso, char *buf, size_t len)
 {
@@ -276,13 +336,28 @@ static void text_summary(FILE *out, const struct kscen_run *run,
 			"hides two modes\n", m->sum.min, m->sum.max);
 }
 
+/* "     23.6 ms (wall_time)": scaled, digits from its CI, no newline. */
+static void text_value(FILE *out, const struct kscen_metric *m)
+{
+	struct kscen_metric scaled = *m;
+	struct kscen_num st;
+	char num[64], lbl[128];
+
+	kscen_num_style(m, &st);
+	kscen_format_num(&st, m->sum.median, false, num, sizeof(num));
+	scaled.unit = (char *)st.unit;
+	kscen_metric_label(&scaled, lbl, sizeof(lbl));
+	fprintf(out, "     %14s %s", num, lbl);
+}
+
 static void text_job(FILE *out, const struct kscen_run *run,
 		     const struct kscen_refs *refs, unsigned ji)
 {
 	const struct kscen_job_result *j = &run->jobs[ji];
 	const struct kscen_metric *m = kscen_primary(j);
-	char lbl[128], chg[192], when[64];
+	char chg[192], when[64], num[64];
 	struct kscen_change cb, cp, cl;
+	struct kscen_num st;
 	bool hb, hp;
 	const char *d0, *nl;
 	unsigned i;
@@ -303,22 +378,29 @@ static void text_job(FILE *out, const struct kscen_run *run,
 		fprintf(out, "     no samples\n");
 		return;
 	}
-	kscen_metric_label(m, lbl, sizeof(lbl));
-	fprintf(out, "     %14.6f %s", m->sum.median, lbl);
+	text_value(out, m);
 	hb = report_ref_change(run, j, j->baseline, &cb);
 	hp = report_ref_change(run, j, j->previous, &cp);
-	/* perf bench uprobe's absolute deltas, then the honest ones below. */
-	if (hb)
-		fprintf(out, " %+.3f to baseline", cb.new_ - cb.old);
-	if (hp)
-		fprintf(out, " %+.3f to previous", cp.new_ - cp.old);
+	/*
+	 * perf bench uprobe's absolute deltas, in the unit and digits of the
+	 * value, then the honest ones below.
+	 */
+	kscen_num_style(m, &st);
+	if (hb) {
+		kscen_format_num(&st, cb.new_ - cb.old, true, num, sizeof(num));
+		fprintf(out, " %s to baseline", num);
+	}
+	if (hp) {
+		kscen_format_num(&st, cp.new_ - cp.old, true, num, sizeof(num));
+		fprintf(out, " %s to previous", num);
+	}
 	text_summary(out, run, j, m);
 
 	for (i = 1; i < j->nr_metrics; i++) {
 		if (!j->metrics[i].nr_samples)
 			continue;
-		kscen_metric_label(&j->metrics[i], lbl, sizeof(lbl));
-		fprintf(out, "     %14.6f %s\n", j->metrics[i].sum.median, lbl);
+		text_value(out, &j->metrics[i]);
+		fputc('\n', out);
 	}
 	if (hb) {
 		kscen_format_change(&cb, chg, sizeof(chg));

@@ -48,5 +48,20 @@ void kscen_metric_label(const struct kscen_metric *m, char *buf, size_t len);
 void kscen_format_change(const struct kscen_change *c, char *buf, size_t len);
 /* "±2.1%": the median's 95% CI half-width, or "(n=5)" with too few. */
 void kscen_format_ci(const struct kscen_metric *m, char *buf, size_t len);
+/*
+ * How a metric's values read for people: seconds SI-scaled (s, ms, us, ns)
+ * to a value of 1 or more, other units as they are; decimals down to the
+ * digit where its 95% CI's half-width is (23.6 ms when the CI is ±0.5 ms),
+ * 4 significant digits without a CI, at most 6.
+ */
+struct kscen_num {
+	const char *unit;	/* the scaled unit */
+	double scale;		/* value * scale is in unit */
+	int decimals;
+};
+void kscen_num_style(const struct kscen_metric *m, struct kscen_num *st);
+/* @v (in the metric's own unit) as @st says, "+" with @sign, 12,345 commas. */
+void kscen_format_num(const struct kscen_num *st, double v, bool sign,
+		      char *buf, size_t len);
 
 #endif

@@ -497,15 +497,16 @@ void test_report_formats_deltas_and_escaping(void **state)
 	assert_true(strstr(t, "# kscen 1.0: scenario s, 4 jobs, repeat 3"));
 	assert_true(strstr(t, "# Running s/b/x=1\n# Created/joined 1,120 threads\n"));
 	/* 3 samples: [min, max] covers the median only 75% of the time. */
-	assert_true(strstr(t, "      11.000000 usecs/op +1.000 to baseline "
-			  "+1.000 to previous   (median of 3, 75% CI ±9.1%, "
+	/* Digits from the CI: ±1 usecs/op, so units and no decimals. */
+	assert_true(strstr(t, "\n                 11 usecs/op +1 to baseline "
+			  "+1 to previous   (median of 3, 75% CI ±9.1%, "
 			  "CV 9.1%)\n"));
 	/* Baseline and previous are one job: one line says both. */
 	assert_true(strstr(t, "     to baseline: +10.0% ~ (too few samples for a "
 			  "95% CI, n=3+3)\n"));
 	assert_true(!strstr(t, "to previous:"));
-	/* The baseline itself gets no "+0.000 to baseline". */
-	assert_true(strstr(t, "      10.000000 usecs/op   (median of 3"));
+	/* The baseline itself gets no "+0 to baseline". */
+	assert_true(strstr(t, "\n                 10 usecs/op   (median of 3"));
 	/* The reference is named once; no history: it says so. */
 	assert_true(strstr(t, "# reference: 2026-12-01T10:02Z, kernel "));
 	assert_true(strstr(t, "     vs last run: +10.0% ~ (too few samples for a 95% "

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "scenario.h"
+#include "report.h"
 #include "run.h"
 #include "util.h"
 #include "tests.h"
@@ -276,4 +277,36 @@ void test_stats_simulated_false_positive_and_detection_rates(void **state)
 	       fp, trials, det, trials);
 	assert_true(fp <= trials / 20 && fp >= trials / 100);
 	assert_true(det >= trials * 95 / 100);
+}
+
+/* People's numbers: seconds scaled, digits from the CI, commas, no 300 digits. */
+void test_report_numbers_scaled_and_rounded(void **state)
+{
+	double samples[] = { 0.0236, 0.0230, 0.0241, 0.0238, 0.0233 };
+	struct kscen_metric m = { .unit = "s", .samples = samples, .nr_samples = 5 };
+	struct kscen_num st;
+	char buf[64];
+
+	kscen_summarize(samples, 5, &m.sum);
+	kscen_num_style(&m, &st);
+	assert_string_equal(st.unit, "ms");
+	kscen_format_num(&st, m.sum.median, false, buf, sizeof(buf));
+	assert_string_equal(buf, "23.6");
+	kscen_format_num(&st, 0.0012, true, buf, sizeof(buf));
+	assert_string_equal(buf, "+1.2");
+	/* no CI: 4 significant digits; commas from 10,000 up */
+	st = (struct kscen_num){ .unit = "usecs", .scale = 1, .decimals = 0 };
+	kscen_format_num(&st, 1234567, false, buf, sizeof(buf));
+	assert_string_equal(buf, "1,234,567");
+	kscen_format_num(&st, -12345, true, buf, sizeof(buf));
+	assert_string_equal(buf, "-12,345");
+	kscen_format_num(&st, 9999, false, buf, sizeof(buf));
+	assert_string_equal(buf, "9999");
+	kscen_format_num(&st, 1e300, false, buf, sizeof(buf));
+	assert_string_equal(buf, "1e+300");
+	m = (struct kscen_metric){ .unit = "ops/sec", .sum = { .median = 12.5 } };
+	m.sum.ci_lo = m.sum.ci_hi = NAN;
+	kscen_num_style(&m, &st);
+	assert_int_equal(st.decimals, 2);
+	assert_string_equal(st.unit, "ops/sec");
 }
