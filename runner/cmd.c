@@ -56,14 +56,14 @@ bad:
 
 int cmd_opt_format(const char *cmd, const char *arg, enum kscen_format *f)
 {
-	static const char *const names[] = { "text", "markdown", "json", "csv" };
+	static const char *const names[] = { "text", "markdown", "json", "csv", "mail" };
 
-	for (unsigned i = 0; i < 4; i++)
+	for (unsigned i = 0; i < ARRAY_SIZE(names); i++)
 		if (strcmp(arg, names[i]) == 0) {
 			*f = (enum kscen_format)i;
 			return 0;
 		}
-	cmd_usage_error(cmd, "--format: '%s' is not text, markdown, json or csv", arg);
+	cmd_usage_error(cmd, "--format: '%s' is not text, markdown, json, csv or mail", arg);
 	return -EINVAL;
 }
 

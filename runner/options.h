@@ -45,7 +45,7 @@ struct kscen_option {
 	{ KSCEN_OPT_UINT, (s), (l), (v), (a), (h), (lo), (hi), NULL }
 #define OPT_PCT(s, l, v, h)	{ KSCEN_OPT_PCT, (s), (l), (v), "PCT", (h), 0, 0, NULL }
 #define OPT_FORMAT(v)		{ KSCEN_OPT_FORMAT, 0, "format", (v), "F", \
-				  "text (default), markdown, json or csv", 0, 0, NULL }
+				  "text (default), mail (72 columns), markdown,\njson or csv", 0, 0, NULL }
 #define OPT_CALLBACK(s, l, v, a, h, f) \
 	{ KSCEN_OPT_CALLBACK, (s), (l), (v), (a), (h), 0, 0, (f) }
 #define OPT_END()		{ KSCEN_OPT_END, 0, NULL, NULL, NULL, NULL, 0, 0, NULL }

@@ -63,7 +63,7 @@ void kscen_num_style(const struct kscen_metric *m, struct kscen_num *st)
 	static const struct { const char *unit; double scale; } secs[] = {
 		{ "s", 1 }, { "ms", 1e3 }, { "us", 1e6 }, { "ns", 1e9 },
 	};
-	double v = fabs(m->sum.median), hw = kscen_ci_halfwidth(&m->sum), half;
+	double v = fabs(m->sum.median);
 
 	st->unit = str(m->unit);
 	st->scale = 1;
@@ -75,9 +75,15 @@ void kscen_num_style(const struct kscen_metric *m, struct kscen_num *st)
 				break;
 		}
 	}
-	v *= st->scale;
+	kscen_num_decimals(m, st);
+}
+
+void kscen_num_decimals(const struct kscen_metric *m, struct kscen_num *st)
+{
+	double v = fabs(m->sum.median) * st->scale, hw = kscen_ci_halfwidth(&m->sum);
+	double half = isfinite(hw) && hw > 0 ? v * hw / 100 : 0;
+
 	/* The last digit where the CI is; 4 significant ones without one. */
-	half = isfinite(hw) && hw > 0 ? v * hw / 100 : 0;
 	if (half > 0)
 		st->decimals = (int)ceil(-log10(half));
 	else
@@ -471,6 +477,9 @@ void kscen_report(FILE *out, const struct kscen_run *run,
 		break;
 	case KSCEN_FMT_CSV:
 		report_csv(out, run);
+		break;
+	case KSCEN_FMT_MAIL:
+		report_mail(out, run, refs);
 		break;
 	case KSCEN_FMT_TEXT:
 	default:

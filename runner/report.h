@@ -16,6 +16,7 @@ enum kscen_format {
 	KSCEN_FMT_MARKDOWN,
 	KSCEN_FMT_JSON,
 	KSCEN_FMT_CSV,
+	KSCEN_FMT_MAIL,		/* a patch mail: at most 72 columns */
 };
 struct kscen_refs;
 /* @refs may be NULL: no "vs" lines (history.h builds them). */
@@ -60,6 +61,8 @@ struct kscen_num {
 	int decimals;
 };
 void kscen_num_style(const struct kscen_metric *m, struct kscen_num *st);
+/* Only the decimals, for @st's scale (a column shared by several jobs). */
+void kscen_num_decimals(const struct kscen_metric *m, struct kscen_num *st);
 /* @v (in the metric's own unit) as @st says, "+" with @sign, 12,345 commas. */
 void kscen_format_num(const struct kscen_num *st, double v, bool sign,
 		      char *buf, size_t len);

@@ -56,6 +56,16 @@ run "$kscen" run -q -o "$res" --compare none --no-save $fx/e2e/tiny.yaml
 run "$kscen" compare "$res/e2e-tiny" "$file"
 [ $rc = 0 ] && grep -q 'sleep/command=sleep 0.02' "$tmp/out" && pass compare_two_runs ||
 	fail compare_two_runs "$(cat "$tmp/out" "$tmp/err")"
+# mail: what goes into a patch mail, no line over 72 columns
+run "$kscen" report --format mail "$file"
+if [ $rc = 0 ] && ! awk 'length > 72 || / $/ { bad = 1 } END { exit !bad }' "$tmp/out" &&
+   grep -q '^kscen .*, scenario e2e-tiny$' "$tmp/out" &&
+   grep -q '^file: .*tiny.yaml sha256:[0-9a-f]\{16\}$' "$tmp/out" &&
+   grep -q '^command: ' "$tmp/out" && grep -q '^kernel: ' "$tmp/out" &&
+   grep -q '^sleep (exec)$' "$tmp/out" && grep -Eq '^ +command +m?s +CI +to base$' "$tmp/out" &&
+   grep -Eq '^ +sleep 0.02 +[0-9.]+ +±[0-9]+% +([+-][0-9.]+%|~)$' "$tmp/out" &&
+   grep -q '^3 ok, 0 skipped, 0 failed$' "$tmp/out"; then pass report_format_mail
+else fail report_format_mail "$(cat "$tmp/out")"; fi
 for f in markdown csv text; do
 	run "$kscen" report --format $f "$file"
 	[ $rc = 0 ] && grep -q 'sleep 0.02' "$tmp/out" && pass "report_format_$f" || fail "report_format_$f" "rc=$rc"
