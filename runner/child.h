@@ -5,15 +5,22 @@
  * would shadow):
  * a struct kscen_child says what to run (a program or a function), where
  * its standard fds go, and how it is tied to us; kscen_child_start() forks
- * it, kscen_child_reap() waits for it, kscen_child_kill() makes sure it is
- * gone, and kscen_wait_status_text() says how it ended.
+ * it, kscen_child_capture() reads its pipes into capped buffers,
+ * kscen_child_finish() waits for it with a timeout, kscen_child_reap() waits
+ * for it, kscen_child_kill() makes sure it is gone, and
+ * kscen_wait_status_text() says how it ended.
  *
  * Everything between fork() and exec (or the function) is async-signal-safe:
- * the runner has threads and signal handlers.
+ * the runner has threads and signal handlers. A function child costs what a
+ * hand-written one does: fork() (and only what its flags ask), one waitpid()
+ * to reap; signals are blocked around the fork, and start and end taken,
+ * only for a program. So workloads that time their own fork and reap
+ * (sched.pipe) measure what perf bench does.
  */
 #ifndef KSCEN_CHILD_H
 #define KSCEN_CHILD_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -45,7 +52,8 @@ struct kscen_child {
 	int pidfd;		/* KSCEN_CHILD_PIDFD, or -1 */
 	int out_fd, err_fd;	/* read ends of KSCEN_CHILD_PIPE, or -1 */
 	int status;		/* waitpid()'s */
-	struct timespec start, end;	/* CLOCK_MONOTONIC: fork() and reap */
+	struct timespec start, end;	/* a program's: CLOCK_MONOTONIC, fork() and reap */
+	const char *failed;	/* the step of a capture's or finish's -errno: "poll" */
 };
 
 /* Start @c; 0, or -errno with nothing left running or open. */
@@ -58,6 +66,35 @@ int kscen_child_reap(struct kscen_child *c);
  * start opened. Safe to call twice and after kscen_child_reap().
  */
 void kscen_child_kill(struct kscen_child *c);
+/* A capped capture of one of the child's pipes (kscen_child_capture()). */
+struct kscen_child_output {
+	int fd;			/* our read end; -1 once at EOF */
+	char *data;		/* max + 1 bytes, kept NUL-terminated */
+	size_t max, len;
+	bool truncated;		/* more came than max */
+	bool keep_tail;		/* past max, drop the older half (stderr) */
+	bool until_full;	/* the capture may end once this one is full */
+};
+
+/*
+ * Read @o[0..@n) (n <= 3) until the child exits (with KSCEN_CHILD_PIDFD: it
+ * is reaped, then what the pipes hold is read, so a background grandchild
+ * holding a pipe cannot hold us up), every fd is at EOF, or each until_full
+ * output is full. Past max the bytes are still read and dropped, so the
+ * child never blocks on a full pipe. @timeout_ms < 0: none. @stop: give up
+ * once it is set (a signal handler's flag). 0, -ETIMEDOUT, -EINTR (@stop),
+ * or -errno with c->failed. Nothing is killed here.
+ */
+int kscen_child_capture(struct kscen_child *c, struct kscen_child_output *o,
+			unsigned n, long long timeout_ms,
+			const volatile sig_atomic_t *stop);
+/*
+ * Wait up to @timeout_ms (< 0: for ever; the pidfd's poll, or waitid()
+ * without one) for the child's exit and reap it: 0, c->status set. Past the
+ * timeout SIGKILL it (its group with KSCEN_CHILD_PGROUP) and reap it:
+ * -ETIMEDOUT. -errno with c->failed ("waitpid") if the wait failed.
+ */
+int kscen_child_finish(struct kscen_child *c, long long timeout_ms);
 /* Close the pipes and the pidfd only. */
 void kscen_child_close(struct kscen_child *c);
 

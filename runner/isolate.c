@@ -12,7 +12,6 @@
 #define _GNU_SOURCE	/* pipe2, sigabbrev_np */
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,7 +82,11 @@ int kscen_sample_isolated(const struct kscen_job *job, long long timeout_ns,
 		.fn = sample_child, .arg = &sc,
 		.flags = KSCEN_CHILD_PGROUP | KSCEN_CHILD_PDEATHSIG | KSCEN_CHILD_PIDFD,
 	};
-	size_t got = 0;
+	char rec[sizeof(*out) + 1];
+	struct kscen_child_output res = { .data = rec, .max = sizeof(*out),
+					  .until_full = true };
+	long long left;
+	size_t got;
 	int pfd[2], ret;
 	double cpu, mem;
 
@@ -94,6 +97,7 @@ int kscen_sample_isolated(const struct kscen_job *job, long long timeout_ns,
 	sc.procs_fd = kscen_contain_sample_begin();
 	ret = kscen_child_start(&c);
 	close(pfd[1]);
+	left = deadline - kscen_now_ns();
 	if (ret) {
 		close(pfd[0]);
 		kscen_contain_sample_end(sc.procs_fd, &cpu, &mem);
@@ -104,48 +108,27 @@ int kscen_sample_isolated(const struct kscen_job *job, long long timeout_ns,
 	 * crashed child whose own children still hold the pipe must not look
 	 * like a hang. Without pidfd (before 5.3) EOF alone ends the wait.
 	 */
-	fcntl(pfd[0], F_SETFL, O_NONBLOCK);
-	while (got < sizeof(*out)) {
-		struct pollfd p[2] = {
-			{ .fd = pfd[0], .events = POLLIN },
-			{ .fd = c.pidfd, .events = POLLIN },
-		};
-		long long left = deadline - kscen_now_ns();
-		ssize_t n;
-		int r;
-
-		if (kscen_interrupted) {
-			snprintf(out->reason, sizeof(out->reason), "interrupted");
-			out->ret = -EINTR;
-			break;
-		}
-		if (left <= 0) {
-			snprintf(out->reason, sizeof(out->reason),
-				 "sample timed out after %.3g s", timeout_ns / 1e9);
-			out->ret = -ETIMEDOUT;
-			break;
-		}
-		r = poll(p, c.pidfd >= 0 ? 2 : 1, left / 1000000 + 1);
-		if (r <= 0)
-			continue;	/* EINTR or the deadline: checked above */
-		n = read(pfd[0], (char *)out + got, sizeof(*out) - got);
-		if (n > 0) {
-			got += n;
-			continue;
-		}
-		if (n == 0 || (errno != EINTR && errno != EAGAIN))
-			break;
-		if (p[1].revents)	/* exited, and nothing more in the pipe */
-			break;
-	}
+	res.fd = pfd[0];
+	ret = kscen_child_capture(&c, &res, 1, left > 0 ? (left + 999999) / 1000000 : 0,
+				  &kscen_interrupted);
 	close(pfd[0]);
+	if (ret == -EINTR) {
+		snprintf(out->reason, sizeof(out->reason), "interrupted");
+		out->ret = -EINTR;
+	} else if (ret == -ETIMEDOUT) {
+		snprintf(out->reason, sizeof(out->reason),
+			 "sample timed out after %.3g s", timeout_ns / 1e9);
+		out->ret = -ETIMEDOUT;
+	}
+	got = res.len;
+	if (got == sizeof(*out))
+		memcpy(out, rec, sizeof(*out));
 	/*
 	 * Reap, then kill the group: whatever the sample left behind. Without
 	 * its whole record it may still be alive without its pipe (EOF), and
 	 * a timeout or an interrupt kills it first.
 	 */
-	if (got == sizeof(*out) && !out->ret)
-		kscen_child_reap(&c);
+	kscen_child_finish(&c, got == sizeof(*out) && !out->ret ? -1 : 0);
 	kscen_child_kill(&c);
 	/* and whatever left its group: its cgroup, then every orphan */
 	kscen_contain_sample_end(sc.procs_fd, &cpu, &mem);

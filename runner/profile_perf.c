@@ -25,6 +25,7 @@
 #include "util.h"
 #include "profile.h"
 #include "runner.h"
+#include "child.h"
 
 /* Send @cmd on the control pipe and wait up to 10 s for perf's "ack". */
 static int control(int ctl, int ack, const char *cmd)
@@ -219,9 +220,17 @@ int kscen_profile_perf(const struct kscen_job *job, long long timeout_ns,
 {
 	char dir[] = "/tmp/kscen-perf.XXXXXX", data[64], log[64], cmd[256];
 	char freq[16], ctlarg[64], err[256] = "";
-	int ctl[2] = { -1, -1 }, ack[2] = { -1, -1 }, status, ret = 0;
+	int ctl[2] = { -1, -1 }, ack[2] = { -1, -1 }, logfd, ret = 0;
+	const char *stacks = spec->stacks == KSCEN_STACKS_KERNEL ? "--all-kernel" :
+			     spec->stacks == KSCEN_STACKS_USER ? "--all-user" : NULL;
+	char *const argv[] = { "perf", "record", "-q", "-a", "-g", "-F", freq,
+			       "-D", "-1", "--control", ctlarg, "-o", data,
+			       (char *)stacks, NULL };
+	/* perf keeps our other fds: ctl[0] and ack[1] are its --control */
+	struct kscen_child perf = { .argv = argv, .pid = -1, .pidfd = -1,
+				    .out_fd = -1, .err_fd = -1,
+				    .flags = KSCEN_CHILD_PATH | KSCEN_CHILD_PDEATHSIG };
 	struct kscen_sample_out so;
-	pid_t perf = -1;
 	FILE *f;
 
 	if (access("/usr/bin/perf", X_OK) && system("command -v perf >/dev/null 2>&1")) {
@@ -238,31 +247,18 @@ int kscen_profile_perf(const struct kscen_job *job, long long timeout_ns,
 	}
 	snprintf(freq, sizeof(freq), "%u", spec->frequency);
 	snprintf(ctlarg, sizeof(ctlarg), "fd:%d,%d", ctl[0], ack[1]);
-	fflush(stdout);
-	fflush(stderr);
-	perf = fork();
-	if (perf < 0) {
-		ret = -errno;
+	/* Its ends of the pipes are perf's; ours must not stay open in perf. */
+	fcntl(ctl[1], F_SETFD, FD_CLOEXEC);
+	fcntl(ack[0], F_SETFD, FD_CLOEXEC);
+	logfd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (logfd >= 0)
+		perf.out = perf.err = logfd;
+	ret = kscen_child_start(&perf);
+	kscen_close_fd(&logfd);
+	if (ret)
 		goto out;
-	}
-	if (perf > 0)	/* the sample's clean-up must not kill the profiler */
-		kscen_contain_keep(perf, true);
-	if (perf == 0) {
-		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-
-		if (fd >= 0) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		close(ctl[1]);
-		close(ack[0]);
-		execlp("perf", "perf", "record", "-q", "-a", "-g", "-F", freq, "-D", "-1",
-		       "--control", ctlarg, "-o", data,
-		       spec->stacks == KSCEN_STACKS_KERNEL ? "--all-kernel" :
-		       spec->stacks == KSCEN_STACKS_USER ? "--all-user" : NULL,
-		       NULL);
-		_exit(127);
-	}
+	/* the sample's clean-up must not kill the profiler */
+	kscen_contain_keep(perf.pid, true);
 	close(ctl[0]);
 	close(ack[1]);
 	ctl[0] = ack[1] = -1;
@@ -279,11 +275,9 @@ int kscen_profile_perf(const struct kscen_job *job, long long timeout_ns,
 	}
 	ret = kscen_sample_isolated(job, timeout_ns, &so);
 	control(ctl[1], ack[0], "disable\n");
-	kill(perf, SIGINT);
-	kscen_contain_keep(perf, false);
-	while (waitpid(perf, &status, 0) < 0 && errno == EINTR)
-		;
-	perf = -1;
+	kill(perf.pid, SIGINT);
+	kscen_contain_keep(perf.pid, false);
+	kscen_child_reap(&perf);
 	if (ret) {
 		p->reason = kscen_xasprintf("profiled sample: %s", strerror(-ret));
 		goto out;
@@ -309,11 +303,9 @@ int kscen_profile_perf(const struct kscen_job *job, long long timeout_ns,
 	if (!p->samples)
 		p->reason = kscen_xstrdup("perf record counted no samples in scope");
 out:
-	if (perf > 0) {
-		kill(perf, SIGKILL);
-		kscen_contain_keep(perf, false);
-		waitpid(perf, &status, 0);
-	}
+	if (perf.pid > 0)
+		kscen_contain_keep(perf.pid, false);
+	kscen_child_kill(&perf);
 	for (int i = 0; i < 2; i++) {
 		if (ctl[i] >= 0)
 			close(ctl[i]);

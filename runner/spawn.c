@@ -5,9 +5,11 @@
 #define _GNU_SOURCE	/* pipe2, close_range, sigabbrev_np */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -15,6 +17,8 @@
 
 #include "child.h"
 #include "util.h"
+
+#define READ_CHUNK 65536	/* read and dropped at a time past an output's max */
 
 /*
  * Keep our fds off 0-2: dup2() onto a standard fd must always make a new,
@@ -85,10 +89,10 @@ in_child(struct kscen_child *c, const int fds[3], pid_t parent, long max_fd,
 		for (int sig = 1; sig < NSIG; sig++)
 			sigaction(sig, &dfl, NULL);
 	}
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (c->fn)
 		_exit(c->fn(c->arg));
+	sigemptyset(&none);	/* what kscen_child_start() blocked */
+	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (c->flags & KSCEN_CHILD_PATH)
 		execvp(c->argv[0], c->argv);
 	else
@@ -116,7 +120,7 @@ int kscen_child_start(struct kscen_child *c)
 {
 	int fds[3] = { -1, -1, -1 }, ours[3] = { -1, -1, -1 }, ret = 0;
 	const int how[3] = { c->in, c->out, c->err };
-	long max_fd = sysconf(_SC_OPEN_MAX);
+	long max_fd = 0;
 	pid_t parent = getpid();
 	char exec_msg[256];
 	sigset_t all, old;
@@ -125,12 +129,16 @@ int kscen_child_start(struct kscen_child *c)
 	c->pid = -1;
 	c->pgid = 0;
 	c->pidfd = c->out_fd = c->err_fd = -1;
+	c->failed = NULL;
+	if (c->flags & KSCEN_CHILD_CLEAN)
+		max_fd = sysconf(_SC_OPEN_MAX);
 	if (max_fd < 0)
 		max_fd = 1024;
-	if (!c->fn)
+	if (!c->fn) {
 		len = snprintf(exec_msg, sizeof(exec_msg), "kscen: cannot exec %s\n",
 			       c->argv[0]);
-	allow_reaping();
+		allow_reaping();
+	}
 	for (int i = 0; i < 3; i++) {
 		/* inherit with no redirection: nothing to do in the child */
 		if (how[i] == 0 || how[i] == KSCEN_CHILD_INHERIT)
@@ -144,14 +152,17 @@ int kscen_child_start(struct kscen_child *c)
 	fflush(stdout);
 	fflush(stderr);
 	/* Our signal handlers must not run in the child before its exec. */
-	sigfillset(&all);
-	sigprocmask(SIG_SETMASK, &all, &old);
-	clock_gettime(CLOCK_MONOTONIC, &c->start);
+	if (!c->fn) {
+		sigfillset(&all);
+		sigprocmask(SIG_SETMASK, &all, &old);
+		clock_gettime(CLOCK_MONOTONIC, &c->start);
+	}
 	c->pid = fork();
 	if (c->pid == 0)
 		in_child(c, fds, parent, max_fd, exec_msg, len > 0 ? (size_t)len : 0);
 	ret = c->pid < 0 ? -errno : 0;
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (!c->fn)
+		sigprocmask(SIG_SETMASK, &old, NULL);
 	if (ret)
 		goto out;
 	if (c->flags & KSCEN_CHILD_PGROUP) {
@@ -178,9 +189,201 @@ int kscen_child_reap(struct kscen_child *c)
 	while (waitpid(c->pid, &c->status, 0) < 0)
 		if (errno != EINTR)
 			return -errno;
-	clock_gettime(CLOCK_MONOTONIC, &c->end);
+	if (!c->fn)
+		clock_gettime(CLOCK_MONOTONIC, &c->end);
 	c->pid = -1;
 	return 0;
+}
+
+/*
+ * Read once from @o->fd. Past the cap the bytes are still read, so that the
+ * child never blocks on a full pipe: dropped, or with keep_tail, the older
+ * half of what was kept is. Returns the bytes read, 0 at EOF, or -errno.
+ */
+static ssize_t output_read(struct kscen_child_output *o, char *discard)
+{
+	const size_t half = o->max / 2;
+	ssize_t n;
+
+	if (o->len < o->max) {
+		n = read(o->fd, o->data + o->len, o->max - o->len);
+		if (n < 0)
+			return -errno;
+		o->len += n;
+		o->data[o->len] = '\0';
+		return n;
+	}
+	/* A tail kept is the newer half of max: read no more than that. */
+	n = read(o->fd, discard, o->keep_tail && half && half < READ_CHUNK ?
+		 half : READ_CHUNK);
+	if (n <= 0)
+		return n < 0 ? -errno : 0;
+	o->truncated = true;
+	if (o->keep_tail && half) {
+		memmove(o->data, o->data + half, o->max - half);
+		o->len = o->max - half;
+		memcpy(o->data + o->len, discard, n);
+		o->len += n;
+		o->data[o->len] = '\0';
+	}
+	return n;
+}
+
+/*
+ * Once the child is reaped, everything it wrote is in the pipe. A background
+ * job may still hold the pipe open: read what the pipe holds now and stop.
+ */
+static int drain(struct kscen_child *c, struct kscen_child_output *o,
+		 char *discard)
+{
+	ssize_t n;
+	int avail;
+
+	if (ioctl(o->fd, FIONREAD, &avail) < 0) {
+		c->failed = "FIONREAD";
+		return -errno;
+	}
+	while (avail > 0) {
+		n = output_read(o, discard);
+		if (n == -EINTR)
+			continue;
+		if (n <= 0) {
+			if (n < 0)
+				c->failed = "read";
+			return n;
+		}
+		avail -= n;
+	}
+	return 0;
+}
+
+/* Every until_full output full (and there is one). */
+static bool all_full(const struct kscen_child_output *o, unsigned n)
+{
+	unsigned want = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		if (!o[i].until_full)
+			continue;
+		if (o[i].len < o[i].max)
+			return false;
+		want++;
+	}
+	return want > 0;
+}
+
+static int reap_named(struct kscen_child *c)
+{
+	int ret = kscen_child_reap(c);
+
+	if (ret)
+		c->failed = "waitpid";
+	return ret;
+}
+
+int kscen_child_capture(struct kscen_child *c, struct kscen_child_output *o,
+			unsigned n, long long timeout_ms,
+			const volatile sig_atomic_t *stop)
+{
+	long long deadline = kscen_now_ns() + timeout_ms * 1000000;
+	struct pollfd p[4];
+	char discard[READ_CHUNK];
+	unsigned i, open;
+	ssize_t got;
+	int ret, wait = -1;
+
+	if (n > 3)
+		return -EINVAL;
+	for (;;) {
+		if (all_full(o, n))
+			return 0;
+		for (i = open = 0; i < n; i++) {
+			p[i] = (struct pollfd){ .fd = o[i].fd, .events = POLLIN };
+			open += o[i].fd >= 0;
+		}
+		p[n] = (struct pollfd){ .fd = c->pid > 0 ? c->pidfd : -1,
+					.events = POLLIN };
+		if (!open)
+			return 0;
+		if (stop && *stop)
+			return -EINTR;
+		if (timeout_ms >= 0) {
+			long long left = deadline - kscen_now_ns();
+
+			if (left <= 0)
+				return -ETIMEDOUT;
+			wait = left / 1000000 + 1;
+		}
+		if (poll(p, n + 1, wait) < 0) {
+			if (errno == EINTR)
+				continue;	/* @stop or the deadline: above */
+			c->failed = "poll";
+			return -errno;
+		}
+		for (i = 0; i < n; i++) {
+			if (p[i].fd < 0 || !p[i].revents)
+				continue;
+			got = output_read(&o[i], discard);
+			if (got == -EINTR || got == -EAGAIN)
+				continue;
+			if (got < 0) {
+				c->failed = "read";
+				return got;
+			}
+			if (!got)
+				o[i].fd = -1;
+		}
+		if (p[n].fd < 0 || !p[n].revents)
+			continue;
+		ret = reap_named(c);
+		for (i = 0; i < n && !ret; i++)
+			if (o[i].fd >= 0)
+				ret = drain(c, &o[i], discard);
+		return ret;
+	}
+}
+
+/* Has the child exited (not yet reaped) within @ms? */
+static bool exits_within(const struct kscen_child *c, long long ms)
+{
+	long long deadline = kscen_now_ns() + ms * 1000000, left;
+
+	for (;;) {
+		left = deadline - kscen_now_ns();
+		if (c->pidfd >= 0) {
+			struct pollfd p = { .fd = c->pidfd, .events = POLLIN };
+
+			if (poll(&p, 1, left > 0 ? left / 1000000 + 1 : 0) > 0)
+				return true;
+		} else {
+			siginfo_t si = { 0 };
+
+			if (waitid(P_PID, c->pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0) {
+				if (errno != EINTR)
+					return true;	/* the reap says why */
+			} else if (si.si_pid == c->pid) {
+				return true;
+			} else if (left > 0) {
+				usleep(1000);
+			}
+		}
+		if (left <= 0)
+			return false;
+	}
+}
+
+int kscen_child_finish(struct kscen_child *c, long long timeout_ms)
+{
+	int ret = 0, err;
+
+	if (c->pid <= 0)
+		return 0;
+	if (timeout_ms >= 0 && !exits_within(c, timeout_ms)) {
+		kill(c->pgid ? -c->pgid : c->pid, SIGKILL);
+		ret = -ETIMEDOUT;
+	}
+	err = reap_named(c);
+	return err ? err : ret;
 }
 
 void kscen_child_close(struct kscen_child *c)

@@ -17,9 +17,7 @@
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <poll.h>
 #include <regex.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -28,7 +26,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/ioctl.h>
 #include <sys/wait.h>
 
 #include "workload.h"
@@ -38,7 +35,6 @@
 
 
 #define EXEC_OUTPUT_MAX		(1 << 20)	/* bytes kept of stdout and of stderr */
-#define EXEC_READ_CHUNK		65536
 #define EXEC_LINE_MAX		120	/* of stderr, in a failure reason */
 #define EXEC_EXCERPT_MAX	80	/* of stdout, when metric_regex fails */
 #define EXEC_DESCRIBE_MAX	60	/* of the command, in describe() */
@@ -78,19 +74,11 @@ static const struct kscen_metric_desc exec_metrics[] = {
 	{ .name = "wall_time", .unit = "s", .better = KSCEN_LOWER },
 };
 
-/* A captured stream; data holds EXEC_OUTPUT_MAX + 1 bytes, NUL-terminated. */
-struct exec_output {
-	char *data;
-	size_t len;
-	bool truncated;
-	bool keep_tail;	/* stderr: its last line is what explains a failure */
-};
-
 struct exec_state {
 	regex_t re;
 	bool have_re;
-	struct exec_output out, err;
-	char discard[EXEC_READ_CHUNK];
+	/* stdout and stderr, each EXEC_OUTPUT_MAX + 1 bytes, NUL-terminated */
+	struct kscen_child_output out, err;
 };
 
 static bool blank(const char *s)
@@ -292,6 +280,7 @@ static int exec_setup(struct kscen_ctx *ctx)
 		exec_state_free(st);
 		return kscen_reason(ctx, -ENOMEM, "exec: out of memory");
 	}
+	st->out.max = st->err.max = EXEC_OUTPUT_MAX;
 	st->err.keep_tail = true;
 	if (has_regex(p)) {
 		if (exec_compile(&st->re, p->metric_regex, err, sizeof(err))) {
@@ -339,123 +328,33 @@ static int exec_spawn(struct kscen_ctx *ctx, const char *command,
 }
 
 /*
- * Read once from @fd into @o. Past the cap the bytes are still read, so
- * that the child never blocks on a full pipe: stdout drops them, stderr drops
- * its older half instead. Returns the bytes read, 0 at EOF, or -errno.
- */
-static ssize_t output_read(int fd, struct exec_output *o, char *discard)
-{
-	const size_t half = EXEC_OUTPUT_MAX / 2;
-	ssize_t n;
-
-	if (o->len < EXEC_OUTPUT_MAX) {
-		n = read(fd, o->data + o->len, EXEC_OUTPUT_MAX - o->len);
-		if (n < 0)
-			return -errno;
-		o->len += n;
-		o->data[o->len] = '\0';
-		return n;
-	}
-	n = read(fd, discard, EXEC_READ_CHUNK);
-	if (n <= 0)
-		return n < 0 ? -errno : 0;
-	o->truncated = true;
-	if (o->keep_tail) {
-		memmove(o->data, o->data + half, EXEC_OUTPUT_MAX - half);
-		o->len = EXEC_OUTPUT_MAX - half;
-		memcpy(o->data + o->len, discard, n);
-		o->len += n;
-		o->data[o->len] = '\0';
-	}
-	return n;
-}
-
-static int exec_reap(struct kscen_ctx *ctx, struct kscen_child *c)
-{
-	int ret = kscen_child_reap(c);
-
-	return ret ? kscen_reason(ctx, ret, "exec: waitpid: %s", strerror(-ret)) : 0;
-}
-
-/*
- * Once the shell is reaped, everything it wrote is in the pipe. A background
- * job may still hold the pipe open, and must not hold up the sample: read
- * what the pipe holds now and stop.
- */
-static int exec_drain(struct kscen_ctx *ctx, int fd, struct exec_output *o,
-		      char *discard)
-{
-	ssize_t n;
-	int avail;
-
-	if (ioctl(fd, FIONREAD, &avail) < 0) {
-		n = -errno;
-		return kscen_reason(ctx, n, "exec: FIONREAD: %s", strerror(-n));
-	}
-	while (avail > 0) {
-		n = output_read(fd, o, discard);
-		if (n == -EINTR)
-			continue;
-		if (n <= 0)
-			return n ? kscen_reason(ctx, n, "exec: read: %s",
-						strerror(-n)) : 0;
-		avail -= n;
-	}
-	return 0;
-}
-
-/*
  * Collect the command's output until it has exited: with a pidfd, until the
- * shell is reaped (then drain); without one, until EOF on both pipes.
+ * shell is reaped (then what the pipes hold: a background job may keep them
+ * open); without one, until EOF on both pipes. Capped (kscen_child_capture).
  */
 static int exec_wait(struct kscen_ctx *ctx, struct exec_state *st,
 		     struct kscen_child *c)
 {
-	struct exec_output *outs[2] = { &st->out, &st->err };
-	struct pollfd pfd[3] = {
-		{ .fd = c->out_fd, .events = POLLIN },
-		{ .fd = c->err_fd, .events = POLLIN },
-		{ .fd = c->pidfd, .events = POLLIN },
-	};
-	ssize_t n;
-	int i, ret;
+	struct kscen_child_output o[2] = { st->out, st->err };
+	int ret;
 
-	while (pfd[0].fd >= 0 || pfd[1].fd >= 0 || pfd[2].fd >= 0) {
-		if (poll(pfd, ARRAY_SIZE(pfd), -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			ret = -errno;
-			return kscen_reason(ctx, ret, "exec: poll: %s",
-					    strerror(-ret));
-		}
-		for (i = 0; i < 2; i++) {
-			if (pfd[i].fd < 0 || !pfd[i].revents)
-				continue;
-			n = output_read(pfd[i].fd, outs[i], st->discard);
-			if (n == -EINTR || n == -EAGAIN)
-				continue;
-			if (n < 0)
-				return kscen_reason(ctx, n, "exec: read: %s",
-						    strerror(-n));
-			if (!n)
-				pfd[i].fd = -1;
-		}
-		if (pfd[2].fd < 0 || !pfd[2].revents)
-			continue;
-		ret = exec_reap(ctx, c);
-		for (i = 0; i < 2 && !ret; i++)
-			if (pfd[i].fd >= 0)
-				ret = exec_drain(ctx, pfd[i].fd, outs[i],
-						 st->discard);
-		return ret;
-	}
-	return exec_reap(ctx, c);
+	o[0].fd = c->out_fd;
+	o[1].fd = c->err_fd;
+	ret = kscen_child_capture(c, o, 2, -1, NULL);
+	st->out = o[0];
+	st->err = o[1];
+	if (!ret)
+		ret = kscen_child_finish(c, -1);
+	if (ret)
+		return kscen_reason(ctx, ret, "exec: %s: %s", c->failed,
+				    strerror(-ret));
+	return 0;
 }
 
 /* ---- Results ---- */
 
 /* The last non-blank line of @o, trimmed and cleaned; false if none. */
-static bool last_line(const struct exec_output *o, char *buf, size_t len)
+static bool last_line(const struct kscen_child_output *o, char *buf, size_t len)
 {
 	const char *s = o->data, *end = s + o->len, *start;
 
@@ -508,7 +407,7 @@ static int parse_capture(struct kscen_ctx *ctx, const char *s, size_t len,
 static int exec_match(struct kscen_ctx *ctx, const struct exec_state *st,
 		      double *value)
 {
-	const struct exec_output *o = &st->out;
+	const struct kscen_child_output *o = &st->out;
 	char excerpt[EXEC_LINE_MAX + 1];
 	regmatch_t m[2];
 
@@ -566,7 +465,7 @@ static double elapsed(const struct timespec *a, const struct timespec *b)
 	return (b->tv_sec - a->tv_sec) + (b->tv_nsec - a->tv_nsec) / 1e9;
 }
 
-static void output_reset(struct exec_output *o)
+static void output_reset(struct kscen_child_output *o)
 {
 	o->len = 0;
 	o->truncated = false;
