@@ -9,7 +9,7 @@
  * signal named, a hang is killed at the sample's timeout, and the whole
  * group is killed when the sample ends, so nothing a job opens outlives it.
  */
-#define _GNU_SOURCE	/* pipe2, sigabbrev_np */
+#define _GNU_SOURCE	/* pipe2 */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>

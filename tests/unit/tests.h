@@ -74,5 +74,6 @@ int kscen_diag_tests(void);
 int kscen_run_tests(void);
 int kscen_spawn_tests(void);
 int kscen_runmodel_tests(void);
+int kscen_spawn_capture_tests(void);
 
 #endif
