@@ -101,7 +101,7 @@ static void delta(char *buf, size_t len, bool have, const struct kscen_change *c
 	else if (!c->ci_valid || c->verdict == KSCEN_SAME)
 		snprintf(buf, len, "~");
 	else
-		snprintf(buf, len, "%+.1f%%", 100 * c->rel);
+		snprintf(buf, len, fabs(c->rel) >= 1 ? "%+.0f%%" : "%+.1f%%", 100 * c->rel);
 }
 
 /* Is parameter @k of job @j the same in every job of @j's entry? */
@@ -160,10 +160,6 @@ static void entry(FILE *out, const struct kscen_run *run,
 				w[c] = strlen(str(run->jobs[i].values[col[c]]));
 		width += w[c] + 2;
 	}
-	/* median, CI, three deltas: 16 + 8 + 8 + 8 + 8 */
-	vary_table = width + 48 <= WIDTH;
-
-	/* Too wide for columns: the varying parameters on a line of their own. */
 	/* One unit and scale for the column: the first measured job's. */
 	for (unsigned i = last + 1; i-- > first;)
 		if (run->jobs[i].status == KSCEN_OK && kscen_primary(&run->jobs[i]))
@@ -173,6 +169,8 @@ static void entry(FILE *out, const struct kscen_run *run,
 		have_prev |= run->jobs[i].previous && (!run->jobs[i].baseline ||
 			     strcmp(run->jobs[i].previous, run->jobs[i].baseline));
 	}
+	/* Too wide for columns: the varying parameters on a line of their own. */
+	vary_table = 2 + width + 16 + 8 + 8 * (have_base + have_prev + have_last) <= WIDTH;
 	fputs("  ", out);
 	for (unsigned c = 0; vary_table && c < nc; c++)
 		fprintf(out, "%*s  ", (int)w[c], str(j0->keys[col[c]]));
