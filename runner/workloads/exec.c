@@ -46,14 +46,17 @@ struct exec_params {
 	char *metric_unit;
 	int metric_better;	/* index into "lower|higher" */
 	char *json;		/* "": no JSON; else the metric's path */
+	int shell;		/* index into "auto|true|false" */
 };
+
+enum { SHELL_AUTO, SHELL_TRUE, SHELL_FALSE };
 
 #define P(field) offsetof(struct exec_params, field)
 
 static const struct kscen_param exec_param_table[] = {
 	{ .name = "command", .type = KSCEN_P_STRING, .offset = P(command),
 	  .def = NULL,
-	  .help = "shell command, run by /bin/sh -c once per sample" },
+	  .help = "command run once per sample: split into words and run directly, or by /bin/sh -c (see shell)" },
 	{ .name = "metric_regex", .type = KSCEN_P_STRING,
 	  .offset = P(metric_regex), .def = "",
 	  .help = "POSIX ERE with one group; its first match in stdout is the metric (^ and $ match at lines)" },
@@ -68,6 +71,9 @@ static const struct kscen_param exec_param_table[] = {
 	  .help = "whether a lower or a higher captured value is better" },
 	{ .name = "json", .type = KSCEN_P_STRING, .offset = P(json), .def = "",
 	  .help = "path of the metric in the JSON document on stdout: .results[0].mean" },
+	{ .name = "shell", .type = KSCEN_P_ENUM, .offset = P(shell), .def = "auto",
+	  .choices = "auto|true|false",
+	  .help = "run command by /bin/sh -c: auto (only when it has shell syntax), true, false (split at blanks)" },
 };
 
 static const struct kscen_metric_desc exec_metrics[] = {
@@ -77,6 +83,9 @@ static const struct kscen_metric_desc exec_metrics[] = {
 struct exec_state {
 	regex_t re;
 	bool have_re;
+	/* the command's words when it runs without a shell (NULL: by sh -c) */
+	char **words;
+	char *words_buf;
 	/* stdout and stderr, each EXEC_OUTPUT_MAX + 1 bytes, NUL-terminated */
 	struct kscen_child_output out, err;
 };
@@ -242,6 +251,55 @@ static unsigned exec_job_metrics(const void *params,
 	return 2;
 }
 
+/*
+ * Does @cmd need /bin/sh? Any character the shell gives a meaning to
+ * (quotes, expansions, redirections, globs, separators, comments), a
+ * variable assignment or a reserved word first: then sh runs it. What is
+ * left is words between blanks, which execvp() runs as sh would.
+ */
+static bool needs_shell(const char *cmd)
+{
+	static const char *const reserved[] = {
+		"!", "{", "}", "case", "do", "done", "elif", "else", "esac", "fi",
+		"for", "if", "in", "then", "until", "while",
+	};
+	size_t first = strcspn(cmd + strspn(cmd, " \t"), " \t");
+	const char *w = cmd + strspn(cmd, " \t");
+
+	if (strpbrk(cmd, "|&;<>()$`\\\"'*?[#~\n") || !first)
+		return true;
+	if (memchr(w, '=', first))
+		return true;
+	for (unsigned i = 0; i < ARRAY_SIZE(reserved); i++)
+		if (strlen(reserved[i]) == first && !strncmp(w, reserved[i], first))
+			return true;
+	return false;
+}
+
+static bool use_shell(const struct exec_params *p)
+{
+	return p->shell == SHELL_TRUE || (p->shell == SHELL_AUTO && needs_shell(p->command));
+}
+
+/* @cmd's words between blanks, NULL-terminated, in one allocation each. */
+static char **split_words(const char *cmd, char **buf)
+{
+	size_t n = 0, max = strlen(cmd) / 2 + 2;
+	char **words = calloc(max, sizeof(*words)), *save = NULL, *w;
+
+	*buf = strdup(cmd);
+	if (!words || !*buf) {
+		free(words);
+		free(*buf);
+		*buf = NULL;
+		return NULL;
+	}
+	for (w = strtok_r(*buf, " \t", &save); w && n + 1 < max;
+	     w = strtok_r(NULL, " \t", &save))
+		words[n++] = w;
+	return words;
+}
+
 static void exec_describe(const void *params, char *buf, size_t len)
 {
 	const struct exec_params *p = params;
@@ -249,7 +307,7 @@ static void exec_describe(const void *params, char *buf, size_t len)
 	char shown[EXEC_DESCRIBE_MAX + 1];
 
 	clean_copy(shown, sizeof(shown), cmd, strlen(cmd));
-	snprintf(buf, len, "exec: %s", shown);
+	snprintf(buf, len, "exec: %s (%s)", shown, use_shell(p) ? "sh -c" : "no shell");
 }
 
 /* ---- Setup and teardown ---- */
@@ -262,6 +320,8 @@ static void exec_state_free(struct exec_state *st)
 		regfree(&st->re);
 	free(st->out.data);
 	free(st->err.data);
+	free(st->words);
+	free(st->words_buf);
 	free(st);
 }
 
@@ -277,6 +337,11 @@ static int exec_setup(struct kscen_ctx *ctx)
 		st->err.data = malloc(EXEC_OUTPUT_MAX + 1);
 	}
 	if (!st || !st->out.data || !st->err.data) {
+		exec_state_free(st);
+		return kscen_reason(ctx, -ENOMEM, "exec: out of memory");
+	}
+	/* Split now: only the command's own run is timed. */
+	if (!use_shell(p) && !(st->words = split_words(p->command, &st->words_buf))) {
 		exec_state_free(st);
 		return kscen_reason(ctx, -ENOMEM, "exec: out of memory");
 	}
@@ -303,7 +368,7 @@ static void exec_teardown(struct kscen_ctx *ctx)
 
 /* The command under /bin/sh, its stdout and stderr into pipes of ours. */
 static int exec_spawn(struct kscen_ctx *ctx, const char *command,
-		      struct kscen_child *c)
+		      const struct exec_state *st, struct kscen_child *c)
 {
 	static const char *const sh[] = { "/bin/sh", "-c", NULL, NULL };
 	char *argv[4];
@@ -317,13 +382,15 @@ static int exec_spawn(struct kscen_ctx *ctx, const char *command,
 	 * runner's stdin is not the command's to read.
 	 */
 	*c = (struct kscen_child){
-		.argv = argv, .in = KSCEN_CHILD_NULL,
+		.argv = st->words ? st->words : argv, .in = KSCEN_CHILD_NULL,
 		.out = KSCEN_CHILD_PIPE, .err = KSCEN_CHILD_PIPE,
-		.flags = KSCEN_CHILD_PDEATHSIG | KSCEN_CHILD_CLEAN | KSCEN_CHILD_PIDFD,
+		.flags = KSCEN_CHILD_PDEATHSIG | KSCEN_CHILD_CLEAN | KSCEN_CHILD_PIDFD |
+			 (st->words ? KSCEN_CHILD_PATH : 0),
 	};
 	ret = kscen_child_start(c);
 	if (ret)
-		return kscen_reason(ctx, ret, "exec: starting /bin/sh: %s", strerror(-ret));
+		return kscen_reason(ctx, ret, "exec: starting %s: %s", c->argv[0],
+				    strerror(-ret));
 	return 0;
 }
 
@@ -485,7 +552,7 @@ static int exec_sample(struct kscen_ctx *ctx, double *values)
 	output_reset(&st->out);
 	output_reset(&st->err);
 
-	ret = exec_spawn(ctx, p->command, &c);
+	ret = exec_spawn(ctx, p->command, st, &c);
 	if (ret)
 		return ret;
 	ret = exec_wait(ctx, st, &c);
@@ -511,7 +578,7 @@ static int exec_sample(struct kscen_ctx *ctx, double *values)
 const struct kscen_workload kscen_wl_exec = {
 	.name = "exec",
 	.summary = "run a shell command: its wall time, or a number it prints",
-	.version = 1,
+	.version = 2,	/* 2: commands without shell syntax run without sh */
 	.params = exec_param_table,
 	.nr_params = ARRAY_SIZE(exec_param_table),
 	.params_size = sizeof(struct exec_params),

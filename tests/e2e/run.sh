@@ -147,4 +147,20 @@ PY
 	   ! pgrep -f 'sleep 3600' >/dev/null; then pass synthesize_scope_perf
 	else fail synthesize_scope_perf "rc=$rc $(head -c 600 "$tmp/out") $(pgrep -af 'sleep 3600')"; fi
 fi
+# ---- exec without a shell where none is needed --------------------------------
+run "$kscen" run -q --no-save --compare none --format json $fx/e2e/exec-shell.yaml
+if [ $rc = 3 ] && /usr/bin/python3 - "$tmp/out" <<'PY'
+import json, sys
+jobs = {j["name"]: j for j in json.load(open(sys.argv[1]))["jobs"]}
+assert jobs["plain"]["describe"].endswith("(no shell)"), jobs["plain"]
+assert jobs["quoted"]["describe"].endswith("(sh -c)"), jobs["quoted"]
+assert jobs["forced"]["describe"] == "exec: true (sh -c)", jobs["forced"]
+# shell: false: "$X" reaches echo as it is, no shell expanded it
+lit = jobs["literal"]
+assert lit["status"] == "ok" and lit["metrics"][0]["median"] == 7, lit
+m = jobs["missing"]
+assert m["status"] == "failed" and "cannot exec kscen-no-such-command" in m["reason"], m
+assert all(jobs[n]["status"] == "ok" for n in ("plain", "quoted", "forced"))
+PY
+then pass exec_shell_auto_true_false; else fail exec_shell_auto_true_false "rc=$rc $(head -c 600 "$tmp/out")"; fi
 finish run
