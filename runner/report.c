@@ -195,7 +195,7 @@ void kscen_format_change(const struct kscen_change *c, char *buf, size_t len)
  * Below 6 samples the interval is [min, max], whose coverage is only
  * 1 - 2^(1-n): 93.8% for the default 5. Say so rather than call it 95%.
  */
-static double ci_level(unsigned n)
+double report_ci_level(unsigned n)
 {
 	return kscen_median_ci_rank(n) ? 95 : 100 * (1 - ldexp(1, 1 - (int)n));
 }
@@ -207,7 +207,7 @@ void kscen_format_ci(const struct kscen_metric *m, char *buf, size_t len)
 	if (m->nr_samples < 2 || !isfinite(hw))
 		snprintf(buf, len, "(n=%u)", m->nr_samples);
 	else if (!kscen_median_ci_rank(m->nr_samples))
-		snprintf(buf, len, "±%.1f%% (%.1f%%)", hw, ci_level(m->nr_samples));
+		snprintf(buf, len, "±%.1f%% (%.1f%%)", hw, report_ci_level(m->nr_samples));
 	else
 		snprintf(buf, len, "±%.1f%%", hw);
 }
@@ -329,7 +329,7 @@ static void text_summary(FILE *out, const struct kscen_run *run,
 
 	fprintf(out, "   (median of %u", m->nr_samples);
 	if (m->nr_samples >= 2 && isfinite(hw))
-		fprintf(out, ", %.3g%% CI ±%.1f%%", ci_level(m->nr_samples), hw);
+		fprintf(out, ", %.3g%% CI ±%.1f%%", report_ci_level(m->nr_samples), hw);
 	if (isfinite(m->sum.cv))
 		fprintf(out, ", CV %.1f%%", 100 * m->sum.cv);
 	if (m->sum.outliers)

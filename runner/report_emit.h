@@ -24,6 +24,8 @@ static inline const char *report_status_name(enum kscen_status s)
 	return kscen_status_names[s <= KSCEN_FAILED ? s : KSCEN_FAILED];
 }
 
+/* The true coverage of the median's interval from @n samples: 95, or less. */
+double report_ci_level(unsigned n);
 /* "2026-12-01T10:02:33Z" -> "2026-12-01T10:02Z" */
 void report_short_time(const char *iso, char *buf, size_t len);
 /* @j's primary metric against job @ref of the same run: rounds pair them. */

@@ -46,36 +46,118 @@ static void md_change(FILE *out, const struct kscen_change *c, bool have)
 	md_cell(out, buf);
 }
 
-static void md_job(FILE *out, const struct kscen_run *run,
-		   const struct kscen_refs *refs, unsigned ji)
+/* Is parameter @k the same in every job @first..@last? */
+static bool md_fixed(const struct kscen_run *run, unsigned first, unsigned last,
+		     unsigned k)
 {
-	const struct kscen_job_result *j = &run->jobs[ji];
-	char status[KSCEN_REASON_MAX + 16], ci[32];
-	const struct kscen_metric *m;
-	struct kscen_change c;
-	unsigned i, rows;
+	const struct kscen_job_result *a = &run->jobs[first];
 
-	snprintf(status, sizeof(status), "%s%s%s", report_status_name(j->status),
-		 j->reason ? ": " : "", str(j->reason));
-	rows = j->status == KSCEN_OK && j->nr_metrics ? j->nr_metrics : 1;
-	for (i = 0; i < rows; i++) {
-		m = j->status == KSCEN_OK && j->nr_metrics ? &j->metrics[i] :
-							     NULL;
-		md_cell(out, j->id);
-		md_cell(out, m ? m->name : NULL);
-		md_num(out, "%.6g", m ? m->sum.median : 0, m && m->nr_samples);
-		md_cell(out, m ? m->unit : NULL);
-		ci[0] = '\0';
-		if (m && m->nr_samples)
-			kscen_format_ci(m, ci, sizeof(ci));
-		md_cell(out, ci);
-		md_num(out, "%.1f%%", m ? 100 * m->sum.cv : 0, m && m->nr_samples);
-		/* Deltas are for the primary metric, as in the text report. */
-		md_change(out, &c, !i && report_ref_change(run, j, j->baseline, &c));
-		md_change(out, &c, !i && report_ref_change(run, j, j->previous, &c));
-		md_change(out, &c, !i && report_last_change(refs, run, ji, &c));
-		md_cell(out, status);
-		fputs("|\n", out);
+	for (unsigned i = first + 1; i <= last; i++)
+		if (run->jobs[i].nr_kv != a->nr_kv ||
+		    strcmp(str(run->jobs[i].keys[k]), str(a->keys[k])) ||
+		    strcmp(str(run->jobs[i].values[k]), str(a->values[k])))
+			return false;
+	return true;
+}
+
+/* The CI's coverage when every cell of the table has the same one, else 0. */
+static double md_level(const struct kscen_run *run, unsigned first, unsigned last)
+{
+	double level = -1;
+
+	for (unsigned i = first; i <= last; i++)
+		for (unsigned k = 0; k < run->jobs[i].nr_metrics; k++) {
+			const struct kscen_metric *m = &run->jobs[i].metrics[k];
+			double l = report_ci_level(m->nr_samples);
+
+			if (!m->nr_samples)
+				continue;
+			if (level >= 0 && l != level)
+				return 0;
+			level = l;
+		}
+	return level > 0 ? level : 0;
+}
+
+/*
+ * One table a job entry: the parameters its jobs share above it, those
+ * that vary as columns; a row a job and metric, the median in a unit people
+ * read, the interval as [lo, hi] (the median's is not symmetric), the
+ * header's CI label true for every cell.
+ */
+static void md_entry(FILE *out, const struct kscen_run *run,
+		     const struct kscen_refs *refs, unsigned first, unsigned last)
+{
+	const struct kscen_job_result *j0 = &run->jobs[first];
+	double level = md_level(run, first, last);
+	bool varies[64] = { false };
+	unsigned nk = j0->nr_kv < 64 ? j0->nr_kv : 64, fixed = 0;
+	char lvl[32];
+
+	fprintf(out, "\n### %s (`%s`)\n\n", str(j0->name), str(j0->workload));
+	for (unsigned k = 0; k < nk; k++) {
+		varies[k] = !md_fixed(run, first, last, k);
+		if (!varies[k])
+			fprintf(out, "%s`%s=%s`", fixed++ ? ", " : "In every job: ",
+				str(j0->keys[k]), str(j0->values[k]));
+	}
+	if (fixed)
+		fputs("\n\n", out);
+	for (unsigned k = 0; k < nk; k++)
+		if (varies[k])
+			md_cell(out, j0->keys[k]);
+	if (level)
+		snprintf(lvl, sizeof(lvl), "%.3g%% CI", level);
+	else
+		snprintf(lvl, sizeof(lvl), "CI (coverage)");
+	fprintf(out, "| metric | median | unit | %s | CV | to baseline | to previous "
+		"| vs ref | status |\n|", lvl);
+	for (unsigned k = 0; k < nk; k++)
+		if (varies[k])
+			fputs("---|", out);
+	fputs("---|---:|---|---:|---:|---:|---:|---:|---|\n", out);
+
+	for (unsigned ji = first; ji <= last; ji++) {
+		const struct kscen_job_result *j = &run->jobs[ji];
+		char status[KSCEN_REASON_MAX + 16], num[64], lo[64], hi[64], ci[160];
+		unsigned rows = j->status == KSCEN_OK && j->nr_metrics ? j->nr_metrics : 1;
+		struct kscen_change c;
+
+		snprintf(status, sizeof(status), "%s%s%s", report_status_name(j->status),
+			 j->reason ? ": " : "", str(j->reason));
+		for (unsigned i = 0; i < rows; i++) {
+			const struct kscen_metric *m = j->status == KSCEN_OK &&
+				j->nr_metrics ? &j->metrics[i] : NULL;
+			struct kscen_num st = { .unit = "", .scale = 1 };
+
+			for (unsigned k = 0; k < nk; k++)
+				if (varies[k])
+					md_cell(out, k < j->nr_kv ? j->values[k] : NULL);
+			md_cell(out, m ? m->name : NULL);
+			*num = *ci = '\0';
+			if (m && m->nr_samples) {
+				kscen_num_style(m, &st);
+				kscen_format_num(&st, m->sum.median, false, num, sizeof(num));
+				if (isfinite(m->sum.ci_lo) && isfinite(m->sum.ci_hi)) {
+					kscen_format_num(&st, m->sum.ci_lo, false, lo, sizeof(lo));
+					kscen_format_num(&st, m->sum.ci_hi, false, hi, sizeof(hi));
+					snprintf(ci, sizeof(ci), "[%s, %s]", lo, hi);
+					if (!level)
+						snprintf(ci + strlen(ci), sizeof(ci) - strlen(ci),
+							 " (%.3g%%)", report_ci_level(m->nr_samples));
+				}
+			}
+			md_cell(out, num);
+			md_cell(out, m ? st.unit : NULL);
+			md_cell(out, ci);
+			md_num(out, "%.1f%%", m ? 100 * m->sum.cv : 0, m && m->nr_samples);
+			/* Deltas are for the primary metric, as in the text report. */
+			md_change(out, &c, !i && report_ref_change(run, j, j->baseline, &c));
+			md_change(out, &c, !i && report_ref_change(run, j, j->previous, &c));
+			md_change(out, &c, !i && report_last_change(refs, run, ji, &c));
+			md_cell(out, status);
+			fputs("|\n", out);
+		}
 	}
 }
 
@@ -84,7 +166,7 @@ void report_markdown(FILE *out, const struct kscen_run *run,
 {
 	const struct kscen_system *sys = &run->system;
 	char when[64];
-	unsigned i;
+	unsigned i, first = 0;
 
 	fprintf(out, "**kscen %s**: scenario `%s`, %u jobs, repeat %u (warmup %u)%s  \n",
 		run->version ? run->version : KSCEN_VERSION,
@@ -106,10 +188,12 @@ void report_markdown(FILE *out, const struct kscen_run *run,
 		kscen_env_diff_print(out, refs->main, run, "    ");
 		fputc('\n', out);
 	}
-	fprintf(out, "\n\n| job | metric | median | unit | 95%% CI | CV "
-		"| to baseline | to previous | vs ref | status |\n"
-		"|---|---|---:|---|---:|---:|---:|---:|---:|---|\n");
+	fputc('\n', out);
 	for (i = 0; i < run->nr_jobs; i++)
-		md_job(out, run, refs, i);
+		if (i + 1 == run->nr_jobs ||
+		    strcmp(str(run->jobs[i + 1].name), str(run->jobs[first].name))) {
+			md_entry(out, run, refs, first, i);
+			first = i + 1;
+		}
 	kscen_profile_markdown(out, run);	/* profile_report.h */
 }

@@ -535,8 +535,10 @@ void test_report_formats_deltas_and_escaping(void **state)
 	free(t);
 
 	t = render(r, &refs, KSCEN_FMT_MARKDOWN);
-	assert_true(strstr(t, "| job | metric | median | unit | 95% CI | CV |"));
-	assert_true(strstr(t, "| b/x=1 | usecs/op | 11 | usecs | ±9.1% (75.0%) | "
+	/* A table an entry, the varying parameter as a column, [lo, hi]. */
+	assert_true(strstr(t, "\n### b (`exec`)\n"));
+	assert_true(strstr(t, "| metric | median | unit | 75% CI | CV |"));
+	assert_true(strstr(t, "\n| usecs/op | 11 | usecs | [10, 12] | "
 			  "9.1% | +10.0% ~ (too few samples for a 95% CI, "
 			  "n=3+3) | +10.0% ~ (too few"));
 	free(t);
