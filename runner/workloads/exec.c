@@ -251,17 +251,43 @@ static unsigned exec_job_metrics(const void *params,
 	return 2;
 }
 
+/* Is the first word, @len bytes at @w, a program execvp() would find? */
+static bool on_path(const char *w, size_t len)
+{
+	const char *path = getenv("PATH"), *d;
+	char buf[4096];
+	bool found = false;
+
+	if (memchr(w, '/', len))
+		return true;	/* a path: execvp() runs it as it is */
+	for (d = path && *path ? path : "/usr/bin:/bin"; d && !found;
+	     d = strchr(d, ':') ? strchr(d, ':') + 1 : NULL) {
+		size_t dl = strcspn(d, ":");
+
+		if ((size_t)snprintf(buf, sizeof(buf), "%.*s/%.*s", (int)dl, dl ? d : ".",
+				     (int)len, w) < sizeof(buf))
+			found = !access(buf, X_OK);
+	}
+	return found;
+}
+
 /*
  * Does @cmd need /bin/sh? Any character the shell gives a meaning to
  * (quotes, expansions, redirections, globs, separators, comments), a
- * variable assignment or a reserved word first: then sh runs it. What is
+ * variable assignment, a reserved word or a builtin first, or a first word
+ * that is no program on PATH: then sh runs it. What is
  * left is words between blanks, which execvp() runs as sh would.
  */
 static bool needs_shell(const char *cmd)
 {
+	/* reserved words, and builtins no program stands in for */
 	static const char *const reserved[] = {
 		"!", "{", "}", "case", "do", "done", "elif", "else", "esac", "fi",
 		"for", "if", "in", "then", "until", "while",
+		".", ":", "alias", "break", "cd", "command", "continue", "eval",
+		"exec", "exit", "export", "hash", "local", "read", "readonly",
+		"return", "set", "shift", "source", "times", "trap", "type",
+		"ulimit", "umask", "unalias", "unset", "wait",
 	};
 	size_t first = strcspn(cmd + strspn(cmd, " \t"), " \t");
 	const char *w = cmd + strspn(cmd, " \t");
@@ -273,7 +299,8 @@ static bool needs_shell(const char *cmd)
 	for (unsigned i = 0; i < ARRAY_SIZE(reserved); i++)
 		if (strlen(reserved[i]) == first && !strncmp(w, reserved[i], first))
 			return true;
-	return false;
+	/* not a program sh would find: let sh say so, or run its builtin */
+	return !on_path(w, first);
 }
 
 static bool use_shell(const struct exec_params *p)

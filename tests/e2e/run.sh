@@ -158,8 +158,12 @@ assert jobs["forced"]["describe"] == "exec: true (sh -c)", jobs["forced"]
 # shell: false: "$X" reaches echo as it is, no shell expanded it
 lit = jobs["literal"]
 assert lit["status"] == "ok" and lit["metrics"][0]["median"] == 7, lit
+# no such program: sh runs it and says so; a builtin goes to sh too
 m = jobs["missing"]
-assert m["status"] == "failed" and "cannot exec kscen-no-such-command" in m["reason"], m
+assert m["describe"].endswith("(sh -c)") and m["status"] == "failed", m
+assert "kscen-no-such-command: not found" in m["reason"], m
+b = jobs["builtin"]
+assert b["describe"].endswith("(sh -c)") and "status 3" in b["reason"], b
 assert all(jobs[n]["status"] == "ok" for n in ("plain", "quoted", "forced"))
 PY
 then pass exec_shell_auto_true_false; else fail exec_shell_auto_true_false "rc=$rc $(head -c 600 "$tmp/out")"; fi
