@@ -170,12 +170,12 @@ static void entry(FILE *out, const struct kscen_run *run,
 			     strcmp(run->jobs[i].previous, run->jobs[i].baseline));
 	}
 	/* Too wide for columns: the varying parameters on a line of their own. */
-	vary_table = 2 + width + 16 + 8 + 8 * (have_base + have_prev + have_last) <= WIDTH;
+	vary_table = 2 + width + 12 + 8 + 8 * (have_base + have_prev + have_last) <= WIDTH;
 	fputs("  ", out);
 	for (unsigned c = 0; vary_table && c < nc; c++)
 		fprintf(out, "%*s  ", (int)w[c], str(j0->keys[col[c]]));
 	line = open_memstream(&buf, &len);
-	fprintf(line, "%16s %7s", *st0.unit ? st0.unit : m0 ? str(m0->unit) : "median",
+	fprintf(line, "%12s %7s", *st0.unit ? st0.unit : m0 ? str(m0->unit) : "median",
 		"CI");
 	if (have_base)
 		fprintf(line, " %7s", "to base");
@@ -212,7 +212,7 @@ static void entry(FILE *out, const struct kscen_run *run,
 			fputs("  ", out);
 		}
 		if (j->status != KSCEN_OK || !m) {
-			fprintf(out, "%16s\n", j->status == KSCEN_SKIPPED ? "skipped" : "FAILED");
+			fprintf(out, "%12s\n", j->status == KSCEN_SKIPPED ? "skipped" : "FAILED");
 			continue;
 		}
 		/* the column's unit and scale, this job's digits */
@@ -234,7 +234,7 @@ static void entry(FILE *out, const struct kscen_run *run,
 		delta(last_run, sizeof(last_run), report_last_change(refs, run, i, &cl), &cl);
 		/* "±" is two bytes and one column */
 		line = open_memstream(&buf, &len);
-		fprintf(line, "%16s %*s", num, *ci ? 8 : 7, ci);
+		fprintf(line, "%12s %*s", num, *ci ? 8 : 7, ci);
 		if (have_base)
 			fprintf(line, " %7s", base);
 		if (have_prev)
