@@ -149,7 +149,7 @@ pkill -9 -f "sleep ${m}[123]" 2>/dev/null
 
 if [ -n "$(ls -d /sys/fs/cgroup/kscen-* /run/kscen/cgroup2 2>/dev/null)" ] ||
    grep -q 'cgroup_cpu' "$tmp/out"; then
-	grep -Eq '^ +[0-9.]+ usecs \(cgroup_cpu\)' "$tmp/out" &&
+	grep -Eq '^ +[0-9.,]+ usecs \(cgroup_cpu\)' "$tmp/out" &&
 		pass cgroup_cpu_is_an_extra_metric || fail cgroup_cpu_is_an_extra_metric "$(cat "$tmp/out")"
 	# the runner SIGKILLed mid-sample: its guard kills the sample's cgroup
 	cat >"$rel/killed.yaml" <<YAML

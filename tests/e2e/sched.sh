@@ -86,7 +86,7 @@ PY
 	KSCEN_BTF_PATH=/nonexistent/vmlinux run "$kscen" run -q --no-save --compare none \
 		--filter 'mmap/*tracer=bpf,skip_when_full=false' $fx/e2e/lock.yaml
 	[ $rc = 0 ] && grep -q '# 1 ok, 0 skipped, 0 failed' "$tmp/out" &&
-		grep -Eq '^ +[1-9][0-9.]* contentions' "$tmp/out" && pass lock_contention_raw_tp_fallback ||
+		grep -Eq '^ +[1-9][0-9.,]* contentions' "$tmp/out" && pass lock_contention_raw_tp_fallback ||
 		fail lock_contention_raw_tp_fallback "rc=$rc $(cat "$tmp/out")"
 	KSCEN_LOCK_TP_BEGIN=no_such_tracepoint run "$kscen" run -q --no-save --compare none $fx/e2e/lock.yaml
 	[ $rc = 0 ] && grep -q 'no tracepoint lock:no_such_tracepoint' "$tmp/out" &&
