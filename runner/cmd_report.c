@@ -72,7 +72,9 @@ int cmd_compare(int argc, char **argv)
 	int code = 0, nargs;
 	bool labels;
 	double gate = 0;
+	enum kscen_format fmt = KSCEN_FMT_TEXT;
 	const struct kscen_option opts[] = {
+		OPT_FORMAT(&fmt),
 		OPT_PCT(0, "gate", &gate,
 			"exit 1 if a job got worse by more than PCT%, with its\n"
 			"whole 95% CI beyond PCT (inconclusive never trips it)"),
@@ -108,12 +110,21 @@ int cmd_compare(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	kscen_refs_single(&refs, new_, old);	/* takes old */
-	kscen_compare_print(stdout, new_, &refs);
+	/*
+	 * text: benchstat's table; any other format: NEW's report with OLD
+	 * as the reference of every job (its "vs ref" deltas).
+	 */
+	if (fmt == KSCEN_FMT_TEXT)
+		kscen_compare_print(stdout, new_, &refs);
+	else
+		kscen_report(stdout, new_, &refs, fmt);
 	if (gate > 0) {
+		bool data = fmt == KSCEN_FMT_JSON || fmt == KSCEN_FMT_CSV;
 		int bad;
 
-		fputc('\n', stdout);
-		bad = kscen_gate(stdout, new_, &refs, gate);
+		if (!data)
+			fputc('\n', stdout);
+		bad = kscen_gate(data ? stderr : stdout, new_, &refs, gate);
 		code = bad > 0 ? EXIT_GATE : bad < 0 ? EXIT_USAGE : 0;
 	}
 	kscen_refs_free(&refs);

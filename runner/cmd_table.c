@@ -21,7 +21,7 @@ const struct cmd cmd_table[] = {
 	  "Check scenario files; exit 0 if all are valid, 2 otherwise.", NULL },
 	{ "list", cmd_list, "[WORKLOAD]",
 	  "List the workloads, or one workload's metrics and parameters.", NULL },
-	{ "compare", cmd_compare, "OLD NEW [--gate PCT] | label:A label:B DIR",
+	{ "compare", cmd_compare, "OLD NEW [--gate PCT] [--format F] | label:A label:B DIR",
 	  "Delta table between two stored runs, drift from the runs beside OLD allowed for.",
 	  NULL },
 	{ "calibrate", cmd_calibrate, "SCENARIO.yaml [-n N] [-r N] [-o DIR]",

@@ -476,7 +476,7 @@ void kscen_report(FILE *out, const struct kscen_run *run,
 		report_json(out, run, refs);
 		break;
 	case KSCEN_FMT_CSV:
-		report_csv(out, run);
+		report_csv(out, run, refs);
 		break;
 	case KSCEN_FMT_MAIL:
 		report_mail(out, run, refs);

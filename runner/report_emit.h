@@ -39,7 +39,8 @@ void report_markdown(FILE *out, const struct kscen_run *run,
 		     const struct kscen_refs *refs);
 void report_json(FILE *out, const struct kscen_run *run,
 		 const struct kscen_refs *refs);
-void report_csv(FILE *out, const struct kscen_run *run);
+void report_csv(FILE *out, const struct kscen_run *run,
+		const struct kscen_refs *refs);
 void report_mail(FILE *out, const struct kscen_run *run,
 		 const struct kscen_refs *refs);
 

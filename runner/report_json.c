@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "envdiff.h"
@@ -365,29 +366,99 @@ static void csv_row(FILE *out, const struct kscen_job_result *j,
 			snprintf(buf, sizeof(buf), "%u", m->nr_samples), v = buf;
 		else if (base)
 			v = kscen_field_text(f, base, buf, sizeof(buf));
-		csv_field(out, v, csv_col(col + 1, NULL));
+		csv_field(out, v, true);
 	}
 }
 
-void report_csv(FILE *out, const struct kscen_run *run)
+/* Every parameter name of the run, in the order they first appear. */
+static unsigned csv_params(const struct kscen_run *run, const char ***out)
 {
-	const struct kscen_job_result *j;
+	const char **names = NULL;
+	unsigned nr = 0;
+
+	for (unsigned i = 0; i < run->nr_jobs; i++)
+		for (unsigned k = 0; k < run->jobs[i].nr_kv; k++) {
+			const char *key = str(run->jobs[i].keys[k]);
+			unsigned n = 0;
+
+			while (n < nr && strcmp(names[n], key))
+				n++;
+			if (n < nr)
+				continue;
+			names = kscen_xrealloc(names, (nr + 1) * sizeof(*names));
+			names[nr++] = key;
+		}
+	*out = names;
+	return nr;
+}
+
+static const char *const csv_deltas[] = { "to_baseline", "to_previous", "vs_ref" };
+
+/* A delta as ratio new/old, its 95% CI as ratios, p and the verdict. */
+static void csv_delta(FILE *out, bool have, const struct kscen_change *c, bool more)
+{
+	static const char *const verdicts[] = { "same", "better", "worse" };
+	char v[4][32] = { "", "", "", "" };
+
+	if (have && isfinite(c->rel)) {
+		snprintf(v[0], sizeof(v[0]), "%.6g", 1 + c->rel);
+		if (c->ci_valid) {
+			snprintf(v[1], sizeof(v[1]), "%.6g", 1 + c->lo);
+			snprintf(v[2], sizeof(v[2]), "%.6g", 1 + c->hi);
+		}
+		if (isfinite(c->p))
+			snprintf(v[3], sizeof(v[3]), "%.4g", c->p);
+	}
+	for (unsigned i = 0; i < 4; i++)
+		csv_field(out, v[i], true);
+	csv_field(out, have && isfinite(c->rel) ? verdicts[c->verdict] : "", more);
+}
+
+/*
+ * A row a job and metric: the run model's columns, then every parameter
+ * of the run (empty where a job has not got it), then for the primary
+ * metric the change to the baseline, the previous job and the reference.
+ */
+void report_csv(FILE *out, const struct kscen_run *run,
+		const struct kscen_refs *refs)
+{
 	const struct kscen_field *f;
-	unsigned i, k;
+	const char **params;
+	unsigned i, k, np = csv_params(run, &params);
 	bool in_m;
 
 	/* Headings are the keys, but for the metric's name and its count. */
-	for (k = 1; (f = csv_col(k, &in_m)); k++) {
-		fputs(f->hook == KH_SAMPLES ? "n" : in_m && !strcmp(f->key, "name") ?
-		      "metric" : f->key, out);
-		fputc(csv_col(k + 1, NULL) ? ',' : '\n', out);
-	}
+	for (k = 1; (f = csv_col(k, &in_m)); k++)
+		fprintf(out, "%s,", f->hook == KH_SAMPLES ? "n" :
+			in_m && !strcmp(f->key, "name") ? "metric" : f->key);
+	for (k = 0; k < np; k++)
+		fprintf(out, "param.%s,", params[k]);
+	for (k = 0; k < ARRAY_SIZE(csv_deltas); k++)
+		fprintf(out, "%s_ratio,%s_ci_low,%s_ci_high,%s_p,%s_verdict%s",
+			csv_deltas[k], csv_deltas[k], csv_deltas[k], csv_deltas[k],
+			csv_deltas[k], k + 1 < ARRAY_SIZE(csv_deltas) ? "," : "\n");
 	for (i = 0; i < run->nr_jobs; i++) {
-		j = &run->jobs[i];
-		if (j->status != KSCEN_OK || !j->nr_metrics)
-			csv_row(out, j, NULL);
-		else
-			for (k = 0; k < j->nr_metrics; k++)
-				csv_row(out, j, &j->metrics[k]);
+		const struct kscen_job_result *j = &run->jobs[i];
+		unsigned rows = j->status == KSCEN_OK && j->nr_metrics ? j->nr_metrics : 1;
+
+		for (unsigned r = 0; r < rows; r++) {
+			struct kscen_change c;
+
+			csv_row(out, j, j->status == KSCEN_OK && j->nr_metrics ?
+				&j->metrics[r] : NULL);
+			for (k = 0; k < np; k++) {
+				const char *v = NULL;
+
+				for (unsigned q = 0; q < j->nr_kv && !v; q++)
+					if (!strcmp(str(j->keys[q]), params[k]))
+						v = j->values[q];
+				csv_field(out, v, true);
+			}
+			csv_delta(out, !r && report_ref_change(run, j, j->baseline, &c), &c, true);
+			csv_delta(out, !r && report_ref_change(run, j, j->previous, &c), &c, true);
+			csv_delta(out, !r && refs && report_last_change(refs, run, i, &c), &c,
+				  false);
+		}
 	}
+	free(params);
 }

@@ -32,6 +32,34 @@ if [ $rc = 1 ] && grep -q '^## planted: usecs (value)' "$tmp/out" &&
 run "$kscen" compare "$g1" "$g2" --gate 50
 [ $rc = 1 ] && grep -q '^# gate 50%: FAILED' "$tmp/out" && pass compare_gate_after_arguments ||
 	fail compare_gate_after_arguments "rc=$rc $(cat "$tmp/err")"
+# every format through a real parser: compare NEW against OLD
+for f in json csv markdown mail; do "$kscen" compare --format $f "$g1" "$g2" >"$tmp/cmp.$f" 2>"$tmp/err"; done
+if /usr/bin/python3 - "$tmp" <<'PY'
+import csv, json, sys
+d = sys.argv[1]
+j = json.load(open(d + "/cmp.json"))
+planted = [x for x in j["jobs"] if x["name"] == "planted"]
+assert planted and all(x["deltas"]["last"]["verdict"] == "worse" for x in planted), planted
+rows = list(csv.DictReader(open(d + "/cmp.csv", newline="")))
+prim = [r for r in rows if r["name"] == "planted" and r["metric"] == "value"]
+assert prim and all(r["vs_ref_verdict"] == "worse" and float(r["vs_ref_ratio"]) > 1.5 for r in prim), prim
+assert "param.command" in rows[0] and all(r["param.command"] for r in rows), rows[0]
+# markdown: every table row has as many cells as its header
+lines = open(d + "/cmp.markdown").read().split("\n")
+tables = 0
+for i, l in enumerate(lines):
+    if l.startswith("|") and i + 1 < len(lines) and lines[i + 1].startswith("|---"):
+        n = l.count(" | ") + 1
+        k = i + 2
+        while k < len(lines) and lines[k].startswith("|"):
+            assert lines[k].count(" | ") + 1 == n, (l, lines[k])
+            k += 1
+        tables += 1
+assert tables == 2, tables
+mail = open(d + "/cmp.mail", encoding="utf-8").read().split("\n")
+assert all(len(l) <= 72 for l in mail) and any("vs last" in l for l in mail)
+PY
+then pass compare_formats_parse; else fail compare_formats_parse "$(cat "$tmp/err")"; fi
 run "$kscen" compare --gate 50 "$g1" "$g1"
 [ $rc = 0 ] && [ "$(grep -c ' ~ (p=1.000 n=5+5; in-run noise only (0 earlier runs))$' "$tmp/out")" = 3 ] &&
 	grep -q '^# gate 50%: passed (3 jobs checked' "$tmp/out" && pass compare_same_run_is_all_tilde ||
