@@ -23,6 +23,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 #include <time.h>
 
@@ -52,6 +53,7 @@ struct kscen_child {
 	int pidfd;		/* KSCEN_CHILD_PIDFD, or -1 */
 	int out_fd, err_fd;	/* read ends of KSCEN_CHILD_PIPE, or -1 */
 	int status;		/* waitpid()'s */
+	struct rusage ru;	/* its user and system CPU time, once reaped */
 	struct timespec start, end;	/* a program's: CLOCK_MONOTONIC, fork() and reap */
 	const char *failed;	/* the step of a capture's or finish's -errno: "poll" */
 };

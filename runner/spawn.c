@@ -12,6 +12,7 @@
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -186,7 +187,8 @@ int kscen_child_reap(struct kscen_child *c)
 {
 	if (c->pid <= 0)
 		return 0;
-	while (waitpid(c->pid, &c->status, 0) < 0)
+	/* wait4(): waitpid() with the child's CPU time beside its status */
+	while (wait4(c->pid, &c->status, 0, &c->ru) < 0)
 		if (errno != EINTR)
 			return -errno;
 	if (!c->fn)

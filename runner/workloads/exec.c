@@ -78,6 +78,9 @@ static const struct kscen_param exec_param_table[] = {
 
 static const struct kscen_metric_desc exec_metrics[] = {
 	{ .name = "wall_time", .unit = "s", .better = KSCEN_LOWER },
+	/* getrusage() of the command and what it waited for (wait4()) */
+	{ .name = "user_time", .unit = "s", .better = KSCEN_LOWER },
+	{ .name = "sys_time", .unit = "s", .better = KSCEN_LOWER },
 };
 
 struct exec_state {
@@ -242,13 +245,15 @@ static unsigned exec_job_metrics(const void *params,
 {
 	const struct exec_params *p = params;
 
-	if (!has_capture(p))
-		return 1;
-	m[1] = exec_metrics[0];
+	if (!has_capture(p)) {
+		memcpy(m, exec_metrics, sizeof(exec_metrics));
+		return ARRAY_SIZE(exec_metrics);
+	}
+	memcpy(m + 1, exec_metrics, sizeof(exec_metrics));
 	m[0].name = p->metric_name;
 	m[0].unit = p->metric_unit ? p->metric_unit : "";
 	m[0].better = p->metric_better == 1 ? KSCEN_HIGHER : KSCEN_LOWER;
-	return 2;
+	return 1 + ARRAY_SIZE(exec_metrics);
 }
 
 /* Is the first word, @len bytes at @w, a program execvp() would find? */
@@ -590,15 +595,18 @@ static int exec_sample(struct kscen_ctx *ctx, double *values)
 	if (!WIFEXITED(c.status) || WEXITSTATUS(c.status))
 		return exec_failed(ctx, st, c.status);
 	wall = elapsed(&c.start, &c.end);
-	if (has_json(p)) {
-		values[1] = wall;
+	/* wall, user, system: after the captured metric when there is one */
+	{
+		double *t = values + (has_capture(p) ? 1 : 0);
+
+		t[0] = wall;
+		t[1] = c.ru.ru_utime.tv_sec + c.ru.ru_utime.tv_usec / 1e6;
+		t[2] = c.ru.ru_stime.tv_sec + c.ru.ru_stime.tv_usec / 1e6;
+	}
+	if (has_json(p))
 		return exec_json(ctx, p, st, &values[0]);
-	}
-	if (!st->have_re) {
-		values[0] = wall;
+	if (!st->have_re)
 		return 0;
-	}
-	values[1] = wall;
 	return exec_match(ctx, st, &values[0]);
 }
 

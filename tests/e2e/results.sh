@@ -36,6 +36,11 @@ v = jobs["value/command=echo 'result: 12.5 usecs/op',metric_regex=result: ([0-9.
 assert v["metrics"][0]["samples"] == [12.5] * 3, v
 assert v["metrics"][0]["unit"] == "usecs/op"
 assert r["system"]["nr_cpus"] >= 1 and r["partial"] is False
+# exec's CPU times (wait4's rusage) beside the wall time
+names = [m["name"] for m in a["metrics"]]
+assert names[:3] == ["wall_time", "user_time", "sys_time"], names
+assert [m["name"] for m in v["metrics"]][:4] == ["latency", "wall_time", "user_time", "sys_time"]
+assert all(x >= 0 for x in a["metrics"][2]["samples"]) and a["metrics"][1]["unit"] == "s"
 PY
 then pass result_content_via_json; else fail result_content_via_json "$(cat "$tmp/err")"; fi
 grep -q 'to baseline' "$tmp/out" && pass report_has_baseline_delta || fail report_has_baseline_delta "$(cat "$tmp/out")"
