@@ -25,6 +25,8 @@ LDLIBS  := -lcyaml -lyaml -lbpf -lelf -lz -lpthread -lm
 DEB_PKGS := libyaml-dev libcyaml-dev libbpf-dev bpftool clang libelf-dev zlib1g-dev
 # the unit tests; the man pages (scdoc) and the tests of what install puts
 DEB_PKGS += libcmocka-dev scdoc man-db bash-completion
+# kscen plot (sweeps, comparisons, histories) runs gnuplot
+DEB_PKGS += gnuplot-nox
 # tests/slurm.sh runs deploy/slurm on a single-node Slurm.
 DEB_PKGS += slurmctld slurmd slurm-client munge
 # JSON for exec's json option and the fio adapter; the tools the adapters run.

@@ -162,3 +162,18 @@ int cmd_load_result(const char *arg, struct kscen_run **out)
 	return ret;
 }
 
+/* SCENARIO.yaml -> results/<scenario>; a directory is taken as it is. */
+char *cmd_runs_dir(const char *arg, const char *results)
+{
+	struct kscen_scenario *s;
+	struct stat st;
+	char *dir;
+
+	if (!stat(arg, &st) && S_ISDIR(st.st_mode))
+		return kscen_xstrdup(arg);
+	if (kscen_scenario_load(arg, &s))
+		return NULL;
+	dir = kscen_xasprintf("%s/%s", results, s->name);
+	kscen_scenario_free(s);
+	return dir;
+}

@@ -63,6 +63,8 @@ void cmd_jobs_release(struct kscen_jobs *jobs, struct kscen_jobs *all);
 struct kscen_run;
 /* A result file, or the newest run in a directory of them. */
 int cmd_load_result(const char *arg, struct kscen_run **out);
+/* SCENARIO.yaml -> RESULTS/<scenario> (malloc'ed); a directory as it is. */
+char *cmd_runs_dir(const char *arg, const char *results);
 
 int cmd_run(int argc, char **argv);
 int cmd_plan(int argc, char **argv);

@@ -28,22 +28,6 @@ static const char *str(const char *s)
 	return s ? s : "";
 }
 
-/* SCENARIO.yaml -> results/<scenario>; a directory is taken as it is. */
-static char *runs_dir(const char *arg, const char *results)
-{
-	struct kscen_scenario *s;
-	struct stat st;
-	char *dir;
-
-	if (!stat(arg, &st) && S_ISDIR(st.st_mode))
-		return kscen_xstrdup(arg);
-	if (kscen_scenario_load(arg, &s))
-		return NULL;
-	dir = kscen_xasprintf("%s/%s", results, s->name);
-	kscen_scenario_free(s);
-	return dir;
-}
-
 static void list_runs(char **paths, unsigned nr)
 {
 	printf("%-20s %-14s %-10s %-24s %5s %5s %5s  %s\n", "started", "label",
@@ -152,7 +136,7 @@ int kscen_cmd_history(int argc, char **argv)
 		return optind == KSCEN_OPT_HELP ? 0 : EXIT_USAGE;
 	if (argc - optind != 1)
 		return cmd_usage_error("history", "needs one scenario file or directory of runs");
-	dir = runs_dir(argv[optind], results);
+	dir = cmd_runs_dir(argv[optind], results);
 	if (!dir)
 		return 2;
 	if (kscen_result_list(dir, NULL, &paths, &nr) || !nr) {

@@ -191,4 +191,35 @@ sleep 1
 run "$kscen" calibrate -q -n 1 -r 6 -o "$tmp/cal" $fx/e2e/gate.yaml
 grep -Eq '^   3 +±[0-9.]+% +[0-9.]+% +[0-9.]+%  steady/' "$tmp/out" && pass calibrate_prints_drift ||
 	fail calibrate_prints_drift "rc=$rc $(cat "$tmp/out" "$tmp/err")"
+# ---- plots through gnuplot: a sweep, two runs, one job over time -----------------
+if ! why=$(need_tool gnuplot gnuplot-nox); then
+	skip plots_sweep_compare_history "$why"
+else
+	"$kscen" plot "$g2" -o "$tmp/sweep.svg" 2>"$tmp/err" &&
+	"$kscen" plot "$g1" "$g2" -o "$tmp/cmp.svg" 2>>"$tmp/err" &&
+	"$kscen" plot --history 'planted/*' "$cr/e2e-gate" -o "$tmp/hist.png" 2>>"$tmp/err"
+	rc=$?
+	if [ $rc = 0 ] && /usr/bin/python3 - "$tmp" <<'PY'
+import struct, sys
+import xml.etree.ElementTree as E
+d = sys.argv[1]
+ns = "{http://www.w3.org/2000/svg}"
+def texts(f):
+    return ["".join(t.itertext()).strip() for t in E.parse(f).iter(ns + "text")]
+sweep = texts(d + "/sweep.svg")
+assert "planted" in sweep and "steady" in sweep and "usecs" in sweep, sweep
+# two series: the old run and the new one, each job on the axis
+cmp = texts(d + "/cmp.svg")
+assert any("median relative to the old run" in t for t in cmp), cmp
+assert sum(1 for t in cmp if t.startswith("planted")) == 2 and "steady" in cmp, cmp
+png = open(d + "/hist.png", "rb").read()
+assert png[:8] == b"\x89PNG\r\n\x1a\n", png[:8]
+w, h = struct.unpack(">II", png[16:24])
+assert w == 900 and h > 0, (w, h)
+PY
+	then pass plots_sweep_compare_history; else fail plots_sweep_compare_history "rc=$rc $(cat "$tmp/err")"; fi
+	run "$kscen" plot "$g2" -o "$tmp/x.pdf"
+	[ $rc = 2 ] && grep -q 'a .svg or a .png' "$tmp/err" && pass plot_output_type_checked ||
+		fail plot_output_type_checked "rc=$rc $(cat "$tmp/err")"
+fi
 finish compare
