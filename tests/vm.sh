@@ -94,7 +94,7 @@ printf 'sample 0 5000000000\nsample 9 1\nquit\n' | "$kscen" agent --stdio "$vfx/
 rc=$?
 sha=$(sha256sum "$vfx/tiny.yaml" | cut -d' ' -f1)
 if [ $rc = 0 ] && grep -q "^hello $sha 2 $(uname -r)	" "$tmp/out" &&
-	grep -q '^out 0 2 [0-9]* 12.5 ' "$tmp/out" && grep -q '^out -22 0 0	bad request' "$tmp/out" &&
+	grep -q '^out 0 4 [0-9]* 12.5 ' "$tmp/out" && grep -q '^out -22 0 0	bad request' "$tmp/out" &&
 	[ "$(tail -1 "$tmp/out")" = bye ]; then pass agent_protocol_stdio; else
 	fail agent_protocol_stdio "rc=$rc $(cat "$tmp/out" "$tmp/err")"; fi
 
