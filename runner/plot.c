@@ -160,16 +160,11 @@ static bool is_number(const char *s)
 static unsigned varying(const struct kscen_run *run, unsigned first, unsigned last,
 			unsigned *keys, unsigned max)
 {
-	const struct kscen_job_result *a = &run->jobs[first];
 	unsigned n = 0;
 
-	for (unsigned k = 0; k < a->nr_kv && n < max; k++)
-		for (unsigned i = first + 1; i <= last; i++)
-			if (k >= run->jobs[i].nr_kv ||
-			    strcmp(str(run->jobs[i].values[k]), str(a->values[k]))) {
-				keys[n++] = k;
-				break;
-			}
+	for (unsigned k = 0; k < run->jobs[first].nr_kv && n < max; k++)
+		if (!kscen_entry_param_fixed(run, first, last, k))
+			keys[n++] = k;
 	return n;
 }
 
@@ -282,12 +277,11 @@ static void sweep_entry(struct plot *p, const struct kscen_run *run,
 int kscen_plot_sweep(const struct kscen_run *run, const char *out)
 {
 	struct plot p = { 0 };
-	unsigned entries = 0, first = 0;
+	unsigned entries = 0, last;
 	int ret;
 
-	for (unsigned i = 0; i < run->nr_jobs; i++)
-		entries += i + 1 == run->nr_jobs ||
-			   strcmp(str(run->jobs[i + 1].name), str(run->jobs[i].name));
+	for (unsigned first = 0; first < run->nr_jobs; first = last + 1, entries++)
+		last = kscen_entry_last(run, first);
 	if (!entries) {
 		fprintf(stderr, "kscen plot: %s has no jobs\n", str(run->path));
 		return -EINVAL;
@@ -295,12 +289,10 @@ int kscen_plot_sweep(const struct kscen_run *run, const char *out)
 	ret = plot_open(&p, out, entries, ROW_HEIGHT * entries);
 	if (ret)
 		return ret;
-	for (unsigned i = 0; i < run->nr_jobs; i++)
-		if (i + 1 == run->nr_jobs ||
-		    strcmp(str(run->jobs[i + 1].name), str(run->jobs[first].name))) {
-			sweep_entry(&p, run, first, i);
-			first = i + 1;
-		}
+	for (unsigned first = 0; first < run->nr_jobs; first = last + 1) {
+		last = kscen_entry_last(run, first);
+		sweep_entry(&p, run, first, last);
+	}
 	ret = plot_run(&p, entries > 1);
 	plot_cleanup(&p);
 	return ret;

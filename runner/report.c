@@ -124,6 +124,29 @@ void kscen_format_num(const struct kscen_num *st, double v, bool sign,
 	buf[o] = '\0';
 }
 
+unsigned kscen_entry_last(const struct kscen_run *run, unsigned first)
+{
+	unsigned last = first;
+
+	while (last + 1 < run->nr_jobs &&
+	       !strcmp(str(run->jobs[last + 1].name), str(run->jobs[first].name)))
+		last++;
+	return last;
+}
+
+bool kscen_entry_param_fixed(const struct kscen_run *run, unsigned first,
+			     unsigned last, unsigned k)
+{
+	const struct kscen_job_result *a = &run->jobs[first];
+
+	for (unsigned i = first + 1; i <= last; i++)
+		if (run->jobs[i].nr_kv != a->nr_kv ||
+		    strcmp(str(run->jobs[i].keys[k]), str(a->keys[k])) ||
+		    strcmp(str(run->jobs[i].values[k]), str(a->values[k])))
+			return false;
+	return true;
+}
+
 /* "2026-12-01T10:02:33Z" -> "2026-12-01T10:02Z" */
 void report_short_time(const char *iso, char *buf, size_t len)
 {

@@ -61,6 +61,14 @@ struct kscen_num {
 	int decimals;
 };
 void kscen_num_style(const struct kscen_metric *m, struct kscen_num *st);
+/*
+ * A job entry of a run: the jobs expanded from one entry of the scenario,
+ * next to each other and sharing its name. The last job of the entry that
+ * starts at @first; whether parameter @k is the same in all its jobs.
+ */
+unsigned kscen_entry_last(const struct kscen_run *run, unsigned first);
+bool kscen_entry_param_fixed(const struct kscen_run *run, unsigned first,
+			     unsigned last, unsigned k);
 /* Only the decimals, for @st's scale (a column shared by several jobs). */
 void kscen_num_decimals(const struct kscen_metric *m, struct kscen_num *st);
 /* @v (in the metric's own unit) as @st says, "+" with @sign, 12,345 commas. */

@@ -104,22 +104,6 @@ static void delta(char *buf, size_t len, bool have, const struct kscen_change *c
 		snprintf(buf, len, fabs(c->rel) >= 1 ? "%+.0f%%" : "%+.1f%%", 100 * c->rel);
 }
 
-/* Is parameter @k of job @j the same in every job of @j's entry? */
-static bool fixed_key(const struct kscen_run *run, unsigned first, unsigned last,
-		      unsigned k)
-{
-	const struct kscen_job_result *a = &run->jobs[first];
-
-	for (unsigned i = first + 1; i <= last; i++) {
-		const struct kscen_job_result *b = &run->jobs[i];
-
-		if (b->nr_kv != a->nr_kv || strcmp(str(b->keys[k]), str(a->keys[k])) ||
-		    strcmp(str(b->values[k]), str(a->values[k])))
-			return false;
-	}
-	return true;
-}
-
 #define COLS 8
 
 /* One table: the jobs @first..@last of one entry of the scenario. */
@@ -138,7 +122,7 @@ static void entry(FILE *out, const struct kscen_run *run,
 	size_t len;
 
 	for (unsigned k = 0; k < j0->nr_kv; k++) {
-		if (fixed_key(run, first, last, k)) {
+		if (kscen_entry_param_fixed(run, first, last, k)) {
 			size_t n = strlen(fixed);
 
 			snprintf(fixed + n, sizeof(fixed) - n, "%s%s=%s", n ? " " : "",
@@ -252,17 +236,15 @@ static void entry(FILE *out, const struct kscen_run *run,
 void report_mail(FILE *out, const struct kscen_run *run,
 		 const struct kscen_refs *refs)
 {
-	unsigned n[3] = { 0 }, first = 0;
+	unsigned n[3] = { 0 }, last;
 
 	header(out, run, refs);
-	for (unsigned i = 0; i < run->nr_jobs; i++) {
-		n[run->jobs[i].status <= KSCEN_FAILED ? run->jobs[i].status : KSCEN_FAILED]++;
-		if (i + 1 == run->nr_jobs ||
-		    strcmp(str(run->jobs[i + 1].name), str(run->jobs[first].name))) {
-			entry(out, run, refs, first, i);
-			first = i + 1;
-		}
+	for (unsigned first = 0; first < run->nr_jobs; first = last + 1) {
+		last = kscen_entry_last(run, first);
+		entry(out, run, refs, first, last);
 	}
+	for (unsigned i = 0; i < run->nr_jobs; i++)
+		n[run->jobs[i].status <= KSCEN_FAILED ? run->jobs[i].status : KSCEN_FAILED]++;
 	fputc('\n', out);
 	for (unsigned i = 0; i < run->nr_jobs; i++)
 		if (run->jobs[i].status != KSCEN_OK) {

@@ -46,20 +46,6 @@ static void md_change(FILE *out, const struct kscen_change *c, bool have)
 	md_cell(out, buf);
 }
 
-/* Is parameter @k the same in every job @first..@last? */
-static bool md_fixed(const struct kscen_run *run, unsigned first, unsigned last,
-		     unsigned k)
-{
-	const struct kscen_job_result *a = &run->jobs[first];
-
-	for (unsigned i = first + 1; i <= last; i++)
-		if (run->jobs[i].nr_kv != a->nr_kv ||
-		    strcmp(str(run->jobs[i].keys[k]), str(a->keys[k])) ||
-		    strcmp(str(run->jobs[i].values[k]), str(a->values[k])))
-			return false;
-	return true;
-}
-
 /* The CI's coverage when every cell of the table has the same one, else 0. */
 static double md_level(const struct kscen_run *run, unsigned first, unsigned last)
 {
@@ -96,7 +82,7 @@ static void md_entry(FILE *out, const struct kscen_run *run,
 
 	fprintf(out, "\n### %s (`%s`)\n\n", str(j0->name), str(j0->workload));
 	for (unsigned k = 0; k < nk; k++) {
-		varies[k] = !md_fixed(run, first, last, k);
+		varies[k] = !kscen_entry_param_fixed(run, first, last, k);
 		if (!varies[k])
 			fprintf(out, "%s`%s=%s`", fixed++ ? ", " : "In every job: ",
 				str(j0->keys[k]), str(j0->values[k]));
@@ -166,7 +152,6 @@ void report_markdown(FILE *out, const struct kscen_run *run,
 {
 	const struct kscen_system *sys = &run->system;
 	char when[64];
-	unsigned i, first = 0;
 
 	fprintf(out, "**kscen %s**: scenario `%s`, %u jobs, repeat %u (warmup %u)%s  \n",
 		run->version ? run->version : KSCEN_VERSION,
@@ -189,11 +174,9 @@ void report_markdown(FILE *out, const struct kscen_run *run,
 		fputc('\n', out);
 	}
 	fputc('\n', out);
-	for (i = 0; i < run->nr_jobs; i++)
-		if (i + 1 == run->nr_jobs ||
-		    strcmp(str(run->jobs[i + 1].name), str(run->jobs[first].name))) {
-			md_entry(out, run, refs, first, i);
-			first = i + 1;
-		}
+	for (unsigned first = 0, last; first < run->nr_jobs; first = last + 1) {
+		last = kscen_entry_last(run, first);
+		md_entry(out, run, refs, first, last);
+	}
 	kscen_profile_markdown(out, run);	/* profile_report.h */
 }
