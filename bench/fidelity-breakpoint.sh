@@ -17,8 +17,8 @@ def point(j):
     p = j["params"]
     if "breakpoints" in p:
         return str(p["breakpoints"])
-    for b in ("0", "4"):
-        if f" -b {b} " in p.get("command", ""):
+    for b in ("0", "4"):            # the command's label: b0, b4
+        if p.get("command") == f"b{b}":
             return b
     return "-"
 med = {}

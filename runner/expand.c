@@ -5,7 +5,7 @@
  * Per entry: the product of its axes (the first declared axis outermost),
  * minus the excluded combinations, plus the included ones. Each job gets a
  * stable id, "<name>/<param>=<value>,...", over the declared parameters in
- * declaration order, and its baseline and "previous" (README.md, "A scenario"): the
+ * declaration order (a long value shortened, see id_value()), and its baseline and "previous" (README.md, "A scenario"): the
  * baseline is the job equal in every other parameter with the baseline's
  * values for the named ones; "previous" is the job just before it among
  * those that differ from it only in the baseline's parameters.
@@ -22,6 +22,7 @@
 /* Scratch for one job while the list is built. */
 struct combo {
 	const char **text;	/* per declared key (ids), NULL: not given */
+	const char **label;	/* per declared key: its label, NULL: none */
 	struct kscen_value *val; /* per workload param: effective values */
 	char *key;		/* canonical text of val, for lookups */
 };
@@ -154,6 +155,7 @@ static void combo_fini(const struct kscen_workload *w, struct combo *c)
 		kscen_value_fini(&c->val[i]);
 	free(c->val);
 	free(c->text);
+	free(c->label);
 	free(c->key);
 }
 
@@ -166,6 +168,35 @@ static void combo_fini(const struct kscen_workload *w, struct combo *c)
 static bool id_special(unsigned char c)
 {
 	return c == ',' || c == '%' || c < 0x20 || c == 0x7f;
+}
+
+/*
+ * A value longer than ID_VALUE_MAX bytes (a command, a regex) would drown
+ * the id: it appears as its first ID_PREFIX bytes, '~' and the first 8 hex
+ * digits of its SHA-256. The hash keeps ids of different values different
+ * and the id of a value the same from run to run; the stored run keeps the
+ * whole value beside the id (params:).
+ */
+#define ID_VALUE_MAX	40
+#define ID_PREFIX	24
+
+static char *id_value(const char *v)
+{
+	size_t n = strlen(v), cut = ID_PREFIX;
+	char *hash, *out;
+
+	if (n <= ID_VALUE_MAX)
+		return kscen_xstrdup(v);
+	while (cut && ((unsigned char)v[cut] & 0xc0) == 0x80)
+		cut--;			/* not inside a UTF-8 sequence */
+	hash = kscen_sha256_hex(v, n);
+	out = kscen_xmalloc(cut + 10);
+	memcpy(out, v, cut);
+	out[cut] = '~';
+	memcpy(out + cut + 1, hash, 8);
+	out[cut + 9] = '\0';
+	free(hash);
+	return out;
 }
 
 static size_t id_len(const char *v)
@@ -189,24 +220,51 @@ static char *id_put(char *p, const char *v)
 	return p;
 }
 
+/* An include's value, if it is one of a labeled axis's values: its label. */
+static const char *label_of(const struct kscen_map *pm, const char *key,
+			    const char *text)
+{
+	for (unsigned k = 0; k < pm->nr; k++) {
+		const struct kscen_kv *kv = &pm->kv[k];
+
+		if (strcmp(kv->key, key) || !kv->labels)
+			continue;
+		for (unsigned i = 0; i < kv->nr_values; i++)
+			if (strcmp(kv->values[i], text) == 0)
+				return kv->labels[i];
+	}
+	return NULL;
+}
+
+/* What an id and the stored run show of each declared key's value. */
+static char **shown_values(const struct entry_keys *k, const struct combo *c)
+{
+	char **v = kscen_xcalloc(k->nr + 1, sizeof(*v));
+
+	for (unsigned i = 0; i < k->nr; i++)
+		if (c->text[i])
+			v[i] = c->label[i] ? kscen_xstrdup(c->label[i]) : id_value(c->text[i]);
+	return v;
+}
+
 static char *make_id(const struct kscen_job_spec *j, const struct entry_keys *k,
-		     const struct combo *c)
+		     char **v)
 {
 	size_t len = strlen(j->name) + 2;
 	char *id, *p;
 
 	for (unsigned i = 0; i < k->nr; i++)
-		if (c->text[i])
-			len += strlen(k->names[i]) + id_len(c->text[i]) + 2;
+		if (v[i])
+			len += strlen(k->names[i]) + id_len(v[i]) + 2;
 	id = kscen_xmalloc(len);
 	p = stpcpy(id, j->name);
 	for (unsigned i = 0, n = 0; i < k->nr; i++) {
-		if (!c->text[i])
+		if (!v[i])
 			continue;
 		*p++ = n++ ? ',' : '/';
 		p = stpcpy(p, k->names[i]);
 		*p++ = '=';
-		p = id_put(p, c->text[i]);
+		p = id_put(p, v[i]);
 	}
 	return id;
 }
@@ -221,6 +279,7 @@ static void add_job(struct builder *b, const struct kscen_job_spec *j,
 		    const struct entry_keys *k, struct combo *c)
 {
 	struct kscen_job *job;
+	char **shown = shown_values(k, c);
 
 	if (b->nr == b->cap) {
 		b->cap = b->cap ? 2 * b->cap : 16;
@@ -231,7 +290,7 @@ static void add_job(struct builder *b, const struct kscen_job_spec *j,
 	memset(job, 0, sizeof(*job));
 	job->spec = j;
 	job->workload = j->workload;
-	job->id = make_id(j, k, c);
+	job->id = make_id(j, k, shown);
 	job->baseline = job->previous = -1;
 	for (unsigned i = 0; i < k->nr; i++) {
 		if (!c->text[i])
@@ -239,8 +298,9 @@ static void add_job(struct builder *b, const struct kscen_job_spec *j,
 		job->keys = kscen_xrealloc(job->keys, (job->nr_kv + 1) * sizeof(char *));
 		job->values = kscen_xrealloc(job->values, (job->nr_kv + 1) * sizeof(char *));
 		job->keys[job->nr_kv] = kscen_xstrdup(k->names[i]);
-		job->values[job->nr_kv++] = kscen_xstrdup(c->text[i]);
+		job->values[job->nr_kv++] = shown[i];
 	}
+	free(shown);
 	c->key = canon(j->workload, c->val, NULL, NULL);
 	b->combo[b->nr++] = *c;
 }
@@ -258,11 +318,15 @@ static int expand_entry(const struct kscen_job_spec *j, struct builder *b)
 	for (unsigned i = 0; i < pm->nr; i++)
 		total *= pm->kv[i].nr_values;	/* bounded by the caller */
 	for (unsigned long n = 0; n < total; n++) {
-		struct combo c = { .text = kscen_xcalloc(k.nr + 1, sizeof(char *)) };
+		struct combo c = { .text = kscen_xcalloc(k.nr + 1, sizeof(char *)),
+				   .label = kscen_xcalloc(k.nr + 1, sizeof(char *)) };
 		bool excluded = false;
 
-		for (unsigned i = 0; i < pm->nr; i++)
+		for (unsigned i = 0; i < pm->nr; i++) {
 			c.text[i] = pm->kv[i].values[idx[i]];
+			if (pm->kv[i].labels)
+				c.label[i] = pm->kv[i].labels[idx[i]];
+		}
 		for (int i = pm->nr - 1; i >= 0; i--) {	/* last axis fastest */
 			if (++idx[i] < pm->kv[i].nr_values)
 				break;
@@ -287,12 +351,17 @@ static int expand_entry(const struct kscen_job_spec *j, struct builder *b)
 	}
 	for (unsigned i = 0; i < j->nr_include; i++) {
 		const struct kscen_map *inc = &j->include[i];
-		struct combo c = { .text = kscen_xcalloc(k.nr + 1, sizeof(char *)) };
+		struct combo c = { .text = kscen_xcalloc(k.nr + 1, sizeof(char *)),
+				   .label = kscen_xcalloc(k.nr + 1, sizeof(char *)) };
 
 		for (unsigned p = 0; p < pm->nr; p++)
 			c.text[p] = pm->kv[p].values[0];	/* scalars; axes are overridden */
-		for (unsigned v = 0; v < inc->nr; v++)
-			c.text[key_index(&k, inc->kv[v].key)] = inc->kv[v].values[0];
+		for (unsigned v = 0; v < inc->nr; v++) {
+			int x = key_index(&k, inc->kv[v].key);
+
+			c.text[x] = inc->kv[v].values[0];
+			c.label[x] = label_of(pm, inc->kv[v].key, c.text[x]);
+		}
 		ret = combo_values(j, &k, &c);
 		if (!ret)
 			c.key = canon(j->workload, c.val, NULL, NULL);

@@ -102,6 +102,13 @@ bool kscen_lis_null(yaml_node_t *n)
 int kscen_lcheck_scalar(struct kscen_loader *ld, yaml_node_t *n,
 			const struct kscen_param *p, struct kscen_value *v)
 {
+	return kscen_lcheck_text(ld, n, p, n->type == YAML_SCALAR_NODE ? scalar(n) : NULL, v);
+}
+
+int kscen_lcheck_text(struct kscen_loader *ld, yaml_node_t *n,
+		      const struct kscen_param *p, const char *text,
+		      struct kscen_value *v)
+{
 	char err[256];
 
 	if (n->type != YAML_SCALAR_NODE) {
@@ -114,7 +121,7 @@ int kscen_lcheck_scalar(struct kscen_loader *ld, yaml_node_t *n,
 		     "text: '%s')", p->name, scalar(n));
 		return -EINVAL;
 	}
-	if (kscen_value_parse(p, scalar(n), v, err, sizeof(err))) {
+	if (kscen_value_parse(p, text, v, err, sizeof(err))) {
 		kscen_lerr(ld, n, "%s", err);
 		return -EINVAL;
 	}
@@ -148,7 +155,7 @@ static void read_job(struct kscen_loader *ld, yaml_node_t *n,
 	snprintf(where, sizeof(where), "job %s: params", j->name);
 	v = get(ld, n, "params");
 	if (v)
-		kscen_read_map(ld, v, j->workload, true, where, &j->params);
+		kscen_read_map(ld, v, j->workload, NULL, where, &j->params);
 	for (unsigned i = 0; i < j->workload->nr_params; i++) {
 		const struct kscen_param *p = &j->workload->params[i];
 
@@ -163,7 +170,7 @@ static void read_job(struct kscen_loader *ld, yaml_node_t *n,
 	v = get(ld, n, "baseline");
 	if (v) {
 		snprintf(where, sizeof(where), "job %s: baseline", j->name);
-		kscen_read_map(ld, v, j->workload, false, where, &j->baseline);
+		kscen_read_map(ld, v, j->workload, &j->params, where, &j->baseline);
 		kscen_check_selector(ld, j, &j->baseline, "baseline");
 	}
 	for (unsigned i = 0; i < j->nr_include; i++) {

@@ -55,6 +55,8 @@ struct kscen_kv {
 	char *key;
 	struct kscen_mark key_mark;
 	char **values;		/* one for a scalar, n for a list (an axis) */
+	char **labels;		/* NULL, or a label each value (an axis given
+				 * as label: value): ids show the label */
 	struct kscen_mark *marks;
 	unsigned nr_values;
 	bool is_list;

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * scenario_map.c - the open mappings of a job that libcyaml cannot load:
- * params (a workload's parameter names as keys, a value or a list, an axis,
- * as values), include, exclude and baseline, walked on the libyaml tree
+ * params (a workload's parameter names as keys, a value, a list (an axis)
+ * or a mapping of label: value (an axis whose ids show the labels) as
+ * values), include, exclude and baseline, walked on the libyaml tree
  * with the position of every node, each value checked against its
  * parameter's type.
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
@@ -62,12 +64,41 @@ unsigned kscen_lcheck_keys(struct kscen_loader *ld, yaml_node_t *map, const char
 	return ld->errors - before;
 }
 
-static void kv_add_value(struct kscen_kv *kv, yaml_node_t *n)
+static void kv_add_value(struct kscen_kv *kv, yaml_node_t *n, const char *label)
 {
 	kv->values = kscen_xrealloc(kv->values, (kv->nr_values + 1) * sizeof(char *));
 	kv->marks = kscen_xrealloc(kv->marks, (kv->nr_values + 1) * sizeof(*kv->marks));
+	if (label) {
+		kv->labels = kscen_xrealloc(kv->labels, (kv->nr_values + 1) * sizeof(char *));
+		kv->labels[kv->nr_values] = kscen_xstrdup(label);
+	}
 	kv->values[kv->nr_values] = kscen_xstrdup(scalar(n));
 	kv->marks[kv->nr_values++] = kscen_ynode_mark(n);
+}
+
+/* A label stands for a long value in ids: short, and plain. */
+#define LABEL_MAX 32
+
+static bool label_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n > LABEL_MAX)
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("_.+-", *s))
+			return false;
+	return true;
+}
+
+/* A selector's value may be a label of @decl's axis: the value it stands for. */
+static const char *unlabel(const struct kscen_kv *decl, const char *text)
+{
+	if (decl && decl->labels)
+		for (unsigned i = 0; i < decl->nr_values; i++)
+			if (strcmp(decl->labels[i], text) == 0)
+				return decl->values[i];
+	return text;
 }
 
 struct axis_value {
@@ -91,14 +122,56 @@ static int axis_value_cmp(const void *a, const void *b)
 }
 
 /*
- * Read a params-like mapping of @w's parameters. Lists (axes) are allowed
- * only when @axes; each value is checked against its parameter's type, and
- * an axis must not repeat a value.
+ * "command: {b0: perf bench ... -b 0, b4: ...}": an axis whose ids show the
+ * labels. Labels are plain names, unique (kscen_lcheck_keys), and the values
+ * are checked like a list's.
+ */
+static void read_labeled_axis(struct kscen_loader *ld, yaml_node_t *v,
+			      const struct kscen_param *p, const char *where,
+			      struct kscen_kv *kv)
+{
+	char what[160];
+
+	kv->is_list = true;
+	snprintf(what, sizeof(what), "%s: %s", where, p->name);
+	if (v->data.mapping.pairs.top == v->data.mapping.pairs.start)
+		kscen_lerr(ld, v, "%s: an axis needs at least one value", what);
+	if (kscen_lcheck_keys(ld, v, what))
+		return;
+	for (yaml_node_pair_t *pr = v->data.mapping.pairs.start;
+	     pr < v->data.mapping.pairs.top; pr++) {
+		yaml_node_t *k = node(ld, pr->key), *e = node(ld, pr->value);
+		struct kscen_value val;
+
+		if (!label_ok(scalar(k))) {
+			kscen_lerr(ld, k, "%s: label '%s' must be 1 to %d letters, digits or _.+-",
+				   what, scalar(k), LABEL_MAX);
+			continue;
+		}
+		if (kscen_lcheck_scalar(ld, e, p, &val))
+			continue;
+		kscen_value_fini(&val);
+		for (unsigned i = 0; i < kv->nr_values; i++)
+			if (strcmp(kv->values[i], scalar(e)) == 0)
+				kscen_lerr(ld, e, "%s: labels %s and %s have the same value",
+					   what, kv->labels[i], scalar(k));
+		kv_add_value(kv, e, scalar(k));
+	}
+}
+
+/*
+ * Read a params-like mapping of @w's parameters: the params themselves
+ * (@decl NULL: axes allowed), or a selector of them (include, exclude,
+ * baseline: single values, which may be labels of @decl's axes). Each value
+ * is checked against its parameter's type, and an axis must not repeat a
+ * value or a label.
  */
 void kscen_read_map(struct kscen_loader *ld, yaml_node_t *n,
-		     const struct kscen_workload *w, bool axes,
+		     const struct kscen_workload *w, const struct kscen_map *decl,
 		     const char *where, struct kscen_map *out)
 {
+	bool axes = !decl;
+
 	memset(out, 0, sizeof(*out));
 	out->mark = kscen_ynode_mark(n);
 	if (n->type != YAML_MAPPING_NODE) {
@@ -133,15 +206,25 @@ void kscen_read_map(struct kscen_loader *ld, yaml_node_t *n,
 		kv->key_mark = kscen_ynode_mark(k);
 		if (v->type == YAML_SCALAR_NODE) {
 			struct kscen_value val;
+			const char *text = decl ? unlabel(kscen_map_find(decl, p->name),
+							  scalar(v)) : scalar(v);
 
-			if (kscen_lcheck_scalar(ld, v, p, &val) == 0)
+			if (kscen_lcheck_text(ld, v, p, text, &val) == 0)
 				kscen_value_fini(&val);
-			kv_add_value(kv, v);
+			kv_add_value(kv, v, NULL);
+			if (text != scalar(v)) {
+				free(kv->values[0]);
+				kv->values[0] = kscen_xstrdup(text);
+			}
+			continue;
+		}
+		if (v->type == YAML_MAPPING_NODE && axes) {
+			read_labeled_axis(ld, v, p, where, kv);
 			continue;
 		}
 		if (v->type != YAML_SEQUENCE_NODE || !axes) {
 			kscen_lerr(ld, v, "%s: %s must be a single value%s", where,
-			     p->name, axes ? " or a list of values" : "");
+			     p->name, axes ? ", a list of values or a mapping of label: value" : "");
 			/* Not kept: a kv without a value must not reach the checks. */
 			free(kv->key);
 			out->nr--;
@@ -164,7 +247,7 @@ void kscen_read_map(struct kscen_loader *ld, yaml_node_t *n,
 				continue;
 			vals[nv].node = e;
 			vals[nv].string = p->type == KSCEN_P_STRING;
-			kv_add_value(kv, e);
+			kv_add_value(kv, e, NULL);
 			nv++;
 		}
 		/* Sorted, duplicates are neighbours: an axis of 100k values is cheap. */
@@ -246,16 +329,21 @@ void kscen_read_selectors(struct kscen_loader *ld, struct kscen_job_spec *j,
 
 		snprintf(where, sizeof(where), "job %s: %s", j->name, what);
 		*out = kscen_xrealloc(*out, (*nr + 1) * sizeof(**out));
-		kscen_read_map(ld, node(ld, *it), j->workload, false, where, &(*out)[(*nr)++]);
+		kscen_read_map(ld, node(ld, *it), j->workload, &j->params, where,
+			       &(*out)[(*nr)++]);
 	}
 }
 
 void kscen_map_fini(struct kscen_map *m)
 {
 	for (unsigned i = 0; i < m->nr; i++) {
-		for (unsigned v = 0; v < m->kv[i].nr_values; v++)
+		for (unsigned v = 0; v < m->kv[i].nr_values; v++) {
 			free(m->kv[i].values[v]);
+			if (m->kv[i].labels)
+				free(m->kv[i].labels[v]);
+		}
 		free(m->kv[i].values);
+		free(m->kv[i].labels);
 		free(m->kv[i].marks);
 		free(m->kv[i].key);
 	}

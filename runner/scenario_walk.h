@@ -31,11 +31,15 @@ bool kscen_lis_null(yaml_node_t *n);
 /* A scalar node, checked as a value of @p's type into @v. */
 int kscen_lcheck_scalar(struct kscen_loader *ld, yaml_node_t *n,
 			const struct kscen_param *p, struct kscen_value *v);
+/* The same for @text (a label's value) at scalar node @n's position. */
+int kscen_lcheck_text(struct kscen_loader *ld, yaml_node_t *n,
+		      const struct kscen_param *p, const char *text,
+		      struct kscen_value *v);
 
 /* scenario_map.c */
 unsigned kscen_lcheck_keys(struct kscen_loader *ld, yaml_node_t *map, const char *where);
 void kscen_read_map(struct kscen_loader *ld, yaml_node_t *n,
-		    const struct kscen_workload *w, bool axes,
+		    const struct kscen_workload *w, const struct kscen_map *decl,
 		    const char *where, struct kscen_map *out);
 const struct kscen_kv *kscen_map_find(const struct kscen_map *m, const char *key);
 void kscen_check_selector(struct kscen_loader *ld, const struct kscen_job_spec *j,

@@ -3,6 +3,7 @@
  * test_expand.c - the loader and the expander on the fixtures in
  * tests/fixtures/good: counts, ids, include/exclude, baseline and previous.
  */
+#define _GNU_SOURCE
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "jobs.h"
+#include "scenario_load.h"
 #include "tests.h"
 
 static int load(const char *path, struct kscen_scenario **s, struct kscen_jobs *jobs,
@@ -171,4 +173,51 @@ void test_sha256_known_answers(void **state)
 	h = kscen_sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 56);
 	assert_true(strcmp(h, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1") == 0);
 	free(h);
+}
+
+/* The first 24 bytes of @v, '~' and 8 hex digits of its SHA-256. */
+static char *short_form(const char *v)
+{
+	char *hash = kscen_sha256_hex(v, strlen(v));
+	char *out;
+
+	assert_true(asprintf(&out, "%.24s~%.8s", v, hash) > 0);
+	free(hash);
+	return out;
+}
+
+void test_expand_long_values_labels(void **state)
+{
+	const char *one = "echo a command longer than forty bytes, number one";
+	const char *two = "echo a command longer than forty bytes, number two";
+	struct kscen_scenario *s;
+	struct kscen_jobs jobs;
+	char *a = short_form(one), *b = short_form(two), *id;
+
+	(void)state;
+	assert_true(load("tests/fixtures/good/id-labels.yaml", &s, &jobs, 100) == 0);
+	assert_int_equal(jobs.nr, 4);
+	assert_string_equal(jobs.job[0].id,
+			    "labeled/command=b0,metric_regex=([0-9.]+) usecs/op,metric_name=usecs/op");
+	assert_string_equal(jobs.job[1].id,
+			    "labeled/command=b4,metric_regex=([0-9.]+) usecs/op,metric_name=usecs/op");
+	/* The baseline given by its label; the stored value is the label... */
+	assert_int_equal(jobs.job[1].baseline, 0);
+	assert_string_equal(jobs.job[1].values[0], "b4");
+	/* ...and the workload gets the whole command. */
+	id = kscen_value_text(&jobs.job[1].workload->params[0], jobs.job[1].params);
+	assert_string_equal(id, "perf bench --repeat=56 breakpoint thread -b 4 -p 2 -t 20");
+	free(id);
+	/* Same prefix, different values: different, stable ids. */
+	assert_true(asprintf(&id, "long/command=%s", a) > 0);
+	assert_string_equal(jobs.job[2].id, id);
+	free(id);
+	assert_true(asprintf(&id, "long/command=%s", b) > 0);
+	assert_string_equal(jobs.job[3].id, id);
+	free(id);
+	assert_string_not_equal(a, b);
+	free(a);
+	free(b);
+	kscen_jobs_free(&jobs);
+	kscen_scenario_free(s);
 }
