@@ -449,6 +449,34 @@ static void resolve(const struct kscen_job_spec *j, struct builder *b,
 	free(full);
 }
 
+/* The job's metrics: list first, then the workload's metrics. */
+static int add_captures(struct kscen_job *job, const struct kscen_workload *w)
+{
+	const struct kscen_job_spec *j = job->spec;
+	char err[256];
+
+	if (!j->nr_captures)
+		return 0;
+	if (w->check_captures(job->params, j->nr_captures, err, sizeof(err))) {
+		kscen_file_error(j->spec_file, j->mark, "job %s: metrics: %s", job->id, err);
+		return -EINVAL;
+	}
+	if (j->nr_captures + job->nr_metrics > KSCEN_MAX_METRICS) {
+		kscen_file_error(j->spec_file, j->mark, "job %s: metrics: more than %d "
+				 "metrics in all", job->id, KSCEN_MAX_METRICS);
+		return -EINVAL;
+	}
+	memmove(job->metrics + j->nr_captures, job->metrics,
+		job->nr_metrics * sizeof(*job->metrics));
+	for (unsigned i = 0; i < j->nr_captures; i++)
+		job->metrics[i] = (struct kscen_metric_desc){
+			.name = j->captures[i].name, .unit = j->captures[i].unit,
+			.better = j->captures[i].better,
+		};
+	job->nr_metrics += j->nr_captures;
+	return 0;
+}
+
 static int finish_job(struct kscen_job *job, struct combo *c)
 {
 	const struct kscen_workload *w = job->workload;
@@ -466,7 +494,7 @@ static int finish_job(struct kscen_job *job, struct combo *c)
 				 "job %s: %s", job->id, err);
 		return -EINVAL;
 	}
-	return 0;
+	return add_captures(job, w);
 }
 
 static int cmp_job_id(const void *a, const void *b)

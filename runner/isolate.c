@@ -37,7 +37,11 @@ static int sample_child(void *arg)
 	struct sample_child *sc = arg;
 	const struct kscen_workload *w = sc->job->workload;
 	struct kscen_sample_out out = { 0 };
-	struct kscen_ctx ctx = { .params = sc->job->params, .verbose = kscen_verbose };
+	struct kscen_ctx ctx = {
+		.params = sc->job->params, .verbose = kscen_verbose,
+		.captures = sc->job->spec->captures,
+		.nr_captures = sc->job->spec->nr_captures,
+	};
 	ssize_t n;
 
 	kscen_contain_enter(sc->procs_fd);	/* before anything can fork */
@@ -73,8 +77,8 @@ static void describe_status(int status, struct kscen_sample_out *out)
 			 how);
 }
 
-int kscen_sample_isolated(const struct kscen_job *job, long long timeout_ns,
-			  struct kscen_sample_out *out)
+static int sample_isolated(const struct kscen_job *job, long long timeout_ns,
+			   struct kscen_sample_out *out)
 {
 	long long deadline = kscen_now_ns() + timeout_ns;
 	struct sample_child sc = { .job = job };
@@ -151,4 +155,18 @@ int kscen_sample_isolated(const struct kscen_job *job, long long timeout_ns,
 	}
 	out->reason[sizeof(out->reason) - 1] = '\0';
 	return 0;
+}
+
+/* The job's prepare: command first, then the sample, each with the timeout. */
+int kscen_sample_isolated(const struct kscen_job *job, long long timeout_ns,
+			  struct kscen_sample_out *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (job->spec->prepare &&
+	    kscen_job_command("prepare", job->spec->prepare, timeout_ns,
+			      out->reason, sizeof(out->reason))) {
+		out->ret = kscen_interrupted ? -EINTR : -EIO;
+		return 0;
+	}
+	return sample_isolated(job, timeout_ns, out);
 }

@@ -124,7 +124,10 @@ static void job_stop(struct kscen_job_result *r, enum kscen_status st,
 /* Is the job still supported here? Checked once, before any sample. */
 static void check_supported(const struct kscen_job *job, struct kscen_job_result *r)
 {
-	struct kscen_ctx ctx = { .params = job->params, .verbose = kscen_verbose };
+	struct kscen_ctx ctx = {
+		.params = job->params, .verbose = kscen_verbose,
+		.captures = job->spec->captures, .nr_captures = job->spec->nr_captures,
+	};
 
 	if (job->workload->supported && job->workload->supported(&ctx))
 		job_stop(r, KSCEN_SKIPPED, ctx.reason);
@@ -154,6 +157,17 @@ static void sample_line(const struct kscen_run_opts *o, unsigned round,
 	}
 }
 
+/* A job's cleanup: after its last sample; a failure is said, not fatal. */
+static void job_cleanup(const struct kscen_scenario *s, const struct kscen_job *job)
+{
+	char reason[KSCEN_REASON_MAX];
+
+	if (job->spec->cleanup &&
+	    kscen_job_command("cleanup", job->spec->cleanup, job->spec->timeout_ns ?
+			      job->spec->timeout_ns : s->timeout_ns, reason, sizeof(reason)))
+		fprintf(stderr, "kscen: %s: %s\n", job->id, reason);
+}
+
 int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs,
 		   const struct kscen_run_opts *o, struct kscen_run *run)
 {
@@ -162,6 +176,7 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 	unsigned total = o->warmup + most, nr = 0;
 	int *map = kscen_xcalloc(jobs->nr + 1, sizeof(int));
 	unsigned *index = kscen_xcalloc(jobs->nr + 1, sizeof(unsigned));
+	bool *tried = kscen_xcalloc(jobs->nr + 1, sizeof(bool));	/* cleanup: */
 	bool journal_warned = false;
 	struct kscen_progress pr;
 	int ret = 0;
@@ -235,6 +250,7 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 				ret = -EINTR;
 				break;
 			}
+			tried[k] = true;
 			if (o->sample)
 				ret = o->sample(o->sample_arg, index[k], job, timeout, &out);
 			else
@@ -279,6 +295,9 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 	/* A profile per job: one more sample each, never recorded. */
 	for (unsigned k = 0; k < nr && !ret; k++)
 		ret = kscen_profile_run(s, &jobs->job[index[k]], &run->jobs[k], o);
+	for (unsigned k = 0; k < nr; k++)
+		if (tried[k])
+			job_cleanup(s, &jobs->job[index[k]]);
 	if (ret)
 		run->partial = true;
 	for (unsigned k = 0; k < nr; k++) {
@@ -294,6 +313,7 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 	}
 	free(map);
 	free(index);
+	free(tried);
 	kscen_contain_fini();
 	return ret;
 }

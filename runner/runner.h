@@ -45,6 +45,13 @@ extern volatile sig_atomic_t kscen_interrupted;
  */
 int kscen_sample_isolated(const struct kscen_job *job, long long timeout_ns,
 			  struct kscen_sample_out *out);
+/*
+ * jobcmd.c: run a job's prepare: or cleanup: @command (@what) under
+ * /bin/sh -c, output discarded, within @timeout_ns. 0, or -errno with
+ * @reason ("prepare: command exited with status 1: <its last stderr line>").
+ */
+int kscen_job_command(const char *what, const char *command, long long timeout_ns,
+		      char *reason, size_t len);
 
 struct kscen_run_opts {
 	unsigned repeat, warmup;	/* from the scenario or the command line */

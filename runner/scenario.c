@@ -296,6 +296,8 @@ static int walk(struct kscen_loader *ld, const struct kscen_doc *doc,
 
 		j->spec_file = s->file;
 		read_job(ld, jn, &doc->jobs[i], j);
+		if (j->workload)
+			kscen_read_job_extras(ld, jn, &doc->jobs[i], j);
 		if (!fixed_value(ld, jn, "timeout", &kscen_timeout_param, &v))
 			j->timeout_ns = v;
 		if ((n = get(ld, jn, "profile")))
@@ -380,6 +382,7 @@ void kscen_scenario_free(struct kscen_scenario *s)
 		free(j->include);
 		free(j->exclude);
 		free(j->profile);
+		kscen_job_extras_fini(j);
 	}
 	free(s->profile);
 	free(s->jobs);

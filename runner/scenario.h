@@ -82,6 +82,10 @@ struct kscen_job_spec {
 	struct kscen_map baseline;	/* nr == 0: none */
 	long long timeout_ns;		/* per sample; the scenario's if unset */
 	struct kscen_profile_spec *profile;	/* profile.h; NULL: the scenario's */
+	struct kscen_capture *captures;	/* metrics: numbers from the output */
+	unsigned nr_captures;
+	/* sh -c commands, NULL: none: before each sample, after the last */
+	char *prepare, *cleanup;
 };
 
 struct kscen_scenario {

@@ -123,7 +123,9 @@ static void shape_error(const char *file, yaml_document_t *tree,
 	const struct frame *in = log->nr ? &log->frame[0] : NULL;
 	struct kscen_mark m = in ? in->mark : (struct kscen_mark){ 1, 1 };
 	const char *where = "scenario", *p = log->first, *jname = NULL;
-	char key[128] = "", got[32] = "", hb[160];
+	char key[128] = "", got[32] = "", hb[160], mwhere[160];
+	yaml_node_t *metric = NULL;
+	const struct frame *in_metrics = NULL;
 	unsigned job = 0;
 
 	/* "in sequence entry 'N'" of "in mapping field 'jobs'": job N. */
@@ -136,6 +138,23 @@ static void shape_error(const char *file, yaml_document_t *tree,
 		fields = kscen_doc_job_fields;
 		n = kscen_yget(tree, map, "name");
 		jname = n && n->type == YAML_SCALAR_NODE ? kscen_yscalar(n) : NULL;
+	}
+	/* In "mapping field 'metrics'" of a job; "sequence entry 'N'": its entry N. */
+	for (unsigned i = 0; job && map && i < log->nr; i++) {
+		unsigned e = 0;
+
+		if (log->frame[i].kind != 'f' || strcmp(log->frame[i].name, "metrics"))
+			continue;
+		snprintf(mwhere, sizeof(mwhere), "job %s: metrics", jname ? jname : "");
+		where = mwhere;
+		in_metrics = &log->frame[i];
+		if (i && log->frame[i - 1].kind == 'e' &&
+		    sscanf(log->frame[i - 1].name, "%u", &e) == 1 &&
+		    (metric = kscen_yitem(tree, kscen_yget(tree, map, "metrics"), e - 1))) {
+			map = metric;
+			fields = kscen_doc_metric_fields;
+		}
+		break;
 	}
 
 	if (sscanf(p, "Unexpected key: %127[^\n]", key) == 1) {
@@ -159,7 +178,9 @@ static void shape_error(const char *file, yaml_document_t *tree,
 				 "%s: duplicate key '%s'", where, key);
 	} else if (sscanf(p, "Missing required mapping field: %127[^\n]", key) == 1) {
 		m = map ? kscen_ynode_mark(map) : m;
-		if (!job && !strcmp(key, "scenario"))
+		if (metric)
+			kscen_file_error(file, m, "%s: each needs a %s", where, key);
+		else if (!job && !strcmp(key, "scenario"))
 			kscen_file_error(file, m, "missing 'scenario:' (the scenario's name)");
 		else if (!job)
 			kscen_file_error(file, m, "jobs: needs a list of at least one job");
@@ -169,6 +190,16 @@ static void shape_error(const char *file, yaml_document_t *tree,
 		else
 			kscen_file_error(file, m, "job %s: needs a workload (see kscen list)",
 					 jname ? jname : "");
+	} else if (in_metrics && (!strncmp(p, "Excessive entries", 17) ||
+				  !strncmp(p, "Insufficient entries", 20) ||
+				  (!strncmp(p, "Expecting", 9) &&
+				   (!metric || (in && in->kind == 'e'))))) {
+		kscen_file_error(file, in_metrics->mark, "%s: must be a list of 1 to %d "
+				 "mappings of name, regex, unit and better", where,
+				 KSCEN_DOC_MAX_METRICS);
+	} else if (sscanf(p, "Expecting %31s", got) == 1 && metric) {
+		kscen_file_error(file, m, "%s: %s must be a single value", where,
+				 in && in->kind == 'f' ? in->name : "each entry");
 	} else if (sscanf(p, "Expecting %31s", got) == 1) {
 		const char *what = strstr(p, "MAPPING_START") ? "mapping" :
 				   strstr(p, "SEQUENCE_START") ? "list" : "single value";

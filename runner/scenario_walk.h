@@ -36,6 +36,12 @@ int kscen_lcheck_text(struct kscen_loader *ld, yaml_node_t *n,
 		      const struct kscen_param *p, const char *text,
 		      struct kscen_value *v);
 
+/* scenario_job.c: metrics:, prepare: and cleanup: of job @j (node @jn). */
+struct kscen_doc_job;
+void kscen_read_job_extras(struct kscen_loader *ld, yaml_node_t *jn,
+			   const struct kscen_doc_job *dj, struct kscen_job_spec *j);
+void kscen_job_extras_fini(struct kscen_job_spec *j);
+
 /* scenario_map.c */
 unsigned kscen_lcheck_keys(struct kscen_loader *ld, yaml_node_t *map, const char *where);
 void kscen_read_map(struct kscen_loader *ld, yaml_node_t *n,

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -370,4 +371,27 @@ void kscen_sh_quote(FILE *f, const char *s)
 		else
 			fputc(*s, f);
 	fputc('\'', f);
+}
+
+int kscen_metric_regex(regex_t *re, const char *pattern, const char *what,
+		       char *err, size_t len)
+{
+	char msg[128];
+	size_t nsub;
+	int ret;
+
+	ret = regcomp(re, pattern, REG_EXTENDED | REG_NEWLINE);
+	if (ret) {
+		regerror(ret, re, msg, sizeof(msg));
+		snprintf(err, len, "%s: %s", what, msg);
+		return -EINVAL;
+	}
+	nsub = re->re_nsub;
+	if (nsub != 1) {
+		regfree(re);
+		snprintf(err, len, "%s: needs exactly one capture group, has %zu",
+			 what, nsub);
+		return -EINVAL;
+	}
+	return 0;
 }

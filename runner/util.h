@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stddef.h>
+#include <regex.h>
 
 #define KSCEN_VERSION "0.1.0"
 /* git describe of the tree kscen was built from (version.c). */
@@ -45,6 +46,13 @@ bool kscen_is_number(const char *s);
 unsigned kscen_utf8_len(const char *s);
 /* The same within @max bytes (a buffer that is not a C string). */
 unsigned kscen_utf8_len_n(const char *s, size_t max);
+/*
+ * Compile @pattern as a metric's regex: POSIX extended, ^ and $ at lines
+ * (REG_NEWLINE, as grep users expect), exactly one capture group. On error
+ * writes "@what: ..." to @err and returns -EINVAL; else 0, regfree() later.
+ */
+int kscen_metric_regex(regex_t *re, const char *pattern,
+		       const char *what, char *err, size_t len);
 /*
  * Read all of @path, which must be a regular file of at most @max bytes,
  * NUL-terminated into malloc'ed *@out. Never blocks on a FIFO or device.

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define KSCEN_MAX_METRICS 8
+#define KSCEN_MAX_METRICS 12
 #define KSCEN_REASON_MAX 256
 
 /* ---- Workload modules ------------------------------------------------- */
@@ -60,12 +60,25 @@ struct kscen_metric_desc {
 };
 
 /*
+ * A number a job captures from what a sample prints: one entry of the
+ * scenario's "metrics:" list, for a workload that takes them (exec).
+ */
+struct kscen_capture {
+	const char *name;
+	const char *regex;	/* POSIX extended, exactly one capture group */
+	const char *unit;
+	enum kscen_better better;
+};
+
+/*
  * What a workload's hooks see. One ctx lives in the isolated child process
  * that takes a sample: setup -> sample -> teardown, then the child exits, so
  * nothing a workload opens outlives its sample.
  */
 struct kscen_ctx {
 	const void *params;	/* the module's params struct, filled */
+	const struct kscen_capture *captures;	/* the job's metrics: list */
+	unsigned nr_captures;
 	void *priv;		/* the module's own state, set by setup() */
 	int verbose;
 	char reason[KSCEN_REASON_MAX];	/* why a hook failed or skipped */
@@ -104,6 +117,15 @@ struct kscen_workload {
 	 * anything runs. Return 0, or -EINVAL with @err filled.
 	 */
 	int (*check)(const void *params, char *err, size_t len);
+
+	/*
+	 * Optional: the module takes a job's "metrics:" list (ctx->captures):
+	 * say whether @params allow @nr of them, 0 or -EINVAL with @err
+	 * filled. The captures are the job's first metrics and sample() fills
+	 * values[0..nr-1] from them; the module's own follow. Without this
+	 * hook a job of the module cannot have a metrics: list.
+	 */
+	int (*check_captures)(const void *params, unsigned nr, char *err, size_t len);
 
 	/*
 	 * Optional: can this job run here at all? Called in the runner before

@@ -10,6 +10,19 @@
 			       member, 0, CYAML_UNLIMITED)
 #define OPT CYAML_FLAG_OPTIONAL
 
+const cyaml_schema_field_t kscen_doc_metric_fields[] = {
+	STR("name", 0, struct kscen_doc_metric, name),
+	STR("regex", 0, struct kscen_doc_metric, regex),
+	STR("unit", OPT, struct kscen_doc_metric, unit),
+	STR("better", OPT, struct kscen_doc_metric, better),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_value_t metric_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct kscen_doc_metric,
+			    kscen_doc_metric_fields),
+};
+
 const cyaml_schema_field_t kscen_doc_job_fields[] = {
 	STR("name", 0, struct kscen_doc_job, name),
 	STR("workload", 0, struct kscen_doc_job, workload),
@@ -18,6 +31,10 @@ const cyaml_schema_field_t kscen_doc_job_fields[] = {
 	CYAML_FIELD_IGNORE("exclude", OPT),
 	CYAML_FIELD_IGNORE("baseline", OPT),
 	STR("timeout", OPT, struct kscen_doc_job, timeout),
+	STR("prepare", OPT, struct kscen_doc_job, prepare),
+	STR("cleanup", OPT, struct kscen_doc_job, cleanup),
+	CYAML_FIELD_SEQUENCE("metrics", CYAML_FLAG_POINTER | OPT, struct kscen_doc_job,
+			     metrics, &metric_schema, 1, KSCEN_DOC_MAX_METRICS),
 	CYAML_FIELD_IGNORE("profile", OPT),
 	CYAML_FIELD_END
 };

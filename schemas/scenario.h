@@ -15,10 +15,23 @@
 
 #include <cyaml/cyaml.h>
 
+/* One entry of a job's metrics: a number the workload captures (exec). */
+struct kscen_doc_metric {
+	char *name;
+	char *regex;		/* one capture group */
+	char *unit;
+	char *better;		/* "lower" (default) or "higher" */
+};
+
+#define KSCEN_DOC_MAX_METRICS 5	/* with exec's three times: KSCEN_MAX_METRICS */
+
 struct kscen_doc_job {
 	char *name;
 	char *workload;
 	char *timeout;		/* a time: "10s" */
+	char *prepare, *cleanup;	/* shell commands around the job's samples */
+	struct kscen_doc_metric *metrics;
+	unsigned metrics_count;
 };
 
 struct kscen_doc {
@@ -37,6 +50,7 @@ struct kscen_doc {
 
 extern const cyaml_schema_value_t kscen_doc_schema;
 /* The keys of a scenario and of a job, for "did you mean". */
-extern const cyaml_schema_field_t kscen_doc_fields[], kscen_doc_job_fields[];
+extern const cyaml_schema_field_t kscen_doc_fields[], kscen_doc_job_fields[],
+	kscen_doc_metric_fields[];
 
 #endif

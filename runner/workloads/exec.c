@@ -10,7 +10,8 @@
  * metric is the number at that path (".results[0].mean") in the JSON
  * document the command prints on stdout (hyperfine --export-json
  * /dev/stdout, Google Benchmark --benchmark_format=json, ...), read with
- * jansson. The command's stdout and
+ * jansson. A job's metrics: list captures several numbers, each by its
+ * own regex, as the first metrics (ctx->captures). The command's stdout and
  * stderr are read into capped buffers, so a chatty command never blocks on a
  * full pipe. The last line of stderr explains a failure.
  */
@@ -84,8 +85,9 @@ static const struct kscen_metric_desc exec_metrics[] = {
 };
 
 struct exec_state {
-	regex_t re;
-	bool have_re;
+	/* metric_regex, or the job's metrics: list, in the order of the metrics */
+	regex_t re[KSCEN_MAX_METRICS];
+	unsigned nr_re;
 	/* the command's words when it runs without a shell (NULL: by sh -c) */
 	char **words;
 	char *words_buf;
@@ -173,30 +175,6 @@ static void clean_copy(char *buf, size_t len, const char *src, size_t n)
 
 /* ---- Params ---- */
 
-static int exec_compile(regex_t *re, const char *pattern, char *err, size_t len)
-{
-	char msg[128];
-	size_t nsub;
-	int ret;
-
-	/* REG_NEWLINE: let ^ and $ anchor at lines, as grep users expect. */
-	ret = regcomp(re, pattern, REG_EXTENDED | REG_NEWLINE);
-	if (ret) {
-		regerror(ret, re, msg, sizeof(msg));
-		snprintf(err, len, "metric_regex: %s", msg);
-		return -EINVAL;
-	}
-	nsub = re->re_nsub;
-	if (nsub != 1) {
-		regfree(re);
-		snprintf(err, len,
-			 "metric_regex: needs exactly one capture group, has %zu",
-			 nsub);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 static int exec_check(const void *params, char *err, size_t len)
 {
 	const struct exec_params *p = params;
@@ -233,7 +211,7 @@ static int exec_check(const void *params, char *err, size_t len)
 	}
 	if (!has_regex(p))
 		return 0;
-	ret = exec_compile(&re, p->metric_regex, err, len);
+	ret = kscen_metric_regex(&re, p->metric_regex, "metric_regex", err, len);
 	if (!ret)
 		regfree(&re);
 	return ret;
@@ -348,8 +326,8 @@ static void exec_state_free(struct exec_state *st)
 {
 	if (!st)
 		return;
-	if (st->have_re)
-		regfree(&st->re);
+	for (unsigned i = 0; i < st->nr_re; i++)
+		regfree(&st->re[i]);
 	free(st->out.data);
 	free(st->err.data);
 	free(st->words);
@@ -379,12 +357,14 @@ static int exec_setup(struct kscen_ctx *ctx)
 	}
 	st->out.max = st->err.max = EXEC_OUTPUT_MAX;
 	st->err.keep_tail = true;
-	if (has_regex(p)) {
-		if (exec_compile(&st->re, p->metric_regex, err, sizeof(err))) {
+	for (unsigned i = 0; i < (has_regex(p) ? 1 : ctx->nr_captures); i++) {
+		const char *re = has_regex(p) ? p->metric_regex : ctx->captures[i].regex;
+
+		if (kscen_metric_regex(&st->re[i], re, "regex", err, sizeof(err))) {
 			exec_state_free(st);
 			return kscen_reason(ctx, -EINVAL, "%s", err);
 		}
-		st->have_re = true;
+		st->nr_re++;
 	}
 	ctx->priv = st;
 	return 0;
@@ -482,8 +462,8 @@ static int exec_failed(struct kscen_ctx *ctx, const struct exec_state *st,
 }
 
 /* The capture must be a number and nothing else: not "12ms", not "1,234". */
-static int parse_capture(struct kscen_ctx *ctx, const char *s, size_t len,
-			 double *value)
+static int parse_capture(struct kscen_ctx *ctx, const char *what, const char *s,
+			 size_t len, double *value)
 {
 	char num[64], shown[64], *end;
 	double v;
@@ -499,12 +479,13 @@ static int parse_capture(struct kscen_ctx *ctx, const char *s, size_t len,
 	}
 	clean_copy(shown, sizeof(shown), s, len);
 	return kscen_reason(ctx, -EBADMSG,
-			    "metric_regex captured \"%s\", which is not a number",
-			    shown);
+			    "%s captured \"%s\", which is not a number",
+			    what, shown);
 }
 
+/* Regex @i of @st on stdout; @what names it in reasons. */
 static int exec_match(struct kscen_ctx *ctx, const struct exec_state *st,
-		      double *value)
+		      unsigned i, const char *what, double *value)
 {
 	const struct kscen_child_output *o = &st->out;
 	char excerpt[EXEC_LINE_MAX + 1];
@@ -513,22 +494,23 @@ static int exec_match(struct kscen_ctx *ctx, const struct exec_state *st,
 	/* REG_STARTEND: a NUL in the output must not end the search. */
 	m[0].rm_so = 0;
 	m[0].rm_eo = o->len;
-	if (regexec(&st->re, o->data, ARRAY_SIZE(m), m, REG_STARTEND)) {
+	if (regexec(&st->re[i], o->data, ARRAY_SIZE(m), m, REG_STARTEND)) {
 		if (!o->len)
 			return kscen_reason(ctx, -ENOMSG,
-					    "metric_regex did not match the command's output: stdout was empty");
+					    "%s did not match the command's output: stdout was empty",
+					    what);
 		clean_copy(excerpt, sizeof(excerpt), o->data,
 			   min_size(o->len, EXEC_EXCERPT_MAX));
 		return kscen_reason(ctx, -ENOMSG,
-				    "metric_regex did not match the command's output: \"%s%s\"%s",
-				    excerpt,
+				    "%s did not match the command's output: \"%s%s\"%s",
+				    what, excerpt,
 				    o->len > EXEC_EXCERPT_MAX ? "..." : "",
 				    o->truncated ? " (only its first MiB is searched)" : "");
 	}
 	if (m[1].rm_so < 0)
 		return kscen_reason(ctx, -EBADMSG,
-				    "metric_regex matched, but its group captured nothing");
-	return parse_capture(ctx, o->data + m[1].rm_so,
+				    "%s matched, but its group captured nothing", what);
+	return parse_capture(ctx, what, o->data + m[1].rm_so,
 			     m[1].rm_eo - m[1].rm_so, value);
 }
 
@@ -595,9 +577,9 @@ static int exec_sample(struct kscen_ctx *ctx, double *values)
 	if (!WIFEXITED(c.status) || WEXITSTATUS(c.status))
 		return exec_failed(ctx, st, c.status);
 	wall = elapsed(&c.start, &c.end);
-	/* wall, user, system: after the captured metric when there is one */
+	/* wall, user, system: after the captured metrics */
 	{
-		double *t = values + (has_capture(p) ? 1 : 0);
+		double *t = values + (has_capture(p) ? 1 : ctx->nr_captures);
 
 		t[0] = wall;
 		t[1] = c.ru.ru_utime.tv_sec + c.ru.ru_utime.tv_usec / 1e6;
@@ -605,14 +587,35 @@ static int exec_sample(struct kscen_ctx *ctx, double *values)
 	}
 	if (has_json(p))
 		return exec_json(ctx, p, st, &values[0]);
-	if (!st->have_re)
-		return 0;
-	return exec_match(ctx, st, &values[0]);
+	if (has_regex(p))
+		return exec_match(ctx, st, 0, "metric_regex", &values[0]);
+	for (unsigned i = 0; i < st->nr_re; i++) {
+		char what[96];
+
+		snprintf(what, sizeof(what), "metrics: %s: regex", ctx->captures[i].name);
+		ret = exec_match(ctx, st, i, what, &values[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int exec_check_captures(const void *params, unsigned nr, char *err,
+			       size_t len)
+{
+	const struct exec_params *p = params;
+
+	(void)nr;
+	if (has_capture(p)) {
+		snprintf(err, len, "give metric_regex or json, or a metrics: list, not both");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 const struct kscen_workload kscen_wl_exec = {
 	.name = "exec",
-	.summary = "run a shell command: its wall time, or a number it prints",
+	.summary = "run a shell command: its wall time, or numbers it prints",
 	.version = 2,	/* 2: commands without shell syntax run without sh */
 	.params = exec_param_table,
 	.nr_params = ARRAY_SIZE(exec_param_table),
@@ -621,6 +624,7 @@ const struct kscen_workload kscen_wl_exec = {
 	.nr_metrics = ARRAY_SIZE(exec_metrics),
 	.job_metrics = exec_job_metrics,
 	.check = exec_check,
+	.check_captures = exec_check_captures,
 	.setup = exec_setup,
 	.sample = exec_sample,
 	.teardown = exec_teardown,

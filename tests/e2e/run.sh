@@ -167,4 +167,28 @@ assert b["describe"].endswith("(sh -c)") and "status 3" in b["reason"], b
 assert all(jobs[n]["status"] == "ok" for n in ("plain", "quoted", "forced"))
 PY
 then pass exec_shell_auto_true_false; else fail exec_shell_auto_true_false "rc=$rc $(head -c 600 "$tmp/out")"; fi
+# ---- exec's metrics: list, prepare: and cleanup: ------------------------------
+sed "s|@DIR@|$tmp|g" $fx/e2e/exec-metrics.yaml >"$tmp/exec-metrics.yaml"
+rm -f "$tmp/prepared" "$tmp/cleaned"
+run "$kscen" run -q --no-save --compare none --format json "$tmp/exec-metrics.yaml"
+if [ $rc = 3 ] && [ ! -e "$tmp/prepared" ] && [ "$(wc -l <"$tmp/cleaned")" = 4 ] &&
+   /usr/bin/python3 - "$tmp/out" <<'PY'
+import json, sys
+jobs = {j["name"]: j for j in json.load(open(sys.argv[1]))["jobs"]}
+m = {x["name"]: x for x in jobs["two"]["metrics"]}
+assert [x["name"] for x in jobs["two"]["metrics"]][:3] == ["tput", "lat", "wall_time"], m
+assert m["tput"]["median"] == 12.5 and m["tput"]["unit"] == "MB/s", m["tput"]
+assert m["tput"]["better"] == "higher" and m["lat"]["better"] == "lower", m
+assert m["lat"]["median"] == 3, m["lat"]
+# prepare ran before each of the 4 samples (1 warmup + 3): the recorded 2, 3, 4
+c = jobs["counted"]["metrics"][0]
+assert c["samples"] == [2, 3, 4], c
+nm = jobs["nomatch"]
+assert nm["status"] == "failed" and "metrics: x: regex did not match" in nm["reason"], nm
+bp = jobs["badprep"]
+assert bp["status"] == "failed", bp
+assert bp["reason"] == "prepare: command exited with status 3: no disk", bp
+PY
+then pass exec_metrics_prepare_cleanup
+else fail exec_metrics_prepare_cleanup "rc=$rc $(head -c 600 "$tmp/out"); $(ls "$tmp")"; fi
 finish run

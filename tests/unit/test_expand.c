@@ -221,3 +221,27 @@ void test_expand_long_values_labels(void **state)
 	kscen_jobs_free(&jobs);
 	kscen_scenario_free(s);
 }
+
+/* An exec job's metrics: list: its captures first, exec's times after. */
+void test_expand_metrics_list(void **state)
+{
+	static const char *const names[] = { "tput", "lat", "wall_time",
+					      "user_time", "sys_time" };
+	struct kscen_scenario *s;
+	struct kscen_jobs jobs;
+
+	(void)state;
+	assert_true(load("tests/fixtures/e2e/exec-metrics.yaml", &s, &jobs, 100) == 0);
+	assert_int_equal(jobs.job[0].nr_metrics, 5);
+	for (unsigned i = 0; i < 5; i++)
+		assert_string_equal(jobs.job[0].metrics[i].name, names[i]);
+	assert_int_equal(jobs.job[0].metrics[0].better, KSCEN_HIGHER);
+	assert_string_equal(jobs.job[0].metrics[0].unit, "MB/s");
+	assert_int_equal(jobs.job[0].metrics[1].better, KSCEN_LOWER);
+	assert_null(jobs.job[0].spec->prepare);
+	assert_non_null(jobs.job[1].spec->prepare);
+	assert_non_null(jobs.job[1].spec->cleanup);
+	assert_int_equal(jobs.job[1].spec->nr_captures, 1);
+	kscen_jobs_free(&jobs);
+	kscen_scenario_free(s);
+}
