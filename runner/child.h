@@ -47,6 +47,11 @@ struct kscen_child {
 	int in, out, err;	/* KSCEN_CHILD_* or an fd of ours; 0: inherit */
 	unsigned flags;
 
+	/*
+	 * Optional: how to reap a process that is not our child (a sample
+	 * process of the fork server, sampler.c): set status and ru, pid -1.
+	 */
+	int (*reap)(struct kscen_child *c);
 	/* Filled in by kscen_child_start() and kscen_child_reap(). */
 	pid_t pid;		/* -1 when there is none to wait for */
 	pid_t pgid;		/* KSCEN_CHILD_PGROUP: its group, until killed */

@@ -25,6 +25,7 @@
 #include "util.h"
 #include "cmd.h"
 #include "options.h"
+#include "sampler.h"
 
 /* The first SIGINT/SIGTERM stops the run and keeps it; a second kills. */
 static void on_signal(int sig)
@@ -93,6 +94,7 @@ static int run_main(int argc, char **argv, bool *bisect)
 	struct kscen_run_opts ro = { 0 };
 	struct kscen_refs refs;
 	struct kscen_ref_spec rs;
+	struct kscen_idset want = { 0 };	/* of a stored reference, these jobs */
 	char shard_text[32];
 	struct kscen_run *run;
 	struct kscen_scenario *s = NULL;
@@ -156,6 +158,11 @@ static int run_main(int argc, char **argv, bool *bisect)
 	optind = kscen_parse_options("run", argc, argv, opts, 0);
 	if (optind < 0)
 		return optind == KSCEN_OPT_HELP ? 0 : EXIT_USAGE;
+	/*
+	 * The fork server first, while we are small: a sample's fork then
+	 * costs the same whatever the matrix or the reference run holds.
+	 */
+	kscen_sampler_start();
 	save = !no_save;
 	if (resume) {
 		/* Everything that decides the jobs and rounds is the journal's. */
@@ -198,13 +205,18 @@ static int run_main(int argc, char **argv, bool *bisect)
 	/* --bisect judges by the gate: 5% unless told otherwise. */
 	if (*bisect && !gate)
 		gate = 5;
-	for (unsigned i = 0; i < jobs.nr; i++)
-		matched += !ro.filter || !fnmatch(ro.filter, jobs.job[i].id, 0);
+	for (unsigned i = 0; i < jobs.nr; i++) {
+		if (ro.filter && fnmatch(ro.filter, jobs.job[i].id, 0))
+			continue;
+		kscen_idset_add(&want, jobs.job[i].id);
+		matched++;
+	}
+	kscen_idset_sort(&want);
 	if (!matched && ro.filter) {
 		fprintf(stderr, "kscen run: --filter '%s' matches none of the %u "
 			"jobs (kscen plan lists them)\n", ro.filter, jobs.nr);
 		code = EXIT_USAGE;
-	} else if (kscen_ref_spec_check("run", compare, results, s, &rs)) {
+	} else if (kscen_ref_spec_check("run", compare, results, s, &want, &rs)) {
 		code = EXIT_USAGE;
 	} else if (gate > 0 && rs.kind == KSCEN_REF_NONE) {
 		cmd_usage_error("run", "--gate needs a reference: not --compare none");
@@ -218,6 +230,7 @@ static int run_main(int argc, char **argv, bool *bisect)
 	if (code) {
 		cmd_jobs_release(&jobs, &all);
 		kscen_scenario_free(s);
+		kscen_idset_free(&want);
 		return code;
 	}
 	if (sharded)
@@ -286,6 +299,8 @@ static int run_main(int argc, char **argv, bool *bisect)
 	kscen_run_free(run);
 	cmd_jobs_release(&jobs, &all);
 	kscen_scenario_free(s);
+	kscen_idset_free(&want);
+	kscen_sampler_stop();
 	return code;
 }
 

@@ -73,6 +73,13 @@ int kscen_history_load(const char *dir, const char *scenario,
 		       const char *before, const char *exclude,
 		       struct kscen_history *h)
 {
+	return kscen_history_load_some(dir, scenario, before, exclude, NULL, h);
+}
+
+int kscen_history_load_some(const char *dir, const char *scenario,
+			    const char *before, const char *exclude,
+			    const struct kscen_idset *want, struct kscen_history *h)
+{
 	unsigned nr, skipped = 0;
 	char **paths, now[32];
 	int ret;
@@ -91,7 +98,7 @@ int kscen_history_load(const char *dir, const char *scenario,
 		if (i >= KSCEN_HISTORY_MAX_FILES ||
 		    (exclude && !strcmp(paths[i], exclude)))
 			goto next;
-		if (kscen_result_load_err(paths[i], &run, err, sizeof(err)))
+		if (kscen_result_load_some(paths[i], want, &run, err, sizeof(err)))
 			why = err[0] ? err : "does not load";
 		else if (!(why = unusable(run, scenario, now)) && before &&
 			 strcmp(run->started, before) > 0)
@@ -308,8 +315,14 @@ static char *dir_of(const char *path)
 void kscen_refs_history(struct kscen_refs *r, const struct kscen_run *run,
 			const char *dir, const char *host, const char *label)
 {
+	struct kscen_idset want;
+
 	refs_init(r, run);
-	kscen_history_load(dir, run->scenario, run->started, run->path, &r->hist);
+	/* Of the stored runs, only this run's jobs are read. */
+	kscen_idset_from_run(&want, run);
+	kscen_history_load_some(dir, run->scenario, run->started, run->path, &want,
+				&r->hist);
+	kscen_idset_free(&want);
 	for (unsigned i = 0; i < run->nr_jobs; i++) {
 		const struct kscen_job_result *j = &run->jobs[i];
 
@@ -348,9 +361,13 @@ void kscen_refs_single(struct kscen_refs *r, const struct kscen_run *run,
 	refs_init(r, run);
 	r->own = ref;
 	if (ref->path) {
+		struct kscen_idset want;
+
+		kscen_idset_from_run(&want, run);
 		dir = dir_of(ref->path);
-		kscen_history_load(dir, ref->scenario, run->started, run->path,
-				   &r->hist);
+		kscen_history_load_some(dir, ref->scenario, run->started, run->path,
+					&want, &r->hist);
+		kscen_idset_free(&want);
 		free(dir);
 	}
 	for (unsigned i = 0; i < run->nr_jobs; i++) {
@@ -410,9 +427,13 @@ void kscen_refs_stored(struct kscen_refs *r, const struct kscen_run *run)
 	for (unsigned i = 0; i < run->nr_jobs && !first; i++)
 		first = run->jobs[i].reference;
 	if (first) {
+		struct kscen_idset want;
+
+		kscen_idset_from_run(&want, run);
 		dir = dir_of(first);
-		kscen_history_load(dir, run->scenario, run->started, run->path,
-				   &r->hist);
+		kscen_history_load_some(dir, run->scenario, run->started, run->path,
+					&want, &r->hist);
+		kscen_idset_free(&want);
 		free(dir);
 	}
 	for (unsigned i = 0; i < run->nr_jobs; i++) {

@@ -29,6 +29,11 @@ struct kscen_history {
 int kscen_history_load(const char *dir, const char *scenario,
 		       const char *before, const char *exclude,
 		       struct kscen_history *h);
+/* The same with only the jobs in @want of each run (store.h). */
+struct kscen_idset;
+int kscen_history_load_some(const char *dir, const char *scenario,
+			    const char *before, const char *exclude,
+			    const struct kscen_idset *want, struct kscen_history *h);
 void kscen_history_free(struct kscen_history *h);
 
 /*
@@ -142,8 +147,10 @@ struct kscen_ref_spec {
 	struct kscen_run *file;	/* KSCEN_REF_FILE, loaded */
 };
 struct kscen_scenario;
+/* A reference file is read with only the jobs in @want (NULL: all). */
 int kscen_ref_spec_check(const char *cmd, const char *ref, const char *results,
-			 const struct kscen_scenario *s, struct kscen_ref_spec *rs);
+			 const struct kscen_scenario *s, const struct kscen_idset *want,
+			 struct kscen_ref_spec *rs);
 /* After the run: each job's reference and drift; takes rs->file. */
 void kscen_ref_spec_resolve(struct kscen_ref_spec *rs, const char *results,
 			    const struct kscen_run *run, struct kscen_refs *refs);

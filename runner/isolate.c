@@ -3,7 +3,10 @@
  * isolate.c - take one sample in a child process of its own.
  *
  * The child is a fresh process group running setup -> sample -> teardown and
- * writing one fixed-size record back through a pipe. Whatever the workload
+ * writing one fixed-size record back through a pipe. It is forked from the
+ * fork server (sampler.c) when `kscen run` started one, otherwise from the
+ * runner itself; either way the runner waits for it, times it out and
+ * kills it here. Whatever the workload
  * does (segfaults, aborts, hangs, leaks threads, fds or perf events, forks
  * helpers) the runner survives it: a crash becomes a failed job with the
  * signal named, a hang is killed at the sample's timeout, and the whole
@@ -22,29 +25,22 @@
 #include "util.h"
 #include "runner.h"
 #include "child.h"
+#include "sampler.h"
 
 volatile sig_atomic_t kscen_interrupted;
 
-struct sample_child {
-	const struct kscen_job *job;
-	int fd;			/* the record's pipe */
-	int procs_fd;		/* the sample's cgroup, or -1 */
-};
-
 /* The sample process: setup -> sample -> teardown, one record back. */
-static int sample_child(void *arg)
+int kscen_sample_body(const struct kscen_sample_req *r)
 {
-	struct sample_child *sc = arg;
-	const struct kscen_workload *w = sc->job->workload;
+	const struct kscen_workload *w = r->w;
 	struct kscen_sample_out out = { 0 };
 	struct kscen_ctx ctx = {
-		.params = sc->job->params, .verbose = kscen_verbose,
-		.captures = sc->job->spec->captures,
-		.nr_captures = sc->job->spec->nr_captures,
+		.params = r->params, .verbose = r->verbose,
+		.captures = r->captures, .nr_captures = r->nr_captures,
 	};
 	ssize_t n;
 
-	kscen_contain_enter(sc->procs_fd);	/* before anything can fork */
+	kscen_contain_enter(r->procs_fd);	/* before anything can fork */
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
@@ -52,7 +48,7 @@ static int sample_child(void *arg)
 	out.ret = w->setup ? w->setup(&ctx) : 0;
 	if (out.ret == 0) {
 		out.ret = w->sample(&ctx, out.v);
-		out.nr = sc->job->nr_metrics;
+		out.nr = r->nr_metrics;
 		if (w->teardown)
 			w->teardown(&ctx);
 	}
@@ -60,8 +56,14 @@ static int sample_child(void *arg)
 	out.reason[sizeof(out.reason) - 1] = '\0';
 	if (out.ret && !out.reason[0])
 		snprintf(out.reason, sizeof(out.reason), "%s", strerror(-out.ret));
-	n = write(sc->fd, &out, sizeof(out));
+	n = write(r->fd, &out, sizeof(out));
 	return n == sizeof(out) ? 0 : 1;
+}
+
+/* Without the fork server: the sample process forked from the runner. */
+static int sample_child(void *arg)
+{
+	return kscen_sample_body(arg);
 }
 
 static void describe_status(int status, struct kscen_sample_out *out)
@@ -81,7 +83,11 @@ static int sample_isolated(const struct kscen_job *job, long long timeout_ns,
 			   struct kscen_sample_out *out)
 {
 	long long deadline = kscen_now_ns() + timeout_ns;
-	struct sample_child sc = { .job = job };
+	struct kscen_sample_req sc = {
+		.w = job->workload, .params = job->params,
+		.captures = job->spec->captures, .nr_captures = job->spec->nr_captures,
+		.nr_metrics = job->nr_metrics, .verbose = kscen_verbose,
+	};
 	struct kscen_child c = {
 		.fn = sample_child, .arg = &sc,
 		.flags = KSCEN_CHILD_PGROUP | KSCEN_CHILD_PDEATHSIG | KSCEN_CHILD_PIDFD,
@@ -99,7 +105,9 @@ static int sample_isolated(const struct kscen_job *job, long long timeout_ns,
 		return -errno;
 	sc.fd = pfd[1];
 	sc.procs_fd = kscen_contain_sample_begin();
-	ret = kscen_child_start(&c);
+	ret = kscen_sampler_spawn(job, sc.fd, sc.procs_fd, &c);
+	if (ret == -ENOTCONN)	/* no fork server: fork from here */
+		ret = kscen_child_start(&c);
 	close(pfd[1]);
 	left = deadline - kscen_now_ns();
 	if (ret) {

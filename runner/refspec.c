@@ -16,8 +16,10 @@
 #include "util.h"
 
 int kscen_ref_spec_check(const char *cmd, const char *ref, const char *results,
-			 const struct kscen_scenario *s, struct kscen_ref_spec *rs)
+			 const struct kscen_scenario *s, const struct kscen_idset *want,
+			 struct kscen_ref_spec *rs)
 {
+	const struct kscen_idset none = { 0 };	/* a label is in the header */
 	struct kscen_history h;
 	struct stat st;
 	char *dir;
@@ -32,7 +34,7 @@ int kscen_ref_spec_check(const char *cmd, const char *ref, const char *results,
 		rs->kind = KSCEN_REF_LABEL;
 		rs->arg = ref + 6;
 		dir = kscen_xasprintf("%s/%s", results, s->name);
-		kscen_history_load(dir, s->name, NULL, NULL, &h);
+		kscen_history_load_some(dir, s->name, NULL, NULL, &none, &h);
 		for (unsigned i = 0; i < h.nr; i++)
 			found += h.run[i]->label && !strcmp(h.run[i]->label, rs->arg);
 		kscen_history_free(&h);
@@ -53,7 +55,7 @@ int kscen_ref_spec_check(const char *cmd, const char *ref, const char *results,
 		return 0;
 	}
 	rs->kind = KSCEN_REF_FILE;
-	if (kscen_result_load(ref, &rs->file)) {
+	if (kscen_result_load_some(ref, want, &rs->file, NULL, 0)) {
 		fprintf(stderr, "kscen %s: --compare %s: not a kscen result\n",
 			cmd, ref);
 		return -EINVAL;

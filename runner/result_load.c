@@ -7,6 +7,7 @@
  * error, not a crash. Keys this version does not know are ignored: newer
  * files stay readable.
  */
+#define _GNU_SOURCE	/* memmem */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -469,16 +470,148 @@ int kscen_result_load(const char *path, struct kscen_run **out)
 	return kscen_result_load_err(path, out, NULL, 0);
 }
 
-int kscen_result_load_err(const char *path, struct kscen_run **out,
-			  char *err, size_t errlen)
+/* Parse @buf (of file @l->path) into a run. */
+static int load_buf(struct loader *l, char *buf, size_t len, struct kscen_run **out)
 {
-	struct loader l = { .path = path, .err = err, .errlen = errlen };
 	struct kscen_run *run = NULL;
 	yaml_parser_t parser;
 	yaml_node_t *root;
 	bool have_doc = false;
-	char *buf = NULL;
-	size_t len = 0;
+	int ret;
+
+	ret = caps(l, buf, len);
+	if (ret)
+		return ret;
+	if (!yaml_parser_initialize(&parser))
+		return -ENOMEM;
+	yaml_parser_set_input_string(&parser, (unsigned char *)buf, len);
+	if (!yaml_parser_load(&parser, &l->doc)) {
+		parser_error(l, &parser, buf);
+		ret = parser.error == YAML_MEMORY_ERROR ? -ENOMEM : -EINVAL;
+		goto out;
+	}
+	have_doc = true;
+	root = yaml_document_get_root_node(&l->doc);
+	if (!root) {
+		say(l, "%s:1:1: empty file, not a kscen result", l->path);
+		ret = -EINVAL;
+		goto out;
+	}
+	l->budget = l->doc.nodes.top - l->doc.nodes.start;
+
+	run = kscen_xcalloc(1, sizeof(*run));
+	run->system.perf_event_paranoid = KSCEN_PARANOID_UNKNOWN;
+	ret = load_map(l, root, KREC_RUN, run, NULL);
+	if (ret)
+		goto out;
+	run->path = kscen_xstrdup(l->path);
+	*out = run;
+	run = NULL;
+out:
+	kscen_run_free(run);
+	if (have_doc)
+		yaml_document_delete(&l->doc);
+	yaml_parser_delete(&parser);
+	return ret;
+}
+
+/* ---- Only some jobs ---- */
+
+/* The line after the one @p is in, or @end. */
+static const char *next_line(const char *p, const char *end)
+{
+	const char *nl = memchr(p, '\n', end - p);
+
+	return nl ? nl + 1 : end;
+}
+
+/*
+ * The id of the job whose "- id: " line starts at @p, as kscen writes it:
+ * a plain scalar to the end of the line. Anything else (quoted, a comment,
+ * blanks at the end) is left to the full parse: false.
+ */
+static bool plain_id(const char *p, const char *end, char *id, size_t len)
+{
+	const char *v = p + 6, *e = memchr(v, '\n', end - v);
+	size_t n;
+
+	e = e ? e : end;
+	n = e - v;
+	if (!n || n >= len || strchr("'\"&*!|>%@`{[#", *v) || memmem(v, n, " #", 2) ||
+	    v[n - 1] == ' ' || v[n - 1] == '\r')
+		return false;
+	memcpy(id, v, n);
+	id[n] = '\0';
+	return true;
+}
+
+static void append(char **out, size_t *len, size_t *cap, const char *p, size_t n)
+{
+	if (*len + n + 1 > *cap) {
+		*cap = 2 * (*len + n + 1);
+		*out = kscen_xrealloc(*out, *cap);
+	}
+	memcpy(*out + *len, p, n);
+	*len += n;
+	(*out)[*len] = '\0';
+}
+
+/*
+ * The text of @buf with only the jobs in @want, if @buf is laid out as
+ * result.c writes it: every other key before "jobs:", and each job a
+ * "- id: ID" line with its lines indented below. NULL otherwise.
+ */
+static char *select_jobs(const char *buf, size_t len, const struct kscen_idset *want,
+			 size_t *out_len)
+{
+	const char *end = buf + len, *p = buf, *jobs = NULL;
+	char *out = NULL, id[4096];
+	size_t olen = 0, cap = 0;
+	unsigned kept = 0;
+
+	for (; p < end; p = next_line(p, end)) {
+		if (end - p >= 6 && !memcmp(p, "jobs:\n", 6)) {
+			jobs = p;
+			break;
+		}
+	}
+	if (!jobs)
+		return NULL;
+	append(&out, &olen, &cap, buf, jobs - buf);
+	append(&out, &olen, &cap, "jobs:\n", 6);
+	for (p = jobs + 6; p < end; ) {
+		const char *q = next_line(p, end);
+
+		if (end - p < 6 || memcmp(p, "- id: ", 6) || !plain_id(p, end, id, sizeof(id))) {
+			free(out);
+			return NULL;
+		}
+		while (q < end && (*q == ' ' || *q == '\n'))
+			q = next_line(q, end);
+		if (q < end && (end - q < 2 || memcmp(q, "- ", 2))) {
+			free(out);	/* something else at the top: not ours */
+			return NULL;
+		}
+		if (kscen_idset_has(want, id)) {
+			append(&out, &olen, &cap, p, q - p);
+			kept++;
+		}
+		p = q;
+	}
+	if (!kept) {
+		olen = jobs - buf;
+		append(&out, &olen, &cap, "jobs: []\n", 9);
+	}
+	*out_len = olen;
+	return out;
+}
+
+int kscen_result_load_some(const char *path, const struct kscen_idset *want,
+			   struct kscen_run **out, char *err, size_t errlen)
+{
+	struct loader l = { .path = path, .err = err, .errlen = errlen };
+	char *buf = NULL, *some;
+	size_t len = 0, some_len;
 	int ret;
 
 	*out = NULL;
@@ -492,45 +625,67 @@ int kscen_result_load_err(const char *path, struct kscen_run **out,
 		say(&l, "%s: %s", path, kscen_read_strerror(ret));
 	if (ret)
 		return ret;
+	if (want && (some = select_jobs(buf, len, want, &some_len))) {
+		/* Quietly: a problem is said by the full parse, at its place. */
+		char quiet[256];
+		struct loader q = { .path = path, .err = quiet, .errlen = sizeof(quiet) };
 
-	ret = caps(&l, buf, len);
-	if (ret) {
-		free(buf);
-		return ret;
+		ret = load_buf(&q, some, some_len, out);
+		free(some);
+		if (!ret) {
+			free(buf);
+			return 0;
+		}
+		if (err && errlen)
+			err[0] = '\0';
 	}
-	if (!yaml_parser_initialize(&parser)) {
-		free(buf);
-		return -ENOMEM;
-	}
-	yaml_parser_set_input_string(&parser, (unsigned char *)buf, len);
-	if (!yaml_parser_load(&parser, &l.doc)) {
-		parser_error(&l, &parser, buf);
-		ret = parser.error == YAML_MEMORY_ERROR ? -ENOMEM : -EINVAL;
-		goto out;
-	}
-	have_doc = true;
-	root = yaml_document_get_root_node(&l.doc);
-	if (!root) {
-		say(&l, "%s:1:1: empty file, not a kscen result", path);
-		ret = -EINVAL;
-		goto out;
-	}
-	l.budget = l.doc.nodes.top - l.doc.nodes.start;
-
-	run = kscen_xcalloc(1, sizeof(*run));
-	run->system.perf_event_paranoid = KSCEN_PARANOID_UNKNOWN;
-	ret = load_map(&l, root, KREC_RUN, run, NULL);
-	if (ret)
-		goto out;
-	run->path = kscen_xstrdup(path);
-	*out = run;
-	run = NULL;
-out:
-	kscen_run_free(run);
-	if (have_doc)
-		yaml_document_delete(&l.doc);
-	yaml_parser_delete(&parser);
+	ret = load_buf(&l, buf, len, out);
 	free(buf);
 	return ret;
 }
 
+int kscen_result_load_err(const char *path, struct kscen_run **out,
+			  char *err, size_t errlen)
+{
+	return kscen_result_load_some(path, NULL, out, err, errlen);
+}
+
+/* ---- Sets of job ids ---- */
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+void kscen_idset_add(struct kscen_idset *set, const char *id)
+{
+	if (!(set->nr & (set->nr + 1)) || !set->id)	/* 0, 1, 3, 7, ...: grow */
+		set->id = kscen_xrealloc(set->id, 2 * (set->nr + 1) * sizeof(*set->id));
+	set->id[set->nr++] = id;
+}
+
+void kscen_idset_sort(struct kscen_idset *set)
+{
+	if (set->nr)
+		qsort(set->id, set->nr, sizeof(*set->id), cmp_str);
+}
+
+void kscen_idset_from_run(struct kscen_idset *set, const struct kscen_run *run)
+{
+	memset(set, 0, sizeof(*set));
+	for (unsigned i = 0; i < run->nr_jobs; i++)
+		if (run->jobs[i].id)
+			kscen_idset_add(set, run->jobs[i].id);
+	kscen_idset_sort(set);
+}
+
+bool kscen_idset_has(const struct kscen_idset *set, const char *id)
+{
+	return set->nr && bsearch(&id, set->id, set->nr, sizeof(*set->id), cmp_str);
+}
+
+void kscen_idset_free(struct kscen_idset *set)
+{
+	free(set->id);
+	memset(set, 0, sizeof(*set));
+}

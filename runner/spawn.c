@@ -187,6 +187,8 @@ int kscen_child_reap(struct kscen_child *c)
 {
 	if (c->pid <= 0)
 		return 0;
+	if (c->reap)
+		return c->reap(c);
 	/* wait4(): waitpid() with the child's CPU time beside its status */
 	while (wait4(c->pid, &c->status, 0, &c->ru) < 0)
 		if (errno != EINTR)
@@ -399,8 +401,7 @@ void kscen_child_kill(struct kscen_child *c)
 {
 	if (c->pid > 0) {
 		kill(c->pgid ? -c->pgid : c->pid, SIGKILL);
-		while (waitpid(c->pid, &c->status, 0) < 0 && errno == EINTR)
-			;
+		kscen_child_reap(c);
 		c->pid = -1;
 	}
 	if (c->pgid > 0)

@@ -26,6 +26,27 @@ int kscen_result_load(const char *path, struct kscen_run **out);
 int kscen_result_load_err(const char *path, struct kscen_run **out,
 			  char *err, size_t errlen);
 /*
+ * The job ids a reader wants of a stored run (the jobs of the run at hand):
+ * sorted, so that a lookup is a binary search. Built with kscen_idset_*().
+ */
+struct kscen_idset {
+	const char **id;	/* borrowed from the caller's jobs */
+	unsigned nr;
+};
+void kscen_idset_from_run(struct kscen_idset *set, const struct kscen_run *run);
+void kscen_idset_add(struct kscen_idset *set, const char *id);	/* then sort */
+void kscen_idset_sort(struct kscen_idset *set);
+bool kscen_idset_has(const struct kscen_idset *set, const char *id);
+void kscen_idset_free(struct kscen_idset *set);
+/*
+ * Load a stored run with only the jobs in @want (NULL: all): where the file
+ * is laid out as kscen writes it, the other jobs are skipped unparsed, so
+ * a reference of 2,000 jobs costs what the few a run needs cost. The
+ * run's other fields are all there. Errors as kscen_result_load_err().
+ */
+int kscen_result_load_some(const char *path, const struct kscen_idset *want,
+			   struct kscen_run **out, char *err, size_t errlen);
+/*
  * The newest stored run in @dir/<scenario>/ from host @hostname, or in @path
  * when that is a directory of runs; NULL path in *out when there is none.
  */

@@ -550,3 +550,69 @@ void test_report_formats_deltas_and_escaping(void **state)
 	kscen_refs_free(&refs);
 	kscen_run_free(r);
 }
+
+static const char *str_or(const char *s)
+{
+	return s ? s : "";
+}
+
+/* A stored run read with only some of its jobs: the same as the whole. */
+void test_result_load_some_jobs(void **state)
+{
+	const char *path = "tests/fixtures/results/crash.yaml";
+	struct kscen_run *all, *some, *none, *odd;
+	struct kscen_idset want = { 0 }, empty = { 0 };
+	const struct kscen_job_result *a, *b;
+	char tmp[] = "/tmp/kscen-some.XXXXXX", *text;
+	size_t len;
+	FILE *f;
+	int fd;
+
+	(void)state;
+	assert_int_equal(kscen_result_load(path, &all), 0);
+	assert_true(all->nr_jobs >= 3);
+	kscen_idset_add(&want, all->jobs[2].id);
+	kscen_idset_add(&want, "no/such=job");
+	kscen_idset_add(&want, all->jobs[0].id);
+	kscen_idset_sort(&want);
+	assert_int_equal(kscen_result_load_some(path, &want, &some, NULL, 0), 0);
+	assert_int_equal(some->nr_jobs, 2);
+	assert_string_equal(some->scenario, all->scenario);
+	assert_string_equal(some->started, all->started);
+	assert_string_equal(str_or(some->system.kernel), str_or(all->system.kernel));
+	for (unsigned i = 0; i < 2; i++) {
+		a = kscen_run_find(all, some->jobs[i].id);
+		b = &some->jobs[i];
+		assert_non_null(a);
+		assert_int_equal(a->status, b->status);
+		assert_int_equal(a->nr_metrics, b->nr_metrics);
+		for (unsigned m = 0; m < a->nr_metrics; m++)
+			assert_true(a->metrics[m].sum.median == b->metrics[m].sum.median ||
+				    (isnan(a->metrics[m].sum.median) &&
+				     isnan(b->metrics[m].sum.median)));
+	}
+	assert_null(kscen_run_find(some, all->jobs[1].id));
+	/* The header alone. */
+	assert_int_equal(kscen_result_load_some(path, &empty, &none, NULL, 0), 0);
+	assert_int_equal(none->nr_jobs, 0);
+	assert_string_equal(none->scenario, all->scenario);
+
+	/* Not laid out as kscen writes it: read whole, nothing lost. */
+	assert_int_equal(kscen_read_regular(path, 1 << 20, &text, &len), 0);
+	fd = mkstemp(tmp);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fputs("# a comment at the top\n", f);
+	fclose(f);
+	assert_int_equal(kscen_result_load_some(tmp, &want, &odd, NULL, 0), 0);
+	assert_int_equal(odd->nr_jobs, all->nr_jobs);
+	unlink(tmp);
+	free(text);
+	kscen_idset_free(&want);
+	kscen_run_free(all);
+	kscen_run_free(some);
+	kscen_run_free(none);
+	kscen_run_free(odd);
+}

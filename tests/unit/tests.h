@@ -16,6 +16,9 @@
 	X(test_expand_refuses_matrix_over_limit)	\
 	X(test_expand_long_values_labels)		\
 	X(test_expand_metrics_list)		\
+	X(test_sampler_request_round_trip)	\
+	X(test_result_load_some_jobs)		\
+	X(test_sampler_runs_and_reaps)		\
 	X(test_load_units_and_strings)			\
 	X(test_sha256_known_answers)			\
 	X(test_summary_median_mean_stddev)		\

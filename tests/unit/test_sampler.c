@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_sampler.c - the fork server (sampler.c): a job survives its trip
+ * through the request for every workload, and a sample process started by
+ * the server runs the job and is reaped through the server.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "runner.h"
+#include "sampler.h"
+#include "scenario_load.h"
+#include "tests.h"
+
+static char req[256 * 1024];
+
+void test_sampler_request_round_trip(void **state)
+{
+	struct kscen_capture caps[2] = {
+		{ .name = "tput", .regex = "tput ([0-9.]+)", .unit = "MB/s",
+		  .better = KSCEN_HIGHER },
+		{ .name = "lat", .regex = "lat=([0-9]+)", .unit = "",
+		  .better = KSCEN_LOWER },
+	};
+	struct kscen_job_spec spec = { .captures = caps, .nr_captures = 2 };
+
+	(void)state;
+	for (unsigned i = 0; i < kscen_nr_workloads; i++) {
+		const struct kscen_workload *w = kscen_workloads[i];
+		struct kscen_job job = { .workload = w, .spec = &spec, .nr_metrics = 7 };
+		struct kscen_sample_req r = { 0 };
+		size_t len;
+
+		job.params = kscen_params_new(w);
+		assert_non_null(job.params);
+		len = kscen_sampler_encode(&job, req, sizeof(req));
+		assert_true(len > 0);
+		assert_int_equal(kscen_sampler_decode(req, len, &r), 0);
+		assert_ptr_equal(r.w, w);
+		assert_int_equal(r.nr_metrics, 7);
+		for (unsigned p = 0; p < w->nr_params; p++) {
+			char *a = kscen_value_text(&w->params[p], job.params);
+			char *b = kscen_value_text(&w->params[p], r.params);
+
+			assert_string_equal(a, b);
+			free(a);
+			free(b);
+		}
+		assert_int_equal(r.nr_captures, 2);
+		for (unsigned c = 0; c < 2; c++) {
+			assert_string_equal(r.captures[c].name, caps[c].name);
+			assert_string_equal(r.captures[c].regex, caps[c].regex);
+			assert_string_equal(r.captures[c].unit, caps[c].unit);
+			assert_int_equal(r.captures[c].better, caps[c].better);
+		}
+		/* A cut request is refused, never read past its end. */
+		assert_int_not_equal(kscen_sampler_decode(req, len / 2, &r), 0);
+		free((void *)r.params);
+		kscen_params_free(w, job.params);
+	}
+}
+
+void test_sampler_runs_and_reaps(void **state)
+{
+	struct kscen_scenario *s;
+	struct kscen_jobs jobs;
+	struct kscen_sample_out out;
+	struct kscen_child c = { .flags = KSCEN_CHILD_PIDFD };
+	int pfd[2];
+
+	(void)state;
+	assert_int_equal(kscen_scenario_load("tests/fixtures/e2e/exec-metrics.yaml", &s), 0);
+	assert_int_equal(kscen_expand(s, 100, &jobs), 0);
+	/* Without a server there is nothing to send to. */
+	assert_int_equal(kscen_sampler_spawn(&jobs.job[0], 1, -1, &c), -ENOTCONN);
+	assert_int_equal(kscen_sampler_start(), 0);
+
+	assert_int_equal(pipe2(pfd, O_CLOEXEC), 0);
+	assert_int_equal(kscen_sampler_spawn(&jobs.job[0], pfd[1], -1, &c), 0);
+	close(pfd[1]);
+	assert_true(c.pid > 0 && c.pgid == c.pid && c.reap);
+	/* Not our child: the server reaps it and tells us how it ended. */
+	assert_int_equal(read(pfd[0], &out, sizeof(out)), sizeof(out));
+	close(pfd[0]);
+	assert_int_equal(kscen_child_finish(&c, 10000), 0);
+	assert_true(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0);
+	assert_int_equal(out.ret, 0);
+	assert_int_equal(out.nr, 5);
+	assert_true(out.v[0] == 12.5 && out.v[1] == 3);
+	kscen_child_kill(&c);
+
+	/* The whole path, with the runner's isolation around it. */
+	assert_int_equal(kscen_sample_isolated(&jobs.job[0], 10000000000LL, &out), 0);
+	assert_int_equal(out.ret, 0);
+	assert_true(out.v[0] == 12.5);
+	kscen_sampler_stop();
+	kscen_jobs_free(&jobs);
+	kscen_scenario_free(s);
+}
