@@ -12,7 +12,7 @@
 #include "envdiff.h"
 #include "runmodel.h"
 #include "util.h"
-#include "report_emit.h"
+#include "emit.h"
 
 /* ---- JSON -------------------------------------------------------------- */
 

@@ -20,7 +20,7 @@
 #include "report.h"
 #include "profile_report.h"
 #include "shard.h"
-#include "report_emit.h"
+#include "emit.h"
 
 
 const struct kscen_metric *kscen_primary(const struct kscen_job_result *j)

@@ -15,7 +15,7 @@
 
 #include "envdiff.h"
 #include "report.h"
-#include "report_emit.h"
+#include "emit.h"
 #include "util.h"
 
 #define WIDTH 72

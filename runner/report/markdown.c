@@ -11,7 +11,7 @@
 #include "util.h"
 #include "report.h"
 #include "profile_report.h"
-#include "report_emit.h"
+#include "emit.h"
 
 /* ---- Markdown ---------------------------------------------------------- */
 
