@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * report_emit.h - what the emitters of a run's report share (report.c,
- * report_md.c, report_json.c); private to them.
+ * emit.h - what the emitters of a run's report share (runner/report/):
+ * the helpers of format.c, and the emitters themselves, each of which
+ * prints the report model (model.h) in its format; private to them.
  */
 #ifndef KSCEN_REPORT_EMIT_H
 #define KSCEN_REPORT_EMIT_H
@@ -9,9 +10,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "history.h"
+#include "model.h"
 #include "run.h"
-#include "stats.h"
 
 /* Stored runs may lack any optional field; print them as empty. */
 static inline const char *str(const char *s)
@@ -28,20 +28,12 @@ static inline const char *report_status_name(enum kscen_status s)
 double report_ci_level(unsigned n);
 /* "2026-12-01T10:02:33Z" -> "2026-12-01T10:02Z" */
 void report_short_time(const char *iso, char *buf, size_t len);
-/* @j's primary metric against job @ref of the same run: rounds pair them. */
-bool report_ref_change(const struct kscen_run *run, const struct kscen_job_result *j,
-		       const char *ref, struct kscen_change *c);
-/* Job @i against its reference run: never paired, drift allowed for. */
-bool report_last_change(const struct kscen_refs *refs, const struct kscen_run *run,
-			unsigned i, struct kscen_change *c);
 
-void report_markdown(FILE *out, const struct kscen_run *run,
-		     const struct kscen_refs *refs);
-void report_json(FILE *out, const struct kscen_run *run,
-		 const struct kscen_refs *refs);
-void report_csv(FILE *out, const struct kscen_run *run,
-		const struct kscen_refs *refs);
-void report_mail(FILE *out, const struct kscen_run *run,
-		 const struct kscen_refs *refs);
+/* One file each: text.c, markdown.c, json.c, csv.c, mail.c. */
+void report_text(FILE *out, const struct kscen_report_model *m);
+void report_markdown(FILE *out, const struct kscen_report_model *m);
+void report_json(FILE *out, const struct kscen_report_model *m);
+void report_csv(FILE *out, const struct kscen_report_model *m);
+void report_mail(FILE *out, const struct kscen_report_model *m);
 
 #endif
