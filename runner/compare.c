@@ -30,32 +30,30 @@ static const char *str(const char *s)
 	return s ? s : "";
 }
 
-/* "0.0123 ±2.1%", or why there is no median; @ci: @m's, when known. */
+/* "0.0123 ±2.1%" (@j's primary metric @m and its CI), or why no median. */
 static void cell(const struct kscen_job_result *j, const struct kscen_metric *m,
 		 const char *ci, char *buf, size_t len)
 {
-	char own[32];
-
 	if (!m) {
 		snprintf(buf, len, "%s", j->status == KSCEN_OK ? "-" :
 			 kscen_status_names[j->status <= KSCEN_FAILED ?
 					    j->status : KSCEN_FAILED]);
 		return;
 	}
-	if (!ci) {
-		kscen_format_ci(m, own, sizeof(own));
-		ci = own;
-	}
 	snprintf(buf, len, "%.6g %s", m->sum.median, ci);
 }
 
-/* The old and the new cell of job @i: the reference's, and the model's. */
+/* The old and the new cell of job @i: its reference's, and the model's. */
 static void cells(const struct kscen_report_model *rm, unsigned i, char *oc,
 		  char *nc, size_t len)
 {
 	const struct kscen_report_job *rj = &rm->job[i];
+	const struct kscen_metric *om = kscen_primary(rj->ref_job);
+	char oci[32] = "";
 
-	cell(rj->ref_job, kscen_primary(rj->ref_job), NULL, oc, len);
+	if (om)
+		kscen_format_ci(om, oci, sizeof(oci));
+	cell(rj->ref_job, om, oci, oc, len);
 	cell(rj->job, rj->primary, rj->ci, nc, len);
 }
 
