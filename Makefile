@@ -12,7 +12,8 @@
 #   make uninstall
 #   V=1           show the commands
 #
-# Sources: runner/*.c, runner/workloads/*.c (one file a workload), schemas/*.c,
+# Sources: runner/*.c, runner/report/*.c (a run's report: its model and an
+# emitter a format), runner/workloads/*.c (one file a workload), schemas/*.c,
 # bpf/*.bpf.c (each -> $(BUILD)/bpf/X.bpf.o -> X.skel.h, struct X_bpf).
 
 CC      ?= gcc
@@ -46,7 +47,8 @@ BPF_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/i.86/x86/' \
 		-e 's/s390x/s390/' -e 's/loongarch64/loongarch/')
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_SKELS := $(BPF_SRCS:bpf/%.bpf.c=$(BUILD)/bpf/%.skel.h)
-SRCS    := $(wildcard runner/*.c) $(wildcard runner/workloads/*.c) $(wildcard schemas/*.c)
+SRCS    := $(wildcard runner/*.c) $(wildcard runner/report/*.c) \
+	   $(wildcard runner/workloads/*.c) $(wildcard schemas/*.c)
 OBJS    := $(SRCS:%.c=$(BUILD)/%.o)
 LIBOBJS := $(filter-out $(BUILD)/runner/main.o,$(OBJS))
 TSRCS   := $(wildcard tests/unit/*.c)

@@ -2,7 +2,7 @@
 /*
  * cmd.h - the command line's layer: the table of commands (main.c), the
  * commands (cmd_*.c) and what they share (cmd.c). The work itself is in the
- * library under them (run.c, report.c, ...), which unit tests call.
+ * library under them (run.c, report/, ...), which unit tests call.
  */
 #ifndef KSCEN_CMD_H
 #define KSCEN_CMD_H

@@ -10,7 +10,8 @@
  * kernel command line or governor explains more regressions than patches.
  * Runs are different rounds, so nothing is paired here, and every change
  * allows for the jobs' run-to-run drift where the history has it
- * (history.c).
+ * (history.c). The changes are those of NEW's report model (report/model.c):
+ * each job against its reference run.
  */
 #include <math.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@
 #include "history.h"
 #include "util.h"
 #include "report.h"
+#include "report/model.h"
 #include "profile_report.h"
 
 static const char *str(const char *s)
@@ -28,20 +30,31 @@ static const char *str(const char *s)
 	return s ? s : "";
 }
 
-/* "0.0123 ±2.1%", or why there is no median. */
-static void cell(const struct kscen_job_result *j, char *buf, size_t len)
+/* "0.0123 ±2.1%" (@j's primary metric @m and its CI), or why no median. */
+static void cell(const struct kscen_job_result *j, const struct kscen_metric *m,
+		 const char *ci, char *buf, size_t len)
 {
-	const struct kscen_metric *m = kscen_primary(j);
-	char ci[32];
-
 	if (!m) {
 		snprintf(buf, len, "%s", j->status == KSCEN_OK ? "-" :
 			 kscen_status_names[j->status <= KSCEN_FAILED ?
 					    j->status : KSCEN_FAILED]);
 		return;
 	}
-	kscen_format_ci(m, ci, sizeof(ci));
 	snprintf(buf, len, "%.6g %s", m->sum.median, ci);
+}
+
+/* The old and the new cell of job @i: its reference's, and the model's. */
+static void cells(const struct kscen_report_model *rm, unsigned i, char *oc,
+		  char *nc, size_t len)
+{
+	const struct kscen_report_job *rj = &rm->job[i];
+	const struct kscen_metric *om = kscen_primary(rj->ref_job);
+	char oci[32] = "";
+
+	if (om)
+		kscen_format_ci(om, oci, sizeof(oci));
+	cell(rj->ref_job, om, oci, oc, len);
+	cell(rj->job, rj->primary, rj->ci, nc, len);
 }
 
 /* Columns on a terminal: UTF-8 continuation bytes ("±") take none. */
@@ -75,37 +88,36 @@ static bool same_group(const struct kscen_job_result *a,
 }
 
 /* One job group's table; marks its jobs in @done. */
-static void group(FILE *out, const struct kscen_run *new_,
-		  const struct kscen_refs *refs, unsigned first, bool *done,
-		  int w, int wc)
+static void group(FILE *out, const struct kscen_report_model *rm,
+		  unsigned first, bool *done, int w, int wc)
 {
+	const struct kscen_run *new_ = rm->run;
 	const struct kscen_job_result *g = &new_->jobs[first], *n;
 	double lo = 0, ln = 0;
 	char oc[64], nc[64], chg[192], lbl[128] = "";
 	unsigned i, geo = 0;
-	struct kscen_change c;
 
 	for (i = first; i < new_->nr_jobs; i++)
-		if (same_group(g, &new_->jobs[i]) && kscen_primary(&new_->jobs[i])) {
-			kscen_metric_label(kscen_primary(&new_->jobs[i]), lbl,
-					   sizeof(lbl));
+		if (same_group(g, &new_->jobs[i]) && rm->job[i].primary) {
+			kscen_metric_label(rm->job[i].primary, lbl, sizeof(lbl));
 			break;
 		}
 	fprintf(out, "\n## %s%s%s\n", str(g->name), *lbl ? ": " : "", lbl);
 	row(out, w, wc, "job", "old", "new", "change");
 	for (i = first; i < new_->nr_jobs; i++) {
+		const struct kscen_report_delta *d = &rm->job[i].delta[KSCEN_DELTA_REF];
+
 		n = &new_->jobs[i];
-		if (done[i] || !same_group(g, n) || !refs->ref[i].run)
+		if (done[i] || !same_group(g, n) || !rm->job[i].ref)
 			continue;
 		done[i] = true;
-		cell(refs->ref[i].job, oc, sizeof(oc));
-		cell(n, nc, sizeof(nc));
+		cells(rm, i, oc, nc, sizeof(oc));
 		chg[0] = '\0';
-		if (kscen_ref_change(refs, new_, i, &c)) {
-			kscen_format_change(&c, chg, sizeof(chg));
-			if (c.old > 0 && c.new_ > 0) {
-				lo += log(c.old);
-				ln += log(c.new_);
+		if (d->present) {
+			kscen_format_change(&d->c, chg, sizeof(chg));
+			if (d->c.old > 0 && d->c.new_ > 0) {
+				lo += log(d->c.old);
+				ln += log(d->c.new_);
 				geo++;
 			}
 		}
@@ -126,21 +138,22 @@ void kscen_compare_print(FILE *out, const struct kscen_run *new_,
 	const struct kscen_run *old = refs->own ? refs->own : refs->main;
 	bool *done = kscen_xcalloc(new_->nr_jobs + 1, sizeof(bool));
 	unsigned i, only_old = 0, other = 0;
+	struct kscen_report_model rm;
 	int w = 8, wc = 12;
-	char buf[64];
+	char oc[64], nc[64];
 
+	kscen_report_model_build(new_, refs, &rm);
 	/* Column widths from every row, so long cells keep the table. */
 	for (i = 0; i < new_->nr_jobs; i++) {
-		if (!refs->ref[i].run)
+		if (!rm.job[i].ref)
 			continue;
 		if (cols(row_name(&new_->jobs[i])) > w)
 			w = cols(row_name(&new_->jobs[i]));
-		cell(refs->ref[i].job, buf, sizeof(buf));
-		if (cols(buf) > wc)
-			wc = cols(buf);
-		cell(&new_->jobs[i], buf, sizeof(buf));
-		if (cols(buf) > wc)
-			wc = cols(buf);
+		cells(&rm, i, oc, nc, sizeof(oc));
+		if (cols(oc) > wc)
+			wc = cols(oc);
+		if (cols(nc) > wc)
+			wc = cols(nc);
 	}
 	if (old)
 		fprintf(out, "# old: %s (%s%s%s, load %s)\n", str(old->path),
@@ -159,8 +172,8 @@ void kscen_compare_print(FILE *out, const struct kscen_run *new_,
 		"includes the run-to-run drift (history in the old run's "
 		"directory)\n");
 	for (i = 0; i < new_->nr_jobs; i++)
-		if (!done[i] && refs->ref[i].run)
-			group(out, new_, refs, i, done, w, wc);
+		if (!done[i] && rm.job[i].ref)
+			group(out, &rm, i, done, w, wc);
 
 	fputc('\n', out);
 	for (i = 0; old && i < old->nr_jobs; i++)
@@ -169,7 +182,7 @@ void kscen_compare_print(FILE *out, const struct kscen_run *new_,
 			only_old++;
 		}
 	for (i = 0; i < new_->nr_jobs; i++) {
-		if (refs->ref[i].run)
+		if (rm.job[i].ref)
 			continue;
 		fprintf(out, "not compared: %s: %s\n", str(new_->jobs[i].id),
 			refs->ref[i].why ? refs->ref[i].why : "no reference");
@@ -179,30 +192,33 @@ void kscen_compare_print(FILE *out, const struct kscen_run *new_,
 		refs->compared, only_old, other);
 	if (old)
 		kscen_profile_compare(out, old, new_);	/* profile_report.h */
+	kscen_report_model_free(&rm);
 	free(done);
 }
 
 int kscen_gate(FILE *out, const struct kscen_run *new_,
 	       const struct kscen_refs *refs, double pct)
 {
-	const struct kscen_metric *m;
+	struct kscen_report_model rm;
 	unsigned i, bad = 0, checked = 0;
-	struct kscen_change c;
 	char chg[192];
 
+	kscen_report_model_build(new_, refs, &rm);
 	for (i = 0; refs && i < new_->nr_jobs; i++) {
-		m = kscen_primary(&new_->jobs[i]);
-		if (!m || !kscen_ref_change(refs, new_, i, &c))
+		const struct kscen_report_delta *d = &rm.job[i].delta[KSCEN_DELTA_REF];
+
+		if (!d->present)
 			continue;
 		checked++;
-		if (!kscen_change_beyond(&c, m->better, pct))
+		if (!kscen_change_beyond(&d->c, rm.job[i].primary->better, pct))
 			continue;
 		if (!bad++)
 			fprintf(out, "# gate %g%%: FAILED: worse by more than %g%% "
 				"with the 95%% CI beyond it:\n", pct, pct);
-		kscen_format_change(&c, chg, sizeof(chg));
+		kscen_format_change(&d->c, chg, sizeof(chg));
 		fprintf(out, "#   %s: %s\n", str(new_->jobs[i].id), chg);
 	}
+	kscen_report_model_free(&rm);
 	if (!checked) {
 		fprintf(out, "gate: nothing compared: %s\n",
 			!refs || !refs->asked ? "no reference run (--compare none)" :

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * report.h - printing runs: one run (report.c), two runs and the gate
- * (compare.c), and what they share: how a metric is picked, labelled, and
- * how a change is written.
+ * report.h - printing runs: one run (runner/report/: the report model,
+ * model.c, computed once and printed by an emitter a format), two runs and
+ * the gate (compare.c), and what they share (runner/report/format.c): how a
+ * metric is picked, labelled, and how a change is written.
  */
 #ifndef KSCEN_REPORT_H
 #define KSCEN_REPORT_H
@@ -19,7 +20,10 @@ enum kscen_format {
 	KSCEN_FMT_MAIL,		/* a patch mail: at most 72 columns */
 };
 struct kscen_refs;
-/* @refs may be NULL: no "vs" lines (history.h builds them). */
+/*
+ * Build the report model of @run (report/model.h) and print it in @fmt;
+ * @refs may be NULL: no "vs" lines (history.h builds them).
+ */
 void kscen_report(FILE *out, const struct kscen_run *run,
 		  const struct kscen_refs *refs, enum kscen_format fmt);
 /* The delta table of @new_ against its references (compare.c). */
@@ -62,8 +66,8 @@ struct kscen_num {
 };
 void kscen_num_style(const struct kscen_metric *m, struct kscen_num *st);
 /*
- * A job entry of a run: the jobs expanded from one entry of the scenario,
- * next to each other and sharing its name. The last job of the entry that
+ * A job entry of a run (report/model.c): the jobs expanded from one entry of
+ * the scenario, next to each other and sharing its name. The last job of the entry that
  * starts at @first; whether parameter @k is the same in all its jobs.
  */
 unsigned kscen_entry_last(const struct kscen_run *run, unsigned first);

@@ -3,8 +3,9 @@
  * runmodel.c - the run model described once: a table of fields for each
  * kind of record a stored run holds (the run, its system, its shards, its
  * jobs, their metrics, a job's profile); the YAML writer that walks them is
- * runmodel_write.c. The reader (result_load.c), the JSON and CSV reports (report.c),
- * the environment diff (envdiff.c) and kscen_run_free() walk them too.
+ * runmodel_write.c. The reader (result_load.c), the JSON and CSV reports
+ * (report/json.c, report/csv.c), the environment diff (envdiff.c) and
+ * kscen_run_free() walk them too.
  *
  * To add a field: add it to the struct in run.h and one line to its table
  * below, where it goes in the file (the tables' order is the files' order).

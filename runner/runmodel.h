@@ -2,8 +2,8 @@
 /*
  * runmodel.h - the fields of a stored run, described once (runmodel.c):
  * one table a record kind, which the YAML writer (runmodel.c), the reader
- * (result_load.c), the JSON and CSV reports (report.c), the environment
- * diff (envdiff.c) and kscen_run_free() all walk.
+ * (result_load.c), the JSON and CSV reports (report/json.c, report/csv.c),
+ * the environment diff (envdiff.c) and kscen_run_free() all walk.
  */
 #ifndef KSCEN_RUNMODEL_H
 #define KSCEN_RUNMODEL_H

@@ -1,21 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * report_mail.c - a run as it goes into a patch mail: no line over 72
+ * mail.c - a run as it goes into a patch mail: no line over 72
  * columns, a header that says how to reproduce it (kscen version and git
  * describe, the scenario file and its sha256, the command), the kernel and
  * CPU, what differs from the reference's machine as changed tokens, then a
  * table a job entry with only the parameters that vary as columns, the
  * median of the primary metric with its 95% CI, and its deltas: "~" when
- * not significant, like benchstat.
+ * not significant, like benchstat. The numbers are the report model's
+ * (model.c).
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "emit.h"
 #include "envdiff.h"
-#include "report.h"
-#include "report_emit.h"
 #include "util.h"
 
 #define WIDTH 72
@@ -94,9 +94,11 @@ static void header(FILE *out, const struct kscen_run *run,
 }
 
 /* "+5.5%", "~" when not significant, "" when there is nothing to say. */
-static void delta(char *buf, size_t len, bool have, const struct kscen_change *c)
+static void delta(char *buf, size_t len, const struct kscen_report_delta *d)
 {
-	if (!have || !isfinite(c->rel))
+	const struct kscen_change *c = &d->c;
+
+	if (!d->present || !isfinite(c->rel))
 		*buf = '\0';
 	else if (!c->ci_valid || c->verdict == KSCEN_SAME)
 		snprintf(buf, len, "~");
@@ -107,11 +109,14 @@ static void delta(char *buf, size_t len, bool have, const struct kscen_change *c
 #define COLS 8
 
 /* One table: the jobs @first..@last of one entry of the scenario. */
-static void entry(FILE *out, const struct kscen_run *run,
-		  const struct kscen_refs *refs, unsigned first, unsigned last)
+static void entry(FILE *out, const struct kscen_report_model *rm,
+		  const struct kscen_report_entry *e)
 {
+	const struct kscen_run *run = rm->run;
+	const struct kscen_refs *refs = rm->refs;
+	unsigned first = e->first, last = e->last;
 	const struct kscen_job_result *j0 = &run->jobs[first];
-	const struct kscen_metric *m0 = kscen_primary(j0);
+	const struct kscen_metric *m0 = rm->job[first].primary;
 	unsigned col[COLS], nc = 0, w[COLS], width = 0;
 	char fixed[512] = "", cell[64], base[24], prev[24], last_run[24];
 	bool vary_table, have_base = false, have_prev = false;
@@ -121,8 +126,8 @@ static void entry(FILE *out, const struct kscen_run *run,
 	char *buf;
 	size_t len;
 
-	for (unsigned k = 0; k < j0->nr_kv; k++) {
-		if (kscen_entry_param_fixed(run, first, last, k)) {
+	for (unsigned k = 0; k < e->nr_params; k++) {
+		if (!e->varies[k]) {
 			size_t n = strlen(fixed);
 
 			snprintf(fixed + n, sizeof(fixed) - n, "%s%s=%s", n ? " " : "",
@@ -146,8 +151,8 @@ static void entry(FILE *out, const struct kscen_run *run,
 	}
 	/* One unit and scale for the column: the first measured job's. */
 	for (unsigned i = last + 1; i-- > first;)
-		if (run->jobs[i].status == KSCEN_OK && kscen_primary(&run->jobs[i]))
-			kscen_num_style(kscen_primary(&run->jobs[i]), &st0);
+		if (rm->job[i].primary)
+			st0 = rm->job[i].num[0];
 	for (unsigned i = first; i <= last; i++) {
 		have_base |= run->jobs[i].baseline != NULL;
 		have_prev |= run->jobs[i].previous && (!run->jobs[i].baseline ||
@@ -171,9 +176,9 @@ static void entry(FILE *out, const struct kscen_run *run,
 	fprintf(out, "%s\n", buf);
 	free(buf);
 	for (unsigned i = first; i <= last; i++) {
-		const struct kscen_job_result *j = &run->jobs[i];
-		const struct kscen_metric *m = kscen_primary(j);
-		struct kscen_change cb, cp, cl;
+		const struct kscen_report_job *rj = &rm->job[i];
+		const struct kscen_job_result *j = rj->job;
+		const struct kscen_metric *m = rj->primary;
 		struct kscen_num st;
 		char num[64], ci[16];
 		double hw;
@@ -200,7 +205,7 @@ static void entry(FILE *out, const struct kscen_run *run,
 			continue;
 		}
 		/* the column's unit and scale, this job's digits */
-		kscen_num_style(m, &st);
+		st = rj->num[0];
 		if (!strcmp(str(m->unit), str(m0 ? m0->unit : m->unit))) {
 			st = st0;
 			kscen_num_decimals(m, &st);
@@ -213,9 +218,9 @@ static void entry(FILE *out, const struct kscen_run *run,
 			snprintf(ci, sizeof(ci), "±%.0f%%", hw < 1 ? ceil(hw) : hw);
 		else
 			*ci = '\0';
-		delta(base, sizeof(base), report_ref_change(run, j, j->baseline, &cb), &cb);
-		delta(prev, sizeof(prev), report_ref_change(run, j, j->previous, &cp), &cp);
-		delta(last_run, sizeof(last_run), report_last_change(refs, run, i, &cl), &cl);
+		delta(base, sizeof(base), &rj->delta[KSCEN_DELTA_BASELINE]);
+		delta(prev, sizeof(prev), &rj->delta[KSCEN_DELTA_PREVIOUS]);
+		delta(last_run, sizeof(last_run), &rj->delta[KSCEN_DELTA_REF]);
 		/* "±" is two bytes and one column */
 		line = open_memstream(&buf, &len);
 		fprintf(line, "%12s %*s", num, *ci ? 8 : 7, ci);
@@ -233,18 +238,14 @@ static void entry(FILE *out, const struct kscen_run *run,
 	}
 }
 
-void report_mail(FILE *out, const struct kscen_run *run,
-		 const struct kscen_refs *refs)
+void report_mail(FILE *out, const struct kscen_report_model *rm)
 {
-	unsigned n[3] = { 0 }, last;
+	const struct kscen_run *run = rm->run;
+	const unsigned *n = rm->nr_status;
 
-	header(out, run, refs);
-	for (unsigned first = 0; first < run->nr_jobs; first = last + 1) {
-		last = kscen_entry_last(run, first);
-		entry(out, run, refs, first, last);
-	}
-	for (unsigned i = 0; i < run->nr_jobs; i++)
-		n[run->jobs[i].status <= KSCEN_FAILED ? run->jobs[i].status : KSCEN_FAILED]++;
+	header(out, run, rm->refs);
+	for (unsigned e = 0; e < rm->nr_entries; e++)
+		entry(out, rm, &rm->entry[e]);
 	fputc('\n', out);
 	for (unsigned i = 0; i < run->nr_jobs; i++)
 		if (run->jobs[i].status != KSCEN_OK) {

@@ -1,20 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * report_json.c - a run for scripts: JSON (every field of the run model,
- * the samples, the deltas of each job) and CSV (one row a job and metric).
+ * json.c - a run for scripts as JSON: every field of the run model
+ * (runmodel.c), the samples, and the deltas of each job from the report
+ * model (model.c).
  */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "emit.h"
 #include "envdiff.h"
 #include "runmodel.h"
 #include "util.h"
-#include "report_emit.h"
-
-/* ---- JSON -------------------------------------------------------------- */
 
 static void json_str(FILE *out, const char *s)
 {
@@ -193,10 +191,12 @@ static void json_metrics(FILE *out, const struct kscen_job_result *j)
 
 /* "baseline": {"against": id, "rel": ..., "p": ...} or null. */
 static void json_change(FILE *out, const char *key, const char *against,
-			const struct kscen_change *c, bool have)
+			const struct kscen_report_delta *d)
 {
+	const struct kscen_change *c = &d->c;
+
 	jkey(out, 4, key);
-	if (!have) {
+	if (!d->present) {
 		fputs("null", out);
 		return;
 	}
@@ -227,34 +227,28 @@ static void json_change(FILE *out, const char *key, const char *against,
 	fputc('}', out);
 }
 
-static void json_deltas(FILE *out, const struct kscen_run *run,
-			const struct kscen_refs *refs, unsigned ji)
+static void json_deltas(FILE *out, const struct kscen_report_job *rj)
 {
-	const struct kscen_job_result *j = &run->jobs[ji];
-	const struct kscen_run *ref = refs && ji < refs->nr ? refs->ref[ji].run : NULL;
-	struct kscen_change c;
+	const struct kscen_job_result *j = rj->job;
 
 	fputs("      \"deltas\": {\n", out);
-	json_change(out, "baseline", j->baseline, &c,
-		    report_ref_change(run, j, j->baseline, &c));
+	json_change(out, "baseline", j->baseline, &rj->delta[KSCEN_DELTA_BASELINE]);
 	fputs(",\n", out);
-	json_change(out, "previous", j->previous, &c,
-		    report_ref_change(run, j, j->previous, &c));
+	json_change(out, "previous", j->previous, &rj->delta[KSCEN_DELTA_PREVIOUS]);
 	fputs(",\n", out);
-	json_change(out, "last", ref ? ref->path : NULL, &c,
-		    report_last_change(refs, run, ji, &c));
+	json_change(out, "last", rj->ref ? rj->ref->path : NULL,
+		    &rj->delta[KSCEN_DELTA_REF]);
 	fputs("\n      },\n", out);
 }
 
 /* The job's fields, and its deltas at JSON position 9 (runmodel.c). */
-static void json_job(FILE *out, const struct kscen_run *run,
-		     const struct kscen_refs *refs, unsigned ji, bool more)
+static void json_job(FILE *out, const struct kscen_report_job *rj, bool more)
 {
-	const struct kscen_job_result *j = &run->jobs[ji];
+	const struct kscen_job_result *j = rj->job;
 
 	fprintf(out, "    {\n");
 	json_fields(out, 3, KREC_JOB, j, 1, 8, true);
-	json_deltas(out, run, refs, ji);
+	json_deltas(out, rj);
 	json_fields(out, 3, KREC_JOB, j, 10, UINT8_MAX, false);
 	fprintf(out, "    }%s\n", more ? "," : "");
 }
@@ -298,167 +292,21 @@ static void json_reference(FILE *out, const struct kscen_run *run,
 	fputs("  },\n", out);
 }
 
-void report_json(FILE *out, const struct kscen_run *run,
-		 const struct kscen_refs *refs)
+void report_json(FILE *out, const struct kscen_report_model *rm)
 {
+	const struct kscen_run *run = rm->run;
 	unsigned i;
 
 	fputs("{\n", out);
 	json_fields(out, 1, KREC_RUN, run, 1, UINT8_MAX, true);
-	json_reference(out, run, refs);
+	json_reference(out, run, rm->refs);
 	fputs("  \"system\": {\n", out);
 	json_fields(out, 2, KREC_SYSTEM, &run->system, 1, UINT8_MAX, false);
 	fputs("  },\n", out);
 	fputs(run->nr_jobs ? "  \"jobs\": [\n" : "  \"jobs\": []\n", out);
 	for (i = 0; i < run->nr_jobs; i++)
-		json_job(out, run, refs, i, i + 1 < run->nr_jobs);
+		json_job(out, &rm->job[i], i + 1 < run->nr_jobs);
 	if (run->nr_jobs)
 		fputs("  ]\n", out);
 	fputs("}\n", out);
-}
-
-/* ---- CSV --------------------------------------------------------------- */
-
-/* RFC 4180: quote a field with a comma, quote or line break; double quotes. */
-static void csv_field(FILE *out, const char *s, bool more)
-{
-	s = str(s);
-	if (strpbrk(s, ",\"\r\n")) {
-		fputc('"', out);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', out);
-			fputc(*s, out);
-		}
-		fputc('"', out);
-	} else {
-		fputs(s, out);
-	}
-	fputc(more ? ',' : '\n', out);
-}
-
-/*
- * The columns are the job's and its metric's fields with a csv position
- * (runmodel.c); a row a metric, or one with the metric's columns empty.
- */
-static const struct kscen_field *csv_col(unsigned col, bool *metric)
-{
-	const struct kscen_field *f = KSCEN_FIELD_AT(KREC_JOB, csv, col);
-
-	if (metric)
-		*metric = !f;
-	return f ? f : KSCEN_FIELD_AT(KREC_METRIC, csv, col);
-}
-
-static void csv_row(FILE *out, const struct kscen_job_result *j,
-		    const struct kscen_metric *m)
-{
-	const struct kscen_field *f;
-	const void *base;
-	char buf[32];
-	bool in_m;
-
-	for (unsigned col = 1; (f = csv_col(col, &in_m)); col++) {
-		const char *v = NULL;
-
-		base = in_m ? (const void *)m : j;
-		if (base && f->hook == KH_SAMPLES)
-			snprintf(buf, sizeof(buf), "%u", m->nr_samples), v = buf;
-		else if (base)
-			v = kscen_field_text(f, base, buf, sizeof(buf));
-		csv_field(out, v, true);
-	}
-}
-
-/* Every parameter name of the run, in the order they first appear. */
-static unsigned csv_params(const struct kscen_run *run, const char ***out)
-{
-	const char **names = NULL;
-	unsigned nr = 0;
-
-	for (unsigned i = 0; i < run->nr_jobs; i++)
-		for (unsigned k = 0; k < run->jobs[i].nr_kv; k++) {
-			const char *key = str(run->jobs[i].keys[k]);
-			unsigned n = 0;
-
-			while (n < nr && strcmp(names[n], key))
-				n++;
-			if (n < nr)
-				continue;
-			names = kscen_xrealloc(names, (nr + 1) * sizeof(*names));
-			names[nr++] = key;
-		}
-	*out = names;
-	return nr;
-}
-
-static const char *const csv_deltas[] = { "to_baseline", "to_previous", "vs_ref" };
-
-/* A delta as ratio new/old, its 95% CI as ratios, p and the verdict. */
-static void csv_delta(FILE *out, bool have, const struct kscen_change *c, bool more)
-{
-	static const char *const verdicts[] = { "same", "better", "worse" };
-	char v[4][32] = { "", "", "", "" };
-
-	if (have && isfinite(c->rel)) {
-		snprintf(v[0], sizeof(v[0]), "%.6g", 1 + c->rel);
-		if (c->ci_valid) {
-			snprintf(v[1], sizeof(v[1]), "%.6g", 1 + c->lo);
-			snprintf(v[2], sizeof(v[2]), "%.6g", 1 + c->hi);
-		}
-		if (isfinite(c->p))
-			snprintf(v[3], sizeof(v[3]), "%.4g", c->p);
-	}
-	for (unsigned i = 0; i < 4; i++)
-		csv_field(out, v[i], true);
-	csv_field(out, have && isfinite(c->rel) ? verdicts[c->verdict] : "", more);
-}
-
-/*
- * A row a job and metric: the run model's columns, then every parameter
- * of the run (empty where a job has not got it), then for the primary
- * metric the change to the baseline, the previous job and the reference.
- */
-void report_csv(FILE *out, const struct kscen_run *run,
-		const struct kscen_refs *refs)
-{
-	const struct kscen_field *f;
-	const char **params;
-	unsigned i, k, np = csv_params(run, &params);
-	bool in_m;
-
-	/* Headings are the keys, but for the metric's name and its count. */
-	for (k = 1; (f = csv_col(k, &in_m)); k++)
-		fprintf(out, "%s,", f->hook == KH_SAMPLES ? "n" :
-			in_m && !strcmp(f->key, "name") ? "metric" : f->key);
-	for (k = 0; k < np; k++)
-		fprintf(out, "param.%s,", params[k]);
-	for (k = 0; k < ARRAY_SIZE(csv_deltas); k++)
-		fprintf(out, "%s_ratio,%s_ci_low,%s_ci_high,%s_p,%s_verdict%s",
-			csv_deltas[k], csv_deltas[k], csv_deltas[k], csv_deltas[k],
-			csv_deltas[k], k + 1 < ARRAY_SIZE(csv_deltas) ? "," : "\n");
-	for (i = 0; i < run->nr_jobs; i++) {
-		const struct kscen_job_result *j = &run->jobs[i];
-		unsigned rows = j->status == KSCEN_OK && j->nr_metrics ? j->nr_metrics : 1;
-
-		for (unsigned r = 0; r < rows; r++) {
-			struct kscen_change c;
-
-			csv_row(out, j, j->status == KSCEN_OK && j->nr_metrics ?
-				&j->metrics[r] : NULL);
-			for (k = 0; k < np; k++) {
-				const char *v = NULL;
-
-				for (unsigned q = 0; q < j->nr_kv && !v; q++)
-					if (!strcmp(str(j->keys[q]), params[k]))
-						v = j->values[q];
-				csv_field(out, v, true);
-			}
-			csv_delta(out, !r && report_ref_change(run, j, j->baseline, &c), &c, true);
-			csv_delta(out, !r && report_ref_change(run, j, j->previous, &c), &c, true);
-			csv_delta(out, !r && refs && report_last_change(refs, run, i, &c), &c,
-				  false);
-		}
-	}
-	free(params);
 }

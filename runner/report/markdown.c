@@ -1,19 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * report_md.c - a run as markdown tables, for patch mails and web pages:
- * one table a job entry, its deltas with "~" where not significant.
+ * markdown.c - a run as markdown tables, for patch mails and web pages:
+ * one table a job entry, its deltas with "~" where not significant; the
+ * numbers are the report model's (model.c).
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "emit.h"
 #include "envdiff.h"
-#include "util.h"
-#include "report.h"
 #include "profile_report.h"
-#include "report_emit.h"
-
-/* ---- Markdown ---------------------------------------------------------- */
+#include "util.h"
 
 /* A table cell: a '|' would end it early, a newline the whole table. */
 static void md_cell(FILE *out, const char *s)
@@ -37,12 +35,13 @@ static void md_num(FILE *out, const char *fmt, double v, bool have)
 	md_cell(out, buf);
 }
 
-static void md_change(FILE *out, const struct kscen_change *c, bool have)
+/* A delta's cell; @d NULL: a row without deltas. */
+static void md_change(FILE *out, const struct kscen_report_delta *d)
 {
 	char buf[192] = "";
 
-	if (have)
-		kscen_format_change(c, buf, sizeof(buf));
+	if (d && d->present)
+		kscen_format_change(&d->c, buf, sizeof(buf));
 	md_cell(out, buf);
 }
 
@@ -71,18 +70,19 @@ static double md_level(const struct kscen_run *run, unsigned first, unsigned las
  * read, the interval as [lo, hi] (the median's is not symmetric), the
  * header's CI label true for every cell.
  */
-static void md_entry(FILE *out, const struct kscen_run *run,
-		     const struct kscen_refs *refs, unsigned first, unsigned last)
+static void md_entry(FILE *out, const struct kscen_report_model *rm,
+		     const struct kscen_report_entry *e)
 {
+	const struct kscen_run *run = rm->run;
+	unsigned first = e->first, last = e->last;
 	const struct kscen_job_result *j0 = &run->jobs[first];
 	double level = md_level(run, first, last);
-	bool varies[64] = { false };
-	unsigned nk = j0->nr_kv < 64 ? j0->nr_kv : 64, fixed = 0;
+	const bool *varies = e->varies;
+	unsigned nk = e->nr_params < 64 ? e->nr_params : 64, fixed = 0;
 	char lvl[32];
 
 	fprintf(out, "\n### %s (`%s`)\n\n", str(j0->name), str(j0->workload));
 	for (unsigned k = 0; k < nk; k++) {
-		varies[k] = !kscen_entry_param_fixed(run, first, last, k);
 		if (!varies[k])
 			fprintf(out, "%s`%s=%s`", fixed++ ? ", " : "In every job: ",
 				str(j0->keys[k]), str(j0->values[k]));
@@ -104,16 +104,15 @@ static void md_entry(FILE *out, const struct kscen_run *run,
 	fputs("---|---:|---|---:|---:|---:|---:|---:|---|\n", out);
 
 	for (unsigned ji = first; ji <= last; ji++) {
-		const struct kscen_job_result *j = &run->jobs[ji];
+		const struct kscen_report_job *rj = &rm->job[ji];
+		const struct kscen_job_result *j = rj->job;
 		char status[KSCEN_REASON_MAX + 16], num[64], lo[64], hi[64], ci[160];
-		unsigned rows = j->status == KSCEN_OK && j->nr_metrics ? j->nr_metrics : 1;
-		struct kscen_change c;
+		unsigned rows = rj->num ? j->nr_metrics : 1;
 
-		snprintf(status, sizeof(status), "%s%s%s", report_status_name(j->status),
+		snprintf(status, sizeof(status), "%s%s%s", report_status_name(rj->status),
 			 j->reason ? ": " : "", str(j->reason));
 		for (unsigned i = 0; i < rows; i++) {
-			const struct kscen_metric *m = j->status == KSCEN_OK &&
-				j->nr_metrics ? &j->metrics[i] : NULL;
+			const struct kscen_metric *m = rj->num ? &j->metrics[i] : NULL;
 			struct kscen_num st = { .unit = "", .scale = 1 };
 
 			for (unsigned k = 0; k < nk; k++)
@@ -122,7 +121,7 @@ static void md_entry(FILE *out, const struct kscen_run *run,
 			md_cell(out, m ? m->name : NULL);
 			*num = *ci = '\0';
 			if (m && m->nr_samples) {
-				kscen_num_style(m, &st);
+				st = rj->num[i];
 				kscen_format_num(&st, m->sum.median, false, num, sizeof(num));
 				if (isfinite(m->sum.ci_lo) && isfinite(m->sum.ci_hi)) {
 					kscen_format_num(&st, m->sum.ci_lo, false, lo, sizeof(lo));
@@ -138,18 +137,18 @@ static void md_entry(FILE *out, const struct kscen_run *run,
 			md_cell(out, ci);
 			md_num(out, "%.1f%%", m ? 100 * m->sum.cv : 0, m && m->nr_samples);
 			/* Deltas are for the primary metric, as in the text report. */
-			md_change(out, &c, !i && report_ref_change(run, j, j->baseline, &c));
-			md_change(out, &c, !i && report_ref_change(run, j, j->previous, &c));
-			md_change(out, &c, !i && report_last_change(refs, run, ji, &c));
+			for (unsigned k = 0; k < KSCEN_NR_DELTAS; k++)
+				md_change(out, i ? NULL : &rj->delta[k]);
 			md_cell(out, status);
 			fputs("|\n", out);
 		}
 	}
 }
 
-void report_markdown(FILE *out, const struct kscen_run *run,
-		     const struct kscen_refs *refs)
+void report_markdown(FILE *out, const struct kscen_report_model *rm)
 {
+	const struct kscen_run *run = rm->run;
+	const struct kscen_refs *refs = rm->refs;
 	const struct kscen_system *sys = &run->system;
 	char when[64];
 
@@ -174,9 +173,7 @@ void report_markdown(FILE *out, const struct kscen_run *run,
 		fputc('\n', out);
 	}
 	fputc('\n', out);
-	for (unsigned first = 0, last; first < run->nr_jobs; first = last + 1) {
-		last = kscen_entry_last(run, first);
-		md_entry(out, run, refs, first, last);
-	}
+	for (unsigned e = 0; e < rm->nr_entries; e++)
+		md_entry(out, rm, &rm->entry[e]);
 	kscen_profile_markdown(out, run);	/* profile_report.h */
 }

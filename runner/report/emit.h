@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * emit.h - what the emitters of a run's report share (runner/report/):
+ * the helpers of format.c, and the emitters themselves, each of which
+ * prints the report model (model.h) in its format; private to them.
+ */
+#ifndef KSCEN_REPORT_EMIT_H
+#define KSCEN_REPORT_EMIT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "model.h"
+#include "run.h"
+
+/* Stored runs may lack any optional field; print them as empty. */
+static inline const char *str(const char *s)
+{
+	return s ? s : "";
+}
+
+static inline const char *report_status_name(enum kscen_status s)
+{
+	return kscen_status_names[s <= KSCEN_FAILED ? s : KSCEN_FAILED];
+}
+
+/* The true coverage of the median's interval from @n samples: 95, or less. */
+double report_ci_level(unsigned n);
+/* "2026-12-01T10:02:33Z" -> "2026-12-01T10:02Z" */
+void report_short_time(const char *iso, char *buf, size_t len);
+
+/* One file each: text.c, markdown.c, json.c, csv.c, mail.c. */
+void report_text(FILE *out, const struct kscen_report_model *m);
+void report_markdown(FILE *out, const struct kscen_report_model *m);
+void report_json(FILE *out, const struct kscen_report_model *m);
+void report_csv(FILE *out, const struct kscen_report_model *m);
+void report_mail(FILE *out, const struct kscen_report_model *m);
+
+#endif
