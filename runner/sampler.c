@@ -33,6 +33,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "diag.h"
 #include "sampler.h"
 #include "scenario.h"
 #include "runner.h"
@@ -395,6 +396,11 @@ int kscen_sampler_start(void)
 	return 0;
 }
 
+pid_t kscen_sampler_pid(void)
+{
+	return srv.sock >= 0 ? srv.pid : -1;
+}
+
 void kscen_sampler_stop(void)
 {
 	if (srv.sock < 0)
@@ -413,8 +419,8 @@ static unsigned nr_pending;
 
 static void gone(void)
 {
-	fprintf(stderr, "kscen: the sampler process is gone; samples fork from "
-		"the runner from now on\n");
+	kscen_diag(KSCEN_DIAG_WARNING, NULL, NOWHERE, "the sampler process is gone; "
+		   "samples fork from the runner from now on");
 	kscen_sampler_stop();
 }
 

@@ -31,6 +31,8 @@ int kscen_sample_body(const struct kscen_sample_req *r);
  */
 int kscen_sampler_start(void);
 void kscen_sampler_stop(void);
+/* The server's pid, or -1 (tests). */
+pid_t kscen_sampler_pid(void);
 /*
  * Start @job's sample process through the server, with @fd and @procs_fd:
  * in its own process group, dying with us; @c gets its pid, pgid, pidfd and

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -103,6 +104,13 @@ void test_sampler_runs_and_reaps(void **state)
 	assert_int_equal(kscen_sample_isolated(&jobs.job[0], 10000000000LL, &out), 0);
 	assert_int_equal(out.ret, 0);
 	assert_true(out.v[0] == 12.5);
+
+	/* The server killed: the next sample forks from here, the run goes on. */
+	kill(kscen_sampler_pid(), SIGKILL);
+	assert_int_equal(kscen_sample_isolated(&jobs.job[0], 10000000000LL, &out), 0);
+	assert_int_equal(out.ret, 0);
+	assert_true(out.v[0] == 12.5);
+	assert_int_equal(kscen_sampler_pid(), -1);
 	kscen_sampler_stop();
 	kscen_jobs_free(&jobs);
 	kscen_scenario_free(s);
