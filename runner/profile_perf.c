@@ -24,6 +24,7 @@
 
 #include "util.h"
 #include "profile.h"
+#include "sampler.h"
 #include "runner.h"
 #include "child.h"
 
@@ -78,6 +79,16 @@ struct raw {
 static int parse_script(FILE *f, struct kscen_profile *p, int root)
 {
 	struct pidmap m = { 0 };
+	pid_t server = kscen_sampler_pid();
+
+	/* The fork server started before perf record: say whose child it is. */
+	if (root > 0 && server > 0) {
+		m.pid = kscen_xmalloc(sizeof(int));
+		m.ppid = kscen_xmalloc(sizeof(int));
+		m.pid[0] = server;
+		m.ppid[0] = root;
+		m.n = 1;
+	}
 	struct raw *raw = NULL;
 	unsigned nr_raw = 0;
 	char line[4096];
