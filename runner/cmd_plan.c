@@ -49,7 +49,8 @@ int cmd_validate(int argc, char **argv)
 int cmd_plan(int argc, char **argv)
 {
 	unsigned long max_jobs = DEFAULT_MAX_JOBS, shards = 0;
-	const char *filter = NULL, *shard = NULL;
+	const char *filter = NULL, *shard = NULL, *results = "results";
+	char *balance = NULL;
 	struct kscen_scenario *s;
 	struct kscen_jobs jobs, all = { 0 };
 	unsigned shown = 0, sk = 0, sn = 0;
@@ -57,6 +58,9 @@ int cmd_plan(int argc, char **argv)
 	const struct kscen_option opts[] = {
 		OPT_STRING(0, "filter", &filter, "GLOB", "only the jobs whose id matches GLOB"),
 		OPT_STRING(0, "shard", &shard, "K/N", "only the jobs of shard K of N (as run --shard)"),
+		OPT_STRING('o', "results", &results, "DIR",
+			   "stored runs whose job durations balance the shards\n"
+			   "(default results/, as run -o)"),
 		OPT_UINT(0, "shards", &shards, "N", 1, KSCEN_MAX_SHARDS,
 			 "the shard count beside JOB_COMPLETION_INDEX"),
 		OPT_UINT(0, "max-jobs", &max_jobs, "N", 0, ULONG_MAX / 2,
@@ -74,17 +78,21 @@ int cmd_plan(int argc, char **argv)
 	if (cmd_load_and_expand(argv[optind], max_jobs, &s, &jobs))
 		return EXIT_USAGE;
 	if (sharded)
-		cmd_shard_jobs(&jobs, &all, sk, sn);
+		cmd_shard_jobs(&jobs, &all, sk, sn, results, s->name, &balance);
 	for (unsigned i = 0; i < jobs.nr; i++) {
 		if (filter && fnmatch(filter, jobs.job[i].id, 0))
 			continue;
 		printf("%s\n", jobs.job[i].id);
 		shown++;
 	}
-	if (sharded)
+	if (sharded && balance)
+		printf("%u jobs (shard %u/%u of %u jobs, balanced by the job durations "
+		       "of %s)\n", shown, sk, sn, all.nr, balance);
+	else if (sharded)
 		printf("%u jobs (shard %u/%u of %u jobs)\n", shown, sk, sn, all.nr);
 	else
 		printf("%u jobs\n", shown);
+	free(balance);
 	cmd_jobs_release(&jobs, &all);
 	kscen_scenario_free(s);
 	return 0;

@@ -202,6 +202,9 @@ static const char *mismatch(const struct kscen_run *a, const struct kscen_run *b
 		return "kscen version";
 	if (!same(a->filter, b->filter))
 		return "filter";
+	if (!same(a->shard_balance, b->shard_balance))
+		return "shard_balance (cut by other job durations: the slices may "
+		       "overlap or leave jobs out)";
 	for (unsigned i = 0; i < a->nr_jobs; i++)
 		for (unsigned k = 0; k < b->nr_jobs; k++)
 			if (same(a->jobs[i].workload, b->jobs[k].workload) &&
