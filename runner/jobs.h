@@ -22,6 +22,7 @@ struct kscen_job {
 	unsigned nr_metrics;
 	int baseline;		/* index into jobs, -1: none */
 	int previous;		/* index into jobs, -1: none */
+	unsigned plan_pos;	/* a shard's job: its place in the whole plan, from 1 */
 };
 
 struct kscen_jobs {

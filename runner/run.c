@@ -30,6 +30,7 @@ static void result_init(struct kscen_job_result *r, const struct kscen_job *job)
 
 	memset(r, 0, sizeof(*r));
 	r->converged = -1;
+	r->plan_pos = job->plan_pos;
 	r->id = kscen_xstrdup(job->id);
 	r->name = kscen_xstrdup(job->spec->name);
 	r->workload = kscen_xstrdup(w->name);

@@ -49,6 +49,7 @@ struct kscen_job_result {
 	unsigned nr_eff;
 	char *reference;	/* the stored run it was compared with, or NULL */
 	double seconds;		/* the runner's wall time on its samples, all told */
+	unsigned plan_pos;	/* a shard run's job: its place in the whole plan */
 	struct kscen_profile *profile;	/* profile.h; NULL: none asked */
 };
 

@@ -114,6 +114,7 @@ static const struct kscen_field job_fields[] = {
 	J("previous", STR, previous, 0, 12, 15, 0),
 	J("reference", STR, reference, KF_OPTIONAL, 0, 0, 0),
 	J("seconds", DOUBLE, seconds, KF_OPTIONAL, 0, 0, 0),
+	J("plan_pos", UINT, plan_pos, KF_OPTIONAL, 0, 0, 0),
 	J("converged", TRI, converged, KF_OPTIONAL, 10, 0, 0),
 	HOOK("profile", KH_PROFILE, KF_OPTIONAL, 0, 0),
 };

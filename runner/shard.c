@@ -208,6 +208,7 @@ void kscen_jobs_subset(const struct kscen_jobs *in, const bool *sel,
 			continue;
 		j = &out->job[map[i]];
 		*j = in->job[i];
+		j->plan_pos = i + 1;
 		j->baseline = j->baseline >= 0 ? map[j->baseline] : -1;
 		j->previous = j->previous >= 0 ? map[j->previous] : -1;
 	}
