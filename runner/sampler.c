@@ -39,7 +39,8 @@
 #include "runner.h"
 #include "util.h"
 
-#define REQ_MAX (256 * 1024)	/* a larger job is forked from the runner */
+/* A larger job is forked from the runner; below the socket's default buffer. */
+#define REQ_MAX (64 * 1024)
 
 static struct {
 	int sock;		/* ours; -1: no server */
@@ -498,6 +499,8 @@ int kscen_sampler_spawn(const struct kscen_job *job, int fd, int procs_fd,
 	do
 		n = sendmsg(srv.sock, &mh, MSG_NOSIGNAL);
 	while (n < 0 && errno == EINTR);
+	if (n < 0 && (errno == EMSGSIZE || errno == ENOBUFS))
+		return -ENOTCONN;	/* this one job: fork it ourselves */
 	if (n != (ssize_t)b.len || !hear(MSG_START, 0, &m)) {
 		gone();
 		return -ENOTCONN;
