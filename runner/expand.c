@@ -449,23 +449,39 @@ static void resolve(const struct kscen_job_spec *j, struct builder *b,
 	free(full);
 }
 
-/* The job's metrics: list first, then the workload's metrics. */
-static int add_captures(struct kscen_job *job, const struct kscen_workload *w)
+/*
+ * What the workload says of a job's params: its check(), then whether it
+ * takes the job's metrics: list beside its @nr_metrics own metrics.
+ */
+static int check_params(const struct kscen_job_spec *j, const char *id,
+			const void *params, unsigned nr_metrics)
 {
-	const struct kscen_job_spec *j = job->spec;
+	const struct kscen_workload *w = j->workload;
 	char err[256];
 
+	if (w->check && w->check(params, err, sizeof(err))) {
+		kscen_file_error(j->spec_file, j->mark, "job %s: %s", id, err);
+		return -EINVAL;
+	}
 	if (!j->nr_captures)
 		return 0;
-	if (w->check_captures(job->params, j->nr_captures, err, sizeof(err))) {
-		kscen_file_error(j->spec_file, j->mark, "job %s: metrics: %s", job->id, err);
+	if (w->check_captures(params, j->nr_captures, err, sizeof(err))) {
+		kscen_file_error(j->spec_file, j->mark, "job %s: metrics: %s", id, err);
 		return -EINVAL;
 	}
-	if (j->nr_captures + job->nr_metrics > KSCEN_MAX_METRICS) {
+	if (j->nr_captures + nr_metrics > KSCEN_MAX_METRICS) {
 		kscen_file_error(j->spec_file, j->mark, "job %s: metrics: more than %d "
-				 "metrics in all", job->id, KSCEN_MAX_METRICS);
+				 "metrics in all", id, KSCEN_MAX_METRICS);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+/* The job's metrics: list first, then the workload's metrics. */
+static void add_captures(struct kscen_job *job)
+{
+	const struct kscen_job_spec *j = job->spec;
+
 	memmove(job->metrics + j->nr_captures, job->metrics,
 		job->nr_metrics * sizeof(*job->metrics));
 	for (unsigned i = 0; i < j->nr_captures; i++)
@@ -474,13 +490,12 @@ static int add_captures(struct kscen_job *job, const struct kscen_workload *w)
 			.better = j->captures[i].better,
 		};
 	job->nr_metrics += j->nr_captures;
-	return 0;
 }
 
 static int finish_job(struct kscen_job *job, struct combo *c)
 {
 	const struct kscen_workload *w = job->workload;
-	char err[256];
+	int ret;
 
 	job->params = kscen_xcalloc(1, w->params_size ? w->params_size : 1);
 	for (unsigned i = 0; i < w->nr_params; i++)
@@ -489,12 +504,10 @@ static int finish_job(struct kscen_job *job, struct combo *c)
 	job->nr_metrics = w->nr_metrics;
 	if (w->job_metrics)
 		job->nr_metrics = w->job_metrics(job->params, job->metrics);
-	if (w->check && w->check(job->params, err, sizeof(err))) {
-		kscen_file_error(job->spec->spec_file, job->spec->mark,
-				 "job %s: %s", job->id, err);
-		return -EINVAL;
-	}
-	return add_captures(job, w);
+	ret = check_params(job->spec, job->id, job->params, job->nr_metrics);
+	if (!ret)
+		add_captures(job);
+	return ret;
 }
 
 static int cmp_job_id(const void *a, const void *b)
