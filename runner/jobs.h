@@ -38,4 +38,26 @@ int kscen_expand(const struct kscen_scenario *s, unsigned long max_jobs,
 		 struct kscen_jobs *out);
 void kscen_jobs_free(struct kscen_jobs *jobs);
 
+/*
+ * The same jobs one at a time, in the same order, with the same errors,
+ * in memory that does not grow with the matrix (but for the 16 bytes a job
+ * of the duplicate-id check): for plan and validate. kscen_expand_begin()
+ * counts (@max_jobs) and finds what kscen_expand() finds before it looks at
+ * single jobs: values that do not parse, an exclude that removes every
+ * combination, an include the matrix has already. kscen_expand_next()
+ * returns 1 and the next job; 0 after the last one, once the ids are known
+ * to be unique; or a negative errno with the error printed. The id is
+ * valid until the next call.
+ */
+struct kscen_expander;
+struct kscen_job_ref {
+	const char *id;
+	const struct kscen_job_spec *spec;
+};
+
+int kscen_expand_begin(const struct kscen_scenario *s, unsigned long max_jobs,
+		       struct kscen_expander **out);
+int kscen_expand_next(struct kscen_expander *x, struct kscen_job_ref *job);
+void kscen_expand_end(struct kscen_expander *x);
+
 #endif
