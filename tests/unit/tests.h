@@ -16,6 +16,8 @@
 	X(test_expand_refuses_matrix_over_limit)	\
 	X(test_expand_long_values_labels)		\
 	X(test_expand_metrics_list)		\
+	X(test_expand_stream_same_ids_in_order)	\
+	X(test_expand_stream_refuses_what_expand_does) \
 	X(test_load_units_and_strings)			\
 	X(test_sha256_known_answers)			\
 	X(test_summary_median_mean_stddev)		\
