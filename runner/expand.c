@@ -482,31 +482,41 @@ static int check_params(const struct kscen_job_spec *j, const char *id,
 static void add_captures(struct kscen_job *job)
 {
 	const struct kscen_job_spec *j = job->spec;
+	struct kscen_metric_desc *m = job->own_metrics;
 
-	memmove(job->metrics + j->nr_captures, job->metrics,
-		job->nr_metrics * sizeof(*job->metrics));
+	memmove(m + j->nr_captures, m, job->nr_metrics * sizeof(*m));
 	for (unsigned i = 0; i < j->nr_captures; i++)
-		job->metrics[i] = (struct kscen_metric_desc){
+		m[i] = (struct kscen_metric_desc){
 			.name = j->captures[i].name, .unit = j->captures[i].unit,
 			.better = j->captures[i].better,
 		};
 	job->nr_metrics += j->nr_captures;
 }
 
+/*
+ * The job's params struct and metrics. A job shares its workload's metric
+ * table unless job_metrics() or a metrics: list makes it its own.
+ */
 static int finish_job(struct kscen_job *job, struct combo *c)
 {
 	const struct kscen_workload *w = job->workload;
+	struct kscen_metric_desc *m;
 	int ret;
 
 	job->params = kscen_xcalloc(1, w->params_size ? w->params_size : 1);
 	for (unsigned i = 0; i < w->nr_params; i++)
 		kscen_value_store(&w->params[i], job->params, &c->val[i]);
-	memcpy(job->metrics, w->metrics, w->nr_metrics * sizeof(*w->metrics));
+	job->metrics = w->metrics;
 	job->nr_metrics = w->nr_metrics;
-	if (w->job_metrics)
-		job->nr_metrics = w->job_metrics(job->params, job->metrics);
+	if (w->job_metrics || job->spec->nr_captures) {
+		m = kscen_xcalloc(KSCEN_MAX_METRICS, sizeof(*m));
+		memcpy(m, w->metrics, w->nr_metrics * sizeof(*w->metrics));
+		if (w->job_metrics)
+			job->nr_metrics = w->job_metrics(job->params, m);
+		job->metrics = job->own_metrics = m;
+	}
 	ret = check_params(job->spec, job->id, job->params, job->nr_metrics);
-	if (!ret)
+	if (!ret && job->spec->nr_captures)
 		add_captures(job);
 	return ret;
 }
@@ -601,6 +611,7 @@ void kscen_jobs_free(struct kscen_jobs *jobs)
 		free(job->keys);
 		free(job->values);
 		free(job->id);
+		free(job->own_metrics);
 		if (job->params)
 			kscen_params_free(job->workload, job->params);
 	}

@@ -18,8 +18,10 @@ struct kscen_job {
 	/* The declared params, in declaration order, as text. */
 	char **keys, **values;
 	unsigned nr_kv;
-	struct kscen_metric_desc metrics[KSCEN_MAX_METRICS];
+	/* The workload's table, or own_metrics where the job has its own. */
+	const struct kscen_metric_desc *metrics;
 	unsigned nr_metrics;
+	struct kscen_metric_desc *own_metrics;	/* KSCEN_MAX_METRICS, or NULL */
 	int baseline;		/* index into jobs, -1: none */
 	int previous;		/* index into jobs, -1: none */
 };
