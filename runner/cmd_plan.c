@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cmd_plan.c - the commands that run nothing: `kscen validate`, `kscen plan`
- * and `kscen list`.
+ * and `kscen list`. validate and plan (but for a shard, which needs the
+ * whole plan) walk the jobs one at a time and never hold the matrix.
  */
 #include <errno.h>
 #include <fnmatch.h>

@@ -5,10 +5,17 @@
  * Per entry: the product of its axes (the first declared axis outermost),
  * minus the excluded combinations, plus the included ones. Each job gets a
  * stable id, "<name>/<param>=<value>,...", over the declared parameters in
- * declaration order (a long value shortened, see id_value()), and its baseline and "previous" (README.md, "A scenario"): the
- * baseline is the job equal in every other parameter with the baseline's
- * values for the named ones; "previous" is the job just before it among
- * those that differ from it only in the baseline's parameters.
+ * declaration order (a long value shortened, see id_value()), and its
+ * baseline and "previous" (README.md, "A scenario"): the baseline is the job
+ * equal in every other parameter with the baseline's values for the named
+ * ones; "previous" is the job just before it among those that differ from it
+ * only in the baseline's parameters.
+ *
+ * kscen_expand() builds them all at once, for run. kscen_expand_begin() and
+ * kscen_expand_next() walk the same jobs one at a time for plan and
+ * validate, ids and errors only, in memory that does not grow with the
+ * matrix but for the duplicate-id check's 16 bytes a job (the second half
+ * of this file; docs/architecture.md, "Expanding a scenario").
  */
 #include <errno.h>
 #include <stdint.h>

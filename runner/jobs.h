@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * jobs.h - a scenario's matrix expanded into jobs (expand.c): each job is
- * one combination of parameter values, with its baseline and "previous".
+ * one combination of parameter values, with its baseline and "previous";
+ * or the same jobs' ids one at a time (plan, validate).
  */
 #ifndef KSCEN_JOBS_H
 #define KSCEN_JOBS_H
