@@ -559,15 +559,14 @@ static int check_unique(const struct kscen_scenario *s, struct builder *b)
 	return ret;
 }
 
-int kscen_expand(const struct kscen_scenario *s, unsigned long max_jobs,
-		 struct kscen_jobs *out)
+/*
+ * The jobs of @s before excludes, counted first: a matrix of more than
+ * @max_jobs is refused before anything is allocated for it.
+ */
+static int count_jobs(const struct kscen_scenario *s, unsigned long max_jobs,
+		      unsigned long *total)
 {
-	struct builder b = { 0 };
-	unsigned long total = 0;
-	int ret = 0;
-
-	memset(out, 0, sizeof(*out));
-	/* Count first: a huge matrix is refused before anything is allocated. */
+	*total = 0;
 	for (unsigned i = 0; i < s->nr_jobs; i++) {
 		const struct kscen_job_spec *j = &s->jobs[i];
 		unsigned long n = 1;
@@ -575,15 +574,28 @@ int kscen_expand(const struct kscen_scenario *s, unsigned long max_jobs,
 		for (unsigned k = 0; k < j->params.nr; k++)
 			if (__builtin_mul_overflow(n, j->params.kv[k].nr_values, &n))
 				n = ~0UL;
-		if (__builtin_add_overflow(total, n, &total) ||
-		    __builtin_add_overflow(total, j->nr_include, &total) ||
-		    total > max_jobs) {
+		if (__builtin_add_overflow(*total, n, total) ||
+		    __builtin_add_overflow(*total, j->nr_include, total) ||
+		    *total > max_jobs) {
 			kscen_file_error(s->file, j->mark,
 					 "the matrix has more than %lu jobs (raise --max-jobs)",
 					 max_jobs);
 			return -E2BIG;
 		}
 	}
+	return 0;
+}
+
+int kscen_expand(const struct kscen_scenario *s, unsigned long max_jobs,
+		 struct kscen_jobs *out)
+{
+	struct builder b = { 0 };
+	unsigned long total;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (count_jobs(s, max_jobs, &total))
+		return -E2BIG;
 	for (unsigned i = 0; i < s->nr_jobs && !ret; i++) {
 		unsigned from = b.nr;
 
@@ -1064,29 +1076,14 @@ static int expander_begin(const struct kscen_scenario *s, unsigned long max_jobs
 			  bool rescan, struct kscen_expander **out)
 {
 	struct kscen_expander *x;
-	unsigned long total = 0;
+	unsigned long total;
 	size_t max_id = 0, params_size = 1;
 	unsigned max_axes = 0;
 	int ret = 0;
 
 	*out = NULL;
-	/* Count first: a huge matrix is refused before anything is allocated. */
-	for (unsigned i = 0; i < s->nr_jobs; i++) {
-		const struct kscen_job_spec *j = &s->jobs[i];
-		unsigned long n = 1;
-
-		for (unsigned k = 0; k < j->params.nr; k++)
-			if (__builtin_mul_overflow(n, j->params.kv[k].nr_values, &n))
-				n = ~0UL;
-		if (__builtin_add_overflow(total, n, &total) ||
-		    __builtin_add_overflow(total, j->nr_include, &total) ||
-		    total > max_jobs) {
-			kscen_file_error(s->file, j->mark,
-					 "the matrix has more than %lu jobs (raise --max-jobs)",
-					 max_jobs);
-			return -E2BIG;
-		}
-	}
+	if (count_jobs(s, max_jobs, &total))
+		return -E2BIG;
 	x = kscen_xcalloc(1, sizeof(*x));
 	x->s = s;
 	x->rescan = rescan;
