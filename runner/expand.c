@@ -14,8 +14,8 @@
  * kscen_expand() builds them all at once, for run. kscen_expand_begin() and
  * kscen_expand_next() walk the same jobs one at a time for plan and
  * validate, ids and errors only, in memory that does not grow with the
- * matrix but for the duplicate-id check's 16 bytes a job (the second half
- * of this file; docs/architecture.md, "Expanding a scenario").
+ * matrix (the second half of this file; docs/architecture.md, "Expanding a
+ * scenario").
  */
 #include <errno.h>
 #include <stdint.h>
@@ -641,11 +641,11 @@ void kscen_jobs_free(struct kscen_jobs *jobs)
 /* ---- One job at a time (plan, validate) -------------------------------- */
 
 /*
- * The same jobs in the same order as kscen_expand(), with memory that does
- * not grow with the matrix but for 16 bytes a job of the duplicate-id check.
- * Each value of an axis is parsed, and its part of the id built, once; an
- * exclude is a set of values per axis; a job's id is rebuilt from the first
- * axis that changed. The includes, being few, are built whole beforehand.
+ * The same jobs in the same order as kscen_expand(), in memory that does
+ * not grow with the matrix. Each value of an axis is parsed, and its part
+ * of the id built, once; an exclude is a set of values per axis; a job's id
+ * is rebuilt from the first axis that changed. The includes, being few, are
+ * built whole beforehand. Two jobs with one id: see twin_pieces().
  */
 
 /* One key of an entry's params (a scalar is an axis of one value). */
@@ -694,7 +694,13 @@ struct kscen_expander {
 	uint64_t *hpos;			/* per axis: hash of id[] before that */
 	uint64_t hash;			/* of the whole id */
 	void *params;			/* borrows the values: free() it alone */
-	/* Hashes of the ids so far, and those seen twice. */
+	/*
+	 * Two jobs with one id: known when the walk begins (twice_id), or, where
+	 * an axis shows two values alike, the hashes of the ids so far and
+	 * those seen twice.
+	 */
+	char *twice_id;
+	const struct kscen_job_spec *twice_spec;
 	uint64_t *seen;
 	unsigned bits;
 	uint64_t *dup;
@@ -1072,6 +1078,85 @@ static int prepare_entry(struct xentry *e, const struct kscen_job_spec *j)
 	return prepare_includes(e);
 }
 
+/*
+ * Where two jobs can share an id. Names differ and have no '/', so jobs of
+ * different entries never do. Within an entry, an id of the matrix is its
+ * name, '/' and a piece per axis, none with a ',' in it: two combinations
+ * share an id only if an axis has two values with the same piece ("a"
+ * given once as the label of another value, a short value that reads like
+ * a long one shortened). Without such an axis only an include can share
+ * an id, and the few includes are checked when the walk begins.
+ */
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool twin_pieces(const struct kscen_expander *x)
+{
+	bool twin = false;
+
+	for (unsigned i = 0; i < x->nr_e && !twin; i++) {
+		for (unsigned a = 0; a < x->e[i].nr_axes && !twin; a++) {
+			const struct axis *ax = &x->e[i].axis[a];
+			char **v = kscen_xcalloc(ax->nr + 1, sizeof(*v));
+
+			memcpy(v, ax->piece, ax->nr * sizeof(*v));
+			qsort(v, ax->nr, sizeof(*v), cmp_str);
+			for (unsigned k = 1; k < ax->nr && !twin; k++)
+				twin = strcmp(v[k], v[k - 1]) == 0;
+			free(v);
+		}
+	}
+	return twin;
+}
+
+/* Is @id the id of a combination of @e's matrix that no exclude removes? */
+static bool matrix_has(const struct xentry *e, const char *id)
+{
+	const char *p = id + strlen(e->j->name);
+	unsigned *idx = kscen_xcalloc(e->nr_axes + 1, sizeof(*idx));
+	bool has = e->total > 0 && strncmp(id, e->j->name, p - id) == 0 &&
+		   *p == (e->nr_axes ? '/' : '\0');
+
+	for (unsigned a = 0; a < e->nr_axes && has; a++) {
+		const struct axis *ax = &e->axis[a];
+		size_t len = strcspn(++p, ",");
+
+		has = p[len] == (a + 1 < e->nr_axes ? ',' : '\0');
+		for (idx[a] = 0; has && idx[a] < ax->nr; idx[a]++)
+			if (strlen(ax->piece[idx[a]]) == len &&
+			    !memcmp(ax->piece[idx[a]], p, len))
+				break;
+		has = has && idx[a] < ax->nr;
+		p += len;
+	}
+	has = has && !excluded(e, idx);
+	free(idx);
+	return has;
+}
+
+/* Without twin pieces: the first id in sorting order two jobs share, if any. */
+static void include_twins(struct kscen_expander *x)
+{
+	for (unsigned i = 0; i < x->nr_e; i++) {
+		const struct xentry *e = &x->e[i];
+
+		for (unsigned k = 0; k < e->nr_inc; k++) {
+			const char *id = e->inc_id[k];
+			bool twin = matrix_has(e, id);
+
+			for (unsigned l = 0; l < k && !twin; l++)
+				twin = strcmp(e->inc_id[l], id) == 0;
+			if (!twin || (x->twice_id && strcmp(x->twice_id, id) <= 0))
+				continue;
+			free(x->twice_id);
+			x->twice_id = kscen_xstrdup(id);
+			x->twice_spec = e->j;
+		}
+	}
+}
+
 static int expander_begin(const struct kscen_scenario *s, unsigned long max_jobs,
 			  bool rescan, struct kscen_expander **out)
 {
@@ -1109,11 +1194,14 @@ static int expander_begin(const struct kscen_scenario *s, unsigned long max_jobs
 	x->pos = kscen_xcalloc(max_axes + 1, sizeof(*x->pos));
 	x->hpos = kscen_xcalloc(max_axes + 1, sizeof(*x->hpos));
 	x->params = kscen_xcalloc(1, params_size);
-	/* Twice as many slots as jobs at most: short probes. */
-	for (x->bits = 4; !rescan && (1UL << x->bits) < 2 * total; x->bits++)
-		;
-	if (!rescan)
+	if (!rescan && !twin_pieces(x)) {
+		include_twins(x);
+	} else if (!rescan) {
+		/* Twice as many slots as jobs at most: short probes. */
+		for (x->bits = 4; (1UL << x->bits) < 2 * total; x->bits++)
+			;
 		x->seen = kscen_xcalloc(1UL << x->bits, sizeof(*x->seen));
+	}
 	*out = x;
 	return 0;
 }
@@ -1184,11 +1272,11 @@ static int check_job(struct kscen_expander *x, const struct xentry *e,
 static void note_id(struct kscen_expander *x)
 {
 	uint64_t h = x->hash ? x->hash : 1;
-	size_t mask = (1UL << x->bits) - 1;
-	size_t i = (h * 0x9e3779b97f4a7c15ULL) >> (64 - x->bits);
+	size_t mask = (1UL << x->bits) - 1, i;
 
-	if (x->rescan)
+	if (!x->seen)
 		return;
+	i = (h * 0x9e3779b97f4a7c15ULL) >> (64 - x->bits);
 	for (; x->seen[i]; i = (i + 1) & mask) {
 		if (x->seen[i] != h)
 			continue;
@@ -1304,6 +1392,12 @@ fail:
 	if (x->done)
 		return 0;
 	x->done = true;
+	if (x->twice_id) {
+		kscen_file_error(x->s->file, x->twice_spec->mark,
+				 "job %s: two jobs have the id %s", x->twice_spec->name,
+				 x->twice_id);
+		return -EINVAL;
+	}
 	return x->nr_dup ? check_twice(x) : 0;
 }
 
@@ -1319,6 +1413,7 @@ void kscen_expand_end(struct kscen_expander *x)
 	free(x->hpos);
 	free(x->id);
 	free(x->params);
+	free(x->twice_id);
 	free(x->seen);
 	free(x->dup);
 	free(x);

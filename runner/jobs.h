@@ -43,8 +43,9 @@ void kscen_jobs_free(struct kscen_jobs *jobs);
 
 /*
  * The same jobs one at a time, in the same order, with the same errors,
- * in memory that does not grow with the matrix (but for the 16 bytes a job
- * of the duplicate-id check): for plan and validate. kscen_expand_begin()
+ * in memory that does not grow with the matrix (but for 16 bytes a job
+ * where an axis shows two values alike): for plan and validate.
+ * kscen_expand_begin()
  * counts (@max_jobs) and finds what kscen_expand() finds before it looks at
  * single jobs: values that do not parse, an exclude that removes every
  * combination, an include the matrix has already. kscen_expand_next()

@@ -349,6 +349,24 @@ static void refused_alike(const char *text, const char *want)
 	unlink(path);
 }
 
+/* @text as a scenario file: both expanders give the same @nr jobs. */
+static void accepted_alike(const char *text, unsigned nr)
+{
+	char path[] = "/tmp/kscen-expand-XXXXXX";
+	int fd = mkstemp(path);
+	struct kscen_scenario *s;
+	struct kscen_jobs jobs;
+
+	assert_true(fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+	close(fd);
+	same_as_expand(path);
+	assert_int_equal(load(path, &s, &jobs, 1000), 0);
+	assert_int_equal(jobs.nr, nr);
+	kscen_jobs_free(&jobs);
+	kscen_scenario_free(s);
+	unlink(path);
+}
+
 void test_expand_stream_refuses_what_expand_does(void **state)
 {
 	const char *one = "a very long command that is over forty bytes long, yes";
@@ -379,6 +397,25 @@ void test_expand_stream_refuses_what_expand_does(void **state)
 	refused_alike(text, want);
 	free(text);
 	free(want);
+	/* Two includes alike in their ids only. */
+	assert_true(asprintf(&text, "scenario: t\njobs:\n"
+			     "  - name: a\n    workload: exec\n    params:\n"
+			     "      command: [\"true\", \"false\"]\n"
+			     "    include:\n      - {command: \"%s\"}\n      - {command: \"%s\"}\n",
+			     shrt, one) > 0);
+	assert_true(asprintf(&want, "job a: two jobs have the id a/command=%s\n", shrt) > 0);
+	refused_alike(text, want);
+	free(text);
+	free(want);
+	/* Alike in its id to a combination that is excluded: no twin. */
+	assert_true(asprintf(&text, "scenario: t\njobs:\n"
+			     "  - name: a\n    workload: exec\n    params:\n"
+			     "      command: [\"true\", \"%s\"]\n      metric_name: [x, y]\n"
+			     "    exclude:\n      - {command: \"%s\", metric_name: y}\n"
+			     "    include:\n      - {command: \"%s\", metric_name: y}\n",
+			     one, one, shrt) > 0);
+	accepted_alike(text, 4);
+	free(text);
 	free(shrt);
 	/* An include of a job the matrix has (04 is 4); one it excludes is fine. */
 	refused_alike("scenario: t\njobs:\n"
