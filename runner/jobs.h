@@ -45,10 +45,10 @@ void kscen_jobs_free(struct kscen_jobs *jobs);
  * The same jobs one at a time, in the same order, with the same errors,
  * in memory that does not grow with the matrix (but for 16 bytes a job
  * where an axis shows two values alike): for plan and validate.
- * kscen_expand_begin()
- * counts (@max_jobs) and finds what kscen_expand() finds before it looks at
- * single jobs: values that do not parse, an exclude that removes every
- * combination, an include the matrix has already. kscen_expand_next()
+ * kscen_expand_begin() counts (@max_jobs) and finds what kscen_expand()
+ * finds before it looks at single jobs: values that do not parse, an
+ * exclude that removes every combination, an include the matrix has
+ * already. kscen_expand_next()
  * returns 1 and the next job; 0 after the last one, once the ids are known
  * to be unique; or a negative errno with the error printed. The id is
  * valid until the next call.
