@@ -48,10 +48,9 @@ void kscen_jobs_free(struct kscen_jobs *jobs);
  * kscen_expand_begin() counts (@max_jobs) and finds what kscen_expand()
  * finds before it looks at single jobs: values that do not parse, an
  * exclude that removes every combination, an include the matrix has
- * already. kscen_expand_next()
- * returns 1 and the next job; 0 after the last one, once the ids are known
- * to be unique; or a negative errno with the error printed. The id is
- * valid until the next call.
+ * already. kscen_expand_next() returns 1 and the next job; 0 after the
+ * last one, once the ids are known to be unique; or a negative errno with
+ * the error printed (then stop). The id is valid until the next call.
  */
 struct kscen_expander;
 struct kscen_job_ref {
