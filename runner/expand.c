@@ -909,7 +909,8 @@ static void prepare_excludes(struct xentry *e)
 			struct axis *ax;
 			int a;
 
-			if (!p || kscen_value_parse(p, sel->kv[k].values[0], &v, err, sizeof(err))) {
+			if (!p || kscen_value_parse(p, sel->kv[k].values[0], &v,
+						    err, sizeof(err))) {
 				xs->never = true;	/* as matches() */
 				continue;
 			}

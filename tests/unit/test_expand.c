@@ -401,7 +401,8 @@ void test_expand_stream_refuses_what_expand_does(void **state)
 	assert_true(asprintf(&text, "scenario: t\njobs:\n"
 			     "  - name: a\n    workload: exec\n    params:\n"
 			     "      command: [\"true\", \"false\"]\n"
-			     "    include:\n      - {command: \"%s\"}\n      - {command: \"%s\"}\n",
+			     "    include:\n      - {command: \"%s\"}\n"
+			     "      - {command: \"%s\"}\n",
 			     shrt, one) > 0);
 	assert_true(asprintf(&want, "job a: two jobs have the id a/command=%s\n", shrt) > 0);
 	refused_alike(text, want);
