@@ -19,6 +19,8 @@
 	X(test_sampler_request_round_trip)	\
 	X(test_result_load_some_jobs)		\
 	X(test_sampler_runs_and_reaps)		\
+	X(test_expand_stream_same_ids_in_order)	\
+	X(test_expand_stream_refuses_what_expand_does) \
 	X(test_load_units_and_strings)			\
 	X(test_sha256_known_answers)			\
 	X(test_summary_median_mean_stddev)		\
