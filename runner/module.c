@@ -310,24 +310,26 @@ static int by_name(const void *a, const void *b)
 /* Every *.so of @dir, in name order. */
 static int load_dir(const char *dir, char *err, size_t len)
 {
-	char **names = NULL;
+	char real[PATH_MAX], **names = NULL;
 	unsigned nr = 0;
 	struct dirent *e;
 	int ret;
 	DIR *d;
 
-	ret = check_perms(dir, true, err, len);
+	if (!realpath(dir, real))
+		return fail(err, len, -errno, "%s: %s", dir, strerror(errno));
+	ret = check_perms(real, true, err, len);
 	if (ret)
 		return ret;
-	d = opendir(dir);
+	d = opendir(real);
 	if (!d)
-		return fail(err, len, -errno, "%s: %s", dir, strerror(errno));
+		return fail(err, len, -errno, "%s: %s", real, strerror(errno));
 	while ((e = readdir(d))) {
 		size_t n = strlen(e->d_name);
 
 		if (n > 3 && !strcmp(e->d_name + n - 3, ".so")) {
 			names = kscen_xrealloc(names, (nr + 1) * sizeof(*names));
-			names[nr++] = kscen_xasprintf("%s/%s", dir, e->d_name);
+			names[nr++] = kscen_xasprintf("%s/%s", real, e->d_name);
 		}
 	}
 	closedir(d);
