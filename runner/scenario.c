@@ -143,6 +143,8 @@ static void read_job(struct kscen_loader *ld, yaml_node_t *n,
 	}
 	j->name = kscen_xstrdup(dj->name);
 	j->workload = kscen_workload_find(dj->workload);
+	if (!j->workload && ld->module_failed)
+		return;
 	if (!j->workload) {
 		const char *hint = kscen_workload_closest(dj->workload);
 		char hb[160];
@@ -278,8 +280,10 @@ static void read_modules(struct kscen_loader *ld, const struct kscen_doc *doc,
 			continue;
 		}
 		path = m[0] == '/' ? kscen_xstrdup(m) : kscen_xasprintf("%s/%s", dir, m);
-		if (kscen_module_load(path, err, sizeof(err)))
+		if (kscen_module_load(path, err, sizeof(err))) {
 			kscen_lerr(ld, n, "modules: %s", err);
+			ld->module_failed = true;
+		}
 		free(path);
 	}
 	free(dir);

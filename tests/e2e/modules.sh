@@ -102,6 +102,12 @@ scenario() {	# FILE MODULE
 scenario "$tmp/sc/missing.yaml" no-such.so
 refused module_missing_exit_2 "$tmp/sc/missing.yaml" 2:11 'no-such.so: No such file or directory'
 
+# a job of the missing module's workload: the module is the one error
+sed -e 's/mods\/example.so/mods\/no-such.so/' "$tmp/sc/rel.yaml" >"$tmp/sc/missing2.yaml"
+run "$kscen" validate "$tmp/sc/missing2.yaml"
+[ $rc = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q ':5:5: modules: .*no-such.so: No such file' "$tmp/err" &&
+	pass module_missing_is_the_one_error || fail module_missing_is_the_one_error "rc=$rc $(cat "$tmp/err")"
+
 cp "$tmp/mods/example.so" "$tmp/mods/ww.so"
 chmod 666 "$tmp/mods/ww.so"
 scenario "$tmp/sc/ww.yaml" ../mods/ww.so
