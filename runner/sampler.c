@@ -172,7 +172,8 @@ static const struct kscen_workload *workload(struct buf *b, char *err, size_t le
 
 /*
  * In the sample process: @b back into @r. Strings point into @b, which
- * lives as long as the process does; nothing is freed.
+ * lives as long as the process does; @r->params is allocated (freed here
+ * when the request is bad).
  */
 static int decode(struct buf *b, struct kscen_sample_req *r, char *err, size_t len)
 {
@@ -196,12 +197,12 @@ static int decode(struct buf *b, struct kscen_sample_req *r, char *err, size_t l
 
 		if (p->type == KSCEN_P_STRING) {
 			if (!(s = next(b)) || (*s != '-' && *s != '='))
-				return -EBADMSG;
+				goto bad;
 			*(const char **)at = *s == '=' ? s + 1 : NULL;
 			continue;
 		}
 		if (!next_num(b, &v))
-			return -EBADMSG;
+			goto bad;
 		if (p->type == KSCEN_P_BOOL)
 			*(bool *)at = v;
 		else if (p->type == KSCEN_P_ENUM)
@@ -209,20 +210,23 @@ static int decode(struct buf *b, struct kscen_sample_req *r, char *err, size_t l
 		else
 			*(long long *)at = v;
 	}
-	r->params = params;
 	if (!next_num(b, &nr) || nr < 0 || nr > KSCEN_MAX_METRICS)
-		return -EBADMSG;
+		goto bad;
 	for (unsigned i = 0; i < nr; i++) {
 		caps[i].name = next(b);
 		caps[i].regex = next(b);
 		caps[i].unit = next(b);
 		if (!caps[i].unit || !next_num(b, &v))
-			return -EBADMSG;
+			goto bad;
 		caps[i].better = v;
 	}
+	r->params = params;
 	r->captures = caps;
 	r->nr_captures = nr;
 	return 0;
+bad:
+	free(params);
+	return -EBADMSG;
 }
 
 size_t kscen_sampler_encode(const struct kscen_job *job, char *p, size_t cap)
