@@ -32,7 +32,8 @@ for j in run["jobs"]:
 # print_bps()).
 scale = {"memcpy": 2**30, "memcpy-movsb": 2**30, "memset": 2**30, "memset-stosb": 2**30}
 units = {"futex-hash": "ops/sec", "futex-lock-pi": "ops/sec", "futex-wake": "ms",
-         "futex-wake-parallel": "ms", "futex-requeue": "ms", "epoll-wait": "ops/sec",
+         "futex-wake-parallel": "ms", "futex-requeue": "ms", "futex-requeue-pi": "ms",
+         "epoll-wait": "ops/sec",
          "epoll-ctl": "ADD ops/sec", "memcpy": "GB/sec", "memcpy-movsb": "GB/sec",
          "memset": "GB/sec", "memset-stosb": "GB/sec", "find-bit": "usec",
          "find-bit-test": "usec"}

@@ -13,6 +13,8 @@
 #  4. a 50-sample run with --compare last against a stored 2,000-job run,
 #     against the same run with --compare none;
 #  5. wall time and peak RSS of `kscen plan` of 10^5 and 10^6 jobs.
+# And first, 0: fork + _exit + waitpid of a minimal process (fork-floor.c),
+# the floor of a harness that takes each sample in a process of its own.
 # KSCEN (./kscen), ROUNDS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,6 +38,13 @@ scen() {	# scen FILE NAME WORKLOAD PARAMS-YAML
 
 echo "date: $(date -u +%Y-%m-%dT%H:%MZ)  load: $(cut -d' ' -f1-3 /proc/loadavg)  rounds: $rounds"
 run="$kscen run -q --no-save --compare none"
+
+# 0. the floor: one minimal process
+cc -O2 -o "$tmp/fork-floor" bench/fork-floor.c
+: >"$tmp/f0"
+for r in $(seq "$rounds"); do "$tmp/fork-floor" 200 >>"$tmp/f0"; done
+printf '0. fork+exit+wait:          %.3f ms (a minimal process, 200 times)\n' \
+	"$(echo "$(median <"$tmp/f0") / 1000" | bc -l)"
 
 # 1. exec true
 scen "$tmp/true.yaml" true exec '{command: "true"}'

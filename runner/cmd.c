@@ -117,16 +117,23 @@ int cmd_shard_opts(const char *cmd, const char *shard, unsigned long shards,
 	return r < 0 || (!r && shards) ? -1 : r;
 }
 
-/* Keep shard @k of @n of *@jobs; the whole plan moves to *@all. */
+/*
+ * Keep shard @k of @n of *@jobs; the whole plan moves to *@all. Balanced
+ * by the job durations of the newest stored run of @scenario in @results
+ * that has them (*@balance: its path, malloc'ed), else by job count.
+ */
 void cmd_shard_jobs(struct kscen_jobs *jobs, struct kscen_jobs *all,
-		       unsigned k, unsigned n)
+		    unsigned k, unsigned n, const char *results,
+		    const char *scenario, char **balance)
 {
 	bool *sel = kscen_xcalloc(jobs->nr + 1, sizeof(*sel));
+	double *w = kscen_shard_weights(jobs, results, scenario, balance);
 
 	*all = *jobs;
-	kscen_shard_select(all, k, n, sel);
+	kscen_shard_select(all, k, n, w, sel);
 	kscen_jobs_subset(all, sel, jobs);
 	free(sel);
+	free(w);
 }
 
 /* kscen_jobs_free() for a plan that cmd_shard_jobs() may have sliced. */

@@ -58,7 +58,8 @@ int cmd_load_and_expand(const char *path, unsigned long max_jobs,
 int cmd_shard_opts(const char *cmd, const char *shard, unsigned long shards,
 		   unsigned *k, unsigned *n);
 void cmd_shard_jobs(struct kscen_jobs *jobs, struct kscen_jobs *all,
-		    unsigned k, unsigned n);
+		    unsigned k, unsigned n, const char *results,
+		    const char *scenario, char **balance);
 void cmd_jobs_release(struct kscen_jobs *jobs, struct kscen_jobs *all);
 struct kscen_run;
 /* A result file, or the newest run in a directory of them. */

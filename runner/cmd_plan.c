@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cmd_plan.c - the commands that run nothing: `kscen validate`, `kscen plan`
- * and `kscen list`.
+ * and `kscen list`. validate and plan (but for a shard, which needs the
+ * whole plan) walk the jobs one at a time and never hold the matrix.
  */
+#include <errno.h>
 #include <fnmatch.h>
 #include <getopt.h>
 #include <limits.h>
@@ -10,11 +12,42 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jobs.h"
 #include "scenario_load.h"
 #include "shard.h"
 #include "util.h"
 #include "cmd.h"
 #include "options.h"
+
+/*
+ * Walk the jobs of @path one at a time, printing the ids that match @filter
+ * if @print: the matrix is never held whole. *@shown: the jobs printed
+ * (all of them without @print). On an error the ids before it were printed.
+ */
+static int stream_jobs(const char *path, unsigned long max_jobs, bool print,
+		       const char *filter, unsigned long *shown)
+{
+	struct kscen_scenario *s;
+	struct kscen_expander *x;
+	struct kscen_job_ref job;
+	int ret;
+
+	*shown = 0;
+	if (kscen_scenario_load(path, &s))
+		return -EINVAL;
+	ret = kscen_expand_begin(s, max_jobs, &x);
+	while (!ret && (ret = kscen_expand_next(x, &job)) > 0) {
+		ret = 0;
+		if (filter && fnmatch(filter, job.id, 0))
+			continue;
+		if (print)
+			puts(job.id);
+		++*shown;
+	}
+	kscen_expand_end(x);
+	kscen_scenario_free(s);
+	return ret;
+}
 
 int cmd_validate(int argc, char **argv)
 {
@@ -32,16 +65,13 @@ int cmd_validate(int argc, char **argv)
 	if (optind == argc)
 		return cmd_usage_error("validate", "needs at least one scenario file");
 	for (int i = optind; i < argc; i++) {
-		struct kscen_scenario *s;
-		struct kscen_jobs jobs;
+		unsigned long nr;
 
-		if (cmd_load_and_expand(argv[i], max_jobs, &s, &jobs)) {
+		if (stream_jobs(argv[i], max_jobs, false, NULL, &nr)) {
 			bad++;
 			continue;
 		}
-		printf("%s: ok, %u jobs\n", argv[i], jobs.nr);
-		kscen_jobs_free(&jobs);
-		kscen_scenario_free(s);
+		printf("%s: ok, %lu jobs\n", argv[i], nr);
 	}
 	return bad ? EXIT_USAGE : 0;
 }
@@ -49,14 +79,19 @@ int cmd_validate(int argc, char **argv)
 int cmd_plan(int argc, char **argv)
 {
 	unsigned long max_jobs = DEFAULT_MAX_JOBS, shards = 0;
-	const char *filter = NULL, *shard = NULL;
+	const char *filter = NULL, *shard = NULL, *results = "results";
+	char *balance = NULL;
 	struct kscen_scenario *s;
 	struct kscen_jobs jobs, all = { 0 };
 	unsigned shown = 0, sk = 0, sn = 0;
+	unsigned long nr;
 	int sharded;
 	const struct kscen_option opts[] = {
 		OPT_STRING(0, "filter", &filter, "GLOB", "only the jobs whose id matches GLOB"),
 		OPT_STRING(0, "shard", &shard, "K/N", "only the jobs of shard K of N (as run --shard)"),
+		OPT_STRING('o', "results", &results, "DIR",
+			   "stored runs whose job durations balance the shards\n"
+			   "(default results/, as run -o)"),
 		OPT_UINT(0, "shards", &shards, "N", 1, KSCEN_MAX_SHARDS,
 			 "the shard count beside JOB_COMPLETION_INDEX"),
 		OPT_UINT(0, "max-jobs", &max_jobs, "N", 0, ULONG_MAX / 2,
@@ -71,20 +106,28 @@ int cmd_plan(int argc, char **argv)
 		return cmd_usage_error("plan", "needs one scenario file");
 	if ((sharded = cmd_shard_opts("plan", shard, shards, &sk, &sn)) < 0)
 		return EXIT_USAGE;
+	if (!sharded) {
+		if (stream_jobs(argv[optind], max_jobs, true, filter, &nr))
+			return EXIT_USAGE;
+		printf("%lu jobs\n", nr);
+		return 0;
+	}
+	/* A shard needs the whole plan: its jobs go with their baselines. */
 	if (cmd_load_and_expand(argv[optind], max_jobs, &s, &jobs))
 		return EXIT_USAGE;
-	if (sharded)
-		cmd_shard_jobs(&jobs, &all, sk, sn);
+	cmd_shard_jobs(&jobs, &all, sk, sn, results, s->name, &balance);
 	for (unsigned i = 0; i < jobs.nr; i++) {
 		if (filter && fnmatch(filter, jobs.job[i].id, 0))
 			continue;
 		printf("%s\n", jobs.job[i].id);
 		shown++;
 	}
-	if (sharded)
-		printf("%u jobs (shard %u/%u of %u jobs)\n", shown, sk, sn, all.nr);
+	if (balance)
+		printf("%u jobs (shard %u/%u of %u jobs, balanced by the job durations "
+		       "of %s)\n", shown, sk, sn, all.nr, balance);
 	else
-		printf("%u jobs\n", shown);
+		printf("%u jobs (shard %u/%u of %u jobs)\n", shown, sk, sn, all.nr);
+	free(balance);
 	cmd_jobs_release(&jobs, &all);
 	kscen_scenario_free(s);
 	return 0;

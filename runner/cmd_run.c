@@ -95,7 +95,7 @@ static int run_main(int argc, char **argv, bool *bisect)
 	struct kscen_refs refs;
 	struct kscen_ref_spec rs;
 	struct kscen_idset want = { 0 };	/* of a stored reference, these jobs */
-	char shard_text[32];
+	char shard_text[32], *balance = NULL;
 	struct kscen_run *run;
 	struct kscen_scenario *s = NULL;
 	struct kscen_jobs jobs;
@@ -193,7 +193,7 @@ static int run_main(int argc, char **argv, bool *bisect)
 		return EXIT_USAGE;
 	}
 	if (sharded)
-		cmd_shard_jobs(&jobs, &all, sk, sn);
+		cmd_shard_jobs(&jobs, &all, sk, sn, results, s->name, &balance);
 	kscen_run_opts_resolve(&ro, s, repeat, warmup, until_ci, max_repeat);
 	if (resume) {
 		ro.repeat = jh.repeat;
@@ -231,12 +231,15 @@ static int run_main(int argc, char **argv, bool *bisect)
 		cmd_jobs_release(&jobs, &all);
 		kscen_scenario_free(s);
 		kscen_idset_free(&want);
+		free(balance);
 		return code;
 	}
 	if (sharded)
 		snprintf(shard_text, sizeof(shard_text), "%u/%u", sk, sn);
 	run = kscen_run_new(s, &ro, label, sharded ? shard_text : NULL,
 			    kscen_join_argv(argc + 1, argv - 1));
+	run->shard_balance = balance;	/* the run owns it now */
+	balance = NULL;
 
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * jobs.h - a scenario's matrix expanded into jobs (expand.c): each job is
- * one combination of parameter values, with its baseline and "previous".
+ * one combination of parameter values, with its baseline and "previous";
+ * or the same jobs' ids one at a time (plan, validate).
  */
 #ifndef KSCEN_JOBS_H
 #define KSCEN_JOBS_H
@@ -18,10 +19,13 @@ struct kscen_job {
 	/* The declared params, in declaration order, as text. */
 	char **keys, **values;
 	unsigned nr_kv;
-	struct kscen_metric_desc metrics[KSCEN_MAX_METRICS];
+	/* The workload's table, or own_metrics where the job has its own. */
+	const struct kscen_metric_desc *metrics;
 	unsigned nr_metrics;
+	struct kscen_metric_desc *own_metrics;	/* KSCEN_MAX_METRICS, or NULL */
 	int baseline;		/* index into jobs, -1: none */
 	int previous;		/* index into jobs, -1: none */
+	unsigned plan_pos;	/* a shard's job: its place in the whole plan, from 1 */
 };
 
 struct kscen_jobs {
@@ -37,5 +41,27 @@ struct kscen_jobs {
 int kscen_expand(const struct kscen_scenario *s, unsigned long max_jobs,
 		 struct kscen_jobs *out);
 void kscen_jobs_free(struct kscen_jobs *jobs);
+
+/*
+ * The same jobs one at a time, in the same order, with the same errors,
+ * in memory that does not grow with the matrix (but for 16 bytes a job
+ * where an axis shows two values alike): for plan and validate.
+ * kscen_expand_begin() counts (@max_jobs) and finds what kscen_expand()
+ * finds before it looks at single jobs: values that do not parse, an
+ * exclude that removes every combination, an include the matrix has
+ * already. kscen_expand_next() returns 1 and the next job; 0 after the
+ * last one, once the ids are known to be unique; or a negative errno with
+ * the error printed (then stop). The id is valid until the next call.
+ */
+struct kscen_expander;
+struct kscen_job_ref {
+	const char *id;
+	const struct kscen_job_spec *spec;
+};
+
+int kscen_expand_begin(const struct kscen_scenario *s, unsigned long max_jobs,
+		       struct kscen_expander **out);
+int kscen_expand_next(struct kscen_expander *x, struct kscen_job_ref *job);
+void kscen_expand_end(struct kscen_expander *x);
 
 #endif

@@ -193,6 +193,29 @@ static void merge_system(struct kscen_system *d, const struct shard_in *in,
 	}
 }
 
+static int by_plan_pos(const void *a, const void *b)
+{
+	unsigned x = ((const struct kscen_job_result *)a)->plan_pos;
+	unsigned y = ((const struct kscen_job_result *)b)->plan_pos;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The merged jobs in the order of the plan, as one run would have them (a
+ * job entry's jobs next to each other, which the reports rely on), where
+ * every shard recorded its jobs' places; else shard by shard.
+ */
+static void plan_order(struct kscen_run *m)
+{
+	for (unsigned i = 0; i < m->nr_jobs; i++)
+		if (!m->jobs[i].plan_pos)
+			return;
+	qsort(m->jobs, m->nr_jobs, sizeof(*m->jobs), by_plan_pos);
+	for (unsigned i = 0; i < m->nr_jobs; i++)
+		m->jobs[i].plan_pos = 0;	/* the whole plan: its own order */
+}
+
 /* Why shards @a and @b cannot be merged without --force, or NULL. */
 static const char *mismatch(const struct kscen_run *a, const struct kscen_run *b)
 {
@@ -202,6 +225,9 @@ static const char *mismatch(const struct kscen_run *a, const struct kscen_run *b
 		return "kscen version";
 	if (!same(a->filter, b->filter))
 		return "filter";
+	if (!same(a->shard_balance, b->shard_balance))
+		return "shard_balance (cut by other job durations: the slices may "
+		       "overlap or leave jobs out)";
 	for (unsigned i = 0; i < a->nr_jobs; i++)
 		for (unsigned k = 0; k < b->nr_jobs; k++)
 			if (same(a->jobs[i].workload, b->jobs[k].workload) &&
@@ -391,6 +417,7 @@ int kscen_merge(const char *out_path, char **args, unsigned nargs,
 			free(missing);
 			missing = t;
 		}
+		plan_order(m);
 	}
 	if (missing) {
 		m->partial = true;

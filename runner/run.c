@@ -30,6 +30,7 @@ static void result_init(struct kscen_job_result *r, const struct kscen_job *job)
 
 	memset(r, 0, sizeof(*r));
 	r->converged = -1;
+	r->plan_pos = job->plan_pos;
 	r->id = kscen_xstrdup(job->id);
 	r->name = kscen_xstrdup(job->spec->name);
 	r->workload = kscen_xstrdup(w->name);
@@ -242,6 +243,7 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 			long long timeout = job->spec->timeout_ns ? job->spec->timeout_ns
 								  : s->timeout_ns;
 			struct kscen_sample_out out;
+			long long t0;
 
 			if (r->status != KSCEN_OK ||
 			    (round >= o->warmup && !wants_more(o, r)))
@@ -251,11 +253,14 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 				break;
 			}
 			tried[k] = true;
+			t0 = kscen_now_ns();
 			if (o->sample)
 				ret = o->sample(o->sample_arg, index[k], job, timeout, &out);
 			else
 				ret = kscen_journal_sample(o->journal, round, k, job,
 							   timeout, &out);
+			/* what the job costs a machine: shards balance by it */
+			r->seconds += (kscen_now_ns() - t0) / 1e9;
 			if (ret == -EBADMSG) {
 				kscen_progress_clear(&pr);
 				fprintf(stderr, "kscen: %s: does not match this run at "

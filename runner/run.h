@@ -48,6 +48,8 @@ struct kscen_job_result {
 	char **eff_keys, **eff_values;
 	unsigned nr_eff;
 	char *reference;	/* the stored run it was compared with, or NULL */
+	double seconds;		/* the runner's wall time on its samples, all told */
+	unsigned plan_pos;	/* a shard run's job: its place in the whole plan */
 	struct kscen_profile *profile;	/* profile.h; NULL: none asked */
 };
 
@@ -80,6 +82,7 @@ struct kscen_run {
 	char *compare;		/* run --compare, as given */
 	bool partial;
 	char *shard;		/* run --shard K/N: one slice of the jobs; or NULL */
+	char *shard_balance;	/* the stored run whose job durations cut it */
 	/* A merged run (kscen merge): its shards, and those it lacks ("2/4"). */
 	struct kscen_shard_rec *shards;
 	unsigned nr_shards;

@@ -51,6 +51,7 @@ static const struct kscen_field run_fields[] = {
 	R("compare", STR, compare, 0, 0, 0, 0),
 	R("partial", BOOL, partial, 0, 8, 0, 0),
 	R("shard", STR, shard, KF_OPTIONAL, 0, 0, 0),
+	R("shard_balance", STR, shard_balance, KF_OPTIONAL, 0, 0, 0),
 	HOOK("shards", KH_SHARDS, KF_OPTIONAL, 0, 0),
 	R("missing_shards", STR, missing_shards, KF_OPTIONAL, 0, 0, 0),
 	R("repeat", UINT, repeat, 0, 10, 0, 0),
@@ -112,6 +113,8 @@ static const struct kscen_field job_fields[] = {
 	J("baseline", STR, baseline, 0, 11, 14, 0),
 	J("previous", STR, previous, 0, 12, 15, 0),
 	J("reference", STR, reference, KF_OPTIONAL, 0, 0, 0),
+	J("seconds", DOUBLE, seconds, KF_OPTIONAL, 0, 0, 0),
+	J("plan_pos", UINT, plan_pos, KF_OPTIONAL, 0, 0, 0),
 	J("converged", TRI, converged, KF_OPTIONAL, 10, 0, 0),
 	HOOK("profile", KH_PROFILE, KF_OPTIONAL, 0, 0),
 };

@@ -15,10 +15,11 @@
  * The request is one SOCK_SEQPACKET message of NUL-terminated fields:
  * workload, its module's path ("" for a built-in one: a module the runner
  * loaded after the fork, from the scenario's modules:, is loaded by the
- * server too, once, before it forks the sample), nr_metrics, verbose, one value a parameter in the table's order
- * (numbers as decimal text; a string '=' + text, NULL as '-'), the number of
- * captures and name, regex, unit, better of each. The replies are a struct
- * msg each. The server ends when the runner closes its end or dies.
+ * server too, once, before it forks the sample), nr_metrics, verbose, one
+ * value a parameter in the table's order (numbers as decimal text; a
+ * string '=' + text, NULL as '-'), the number of captures and name, regex,
+ * unit, better of each. The replies are a struct msg each. The server ends
+ * when the runner closes its end or dies.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -41,7 +42,8 @@
 #include "runner.h"
 #include "util.h"
 
-#define REQ_MAX (256 * 1024)	/* a larger job is forked from the runner */
+/* A larger job is forked from the runner; below the socket's default buffer. */
+#define REQ_MAX (64 * 1024)
 
 static struct {
 	int sock;		/* ours; -1: no server */
@@ -542,6 +544,8 @@ int kscen_sampler_spawn(const struct kscen_job *job, int fd, int procs_fd,
 	do
 		n = sendmsg(srv.sock, &mh, MSG_NOSIGNAL);
 	while (n < 0 && errno == EINTR);
+	if (n < 0 && (errno == EMSGSIZE || errno == ENOBUFS))
+		return -ENOTCONN;	/* this one job: fork it ourselves */
 	if (n != (ssize_t)b.len || !hear(MSG_START, 0, &m)) {
 		gone();
 		return -ENOTCONN;

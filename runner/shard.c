@@ -16,6 +16,8 @@
 
 #include "util.h"
 #include "shard.h"
+#include "history.h"
+#include "store.h"
 
 static int parse_uint(const char *s, const char **end, unsigned long max,
 		      unsigned long *out)
@@ -126,7 +128,8 @@ static void join(unsigned *parent, unsigned a, unsigned b)
 }
 
 struct comp {
-	unsigned first, size, shard;
+	unsigned first, shard;
+	double size;		/* its jobs, or their weights */
 };
 
 static int by_size(const void *a, const void *b)
@@ -139,12 +142,12 @@ static int by_size(const void *a, const void *b)
 }
 
 void kscen_shard_select(const struct kscen_jobs *jobs, unsigned k, unsigned n,
-			bool *sel)
+			const double *weight, bool *sel)
 {
 	unsigned nr = jobs->nr, nc = 0, i, c, s;
 	unsigned *parent = kscen_xcalloc(nr + 1, sizeof(*parent));
 	unsigned *comp_of = kscen_xcalloc(nr + 1, sizeof(*comp_of));
-	unsigned long long *load = kscen_xcalloc(n + 1, sizeof(*load));
+	double *load = kscen_xcalloc(n + 1, sizeof(*load));
 	struct comp *comps = kscen_xcalloc(nr + 1, sizeof(*comps));
 
 	for (i = 0; i < nr; i++)
@@ -165,7 +168,7 @@ void kscen_shard_select(const struct kscen_jobs *jobs, unsigned k, unsigned n,
 			comps[nc].first = i;
 			comp_of[i] = nc++;
 		}
-		comps[comp_of[r]].size++;
+		comps[comp_of[r]].size += weight ? weight[i] : 1;
 	}
 	qsort(comps, nc, sizeof(*comps), by_size);
 	for (c = 0; c < nc; c++) {
@@ -205,8 +208,83 @@ void kscen_jobs_subset(const struct kscen_jobs *in, const bool *sel,
 			continue;
 		j = &out->job[map[i]];
 		*j = in->job[i];
+		j->plan_pos = i + 1;
 		j->baseline = j->baseline >= 0 ? map[j->baseline] : -1;
 		j->previous = j->previous >= 0 ? map[j->previous] : -1;
 	}
 	free(map);
+}
+
+/* ---- Weights from a stored run ---- */
+
+struct dur {
+	const char *id;
+	double seconds;
+};
+
+static int dur_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct dur *)a)->id, ((const struct dur *)b)->id);
+}
+
+static int dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double *kscen_shard_weights(const struct kscen_jobs *jobs, const char *dir,
+			    const char *scenario, char **from)
+{
+	struct kscen_history h;
+	const struct kscen_run *run = NULL;
+	struct kscen_idset want = { 0 };
+	double *w = NULL, median;
+	struct dur *d;
+	unsigned nd = 0;
+	char *sdir;
+
+	*from = NULL;
+	for (unsigned i = 0; i < jobs->nr; i++)
+		kscen_idset_add(&want, jobs->job[i].id);
+	kscen_idset_sort(&want);
+	sdir = kscen_xasprintf("%s/%s", dir, scenario);
+	kscen_history_load_some(sdir, scenario, NULL, NULL, &want, &h);
+	free(sdir);
+	kscen_idset_free(&want);
+	/* newest first: the first run that timed its jobs */
+	for (unsigned r = 0; r < h.nr && !run; r++)
+		for (unsigned i = 0; i < h.run[r]->nr_jobs && !run; i++)
+			if (h.run[r]->jobs[i].seconds > 0)
+				run = h.run[r];
+	if (!run) {
+		kscen_history_free(&h);
+		return NULL;
+	}
+	d = kscen_xcalloc(run->nr_jobs + 1, sizeof(*d));
+	for (unsigned i = 0; i < run->nr_jobs; i++)
+		if (run->jobs[i].id && run->jobs[i].seconds > 0)
+			d[nd++] = (struct dur){ run->jobs[i].id, run->jobs[i].seconds };
+	qsort(d, nd, sizeof(*d), dur_cmp);
+	w = kscen_xcalloc(jobs->nr + 1, sizeof(*w));
+	{
+		double *s = kscen_xcalloc(nd + 1, sizeof(*s));
+
+		for (unsigned i = 0; i < nd; i++)
+			s[i] = d[i].seconds;
+		qsort(s, nd, sizeof(*s), dbl_cmp);
+		median = nd % 2 ? s[nd / 2] : (s[nd / 2 - 1] + s[nd / 2]) / 2;
+		free(s);
+	}
+	for (unsigned i = 0; i < jobs->nr; i++) {
+		struct dur key = { jobs->job[i].id, 0 };
+		struct dur *hit = bsearch(&key, d, nd, sizeof(*d), dur_cmp);
+
+		w[i] = hit ? hit->seconds : median;
+	}
+	*from = kscen_xstrdup(run->path);
+	free(d);
+	kscen_history_free(&h);
+	return w;
 }

@@ -31,12 +31,22 @@ int kscen_shard_env(unsigned shards, unsigned *k, unsigned *n, char *err,
 
 /*
  * sel[i] = is job i in shard @k of @n. Jobs linked by baseline or previous
- * (one connected component) always share a shard; components go, largest
- * first (then in plan order), to the shard with the fewest jobs so far
- * (then the lowest K). The same plan always gives the same slices.
+ * (one connected component) always share a shard; components go, heaviest
+ * first (then in plan order), to the lightest shard so far (then the
+ * lowest K). A job weighs @weight[i] (its seconds in a stored run), or 1
+ * each when @weight is NULL. The same plan and weights always give the
+ * same slices.
  */
 void kscen_shard_select(const struct kscen_jobs *jobs, unsigned k, unsigned n,
-			bool *sel);
+			const double *weight, bool *sel);
+/*
+ * The weights of @jobs from the newest complete stored run of @scenario
+ * in @dir that recorded its jobs' durations (seconds): a job it lacks
+ * weighs the median of those it has. NULL when there is no such run;
+ * *@from gets its path (malloc'ed).
+ */
+double *kscen_shard_weights(const struct kscen_jobs *jobs, const char *dir,
+			    const char *scenario, char **from);
 
 /*
  * @out: the jobs of @in with sel[i], in order, baseline and previous

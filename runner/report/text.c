@@ -220,7 +220,10 @@ void report_text(FILE *out, const struct kscen_report_model *rm)
 		sys->nr_cpus);
 	if (run->label)
 		fprintf(out, "# label: %s\n", run->label);
-	if (run->shard)
+	if (run->shard && run->shard_balance)
+		fprintf(out, "# shard: %s (balanced by the job durations of %s)\n",
+			run->shard, run->shard_balance);
+	else if (run->shard)
 		fprintf(out, "# shard: %s\n", run->shard);
 	if (run->nr_shards)
 		kscen_shards_print(out, run);

@@ -12,7 +12,9 @@
  *                        nwakes per FUTEX_WAKE.
  *   futex.wake_parallel  the same, woken by nwakers threads at once.
  *   futex.requeue        time FUTEX_CMP_REQUEUE of the blocked threads to a
- *                        second futex, nrequeue at a time, waking none.
+ *                        second futex, nrequeue at a time, waking none; with
+ *                        pi, FUTEX_CMP_REQUEUE_PI of FUTEX_WAIT_REQUEUE_PI
+ *                        waiters to a PI futex, waking one (perf's -p).
  *
  * Parameters carry perf's long option names; threads 0 means one per CPU,
  * as in perf. Workers are pinned to CPU i % nr_cpus like perf's. The two
@@ -45,7 +47,7 @@ struct futex_params {
 	long long nrequeue;	/* requeue */
 	long long repeat;	/* wake, wake_parallel, requeue */
 	long long settle;	/* ns */
-	bool shared, mlockall, multi, broadcast;
+	bool shared, mlockall, multi, broadcast, pi;
 };
 
 /* One sample's state: a worker array and what the workers share. */
@@ -261,16 +263,53 @@ static void *blocked_worker(void *arg)
 	return NULL;
 }
 
-/* A requeued worker returns once woken on futex2, so no retry loop here. */
+/*
+ * A requeued worker returns once woken on futex2, so no retry loop here.
+ * With pi it waits to be requeued to the PI futex2, and once it owns
+ * futex2 (woken by the requeue, or handed it by the owner before it)
+ * unlocks it for the next; EAGAIN (futex1 changed) is retried, as perf does.
+ */
 static void *requeue_worker(void *arg)
 {
 	struct futex_worker *w = arg;
 	struct futex_run *r = w->r;
+	long ret;
 
 	bench_gate_wait(&r->gate);
-	if (!r->done)
-		bench_futex(&r->futex1, FUTEX_WAIT, 0, NULL, NULL, 0, r->flag);
+	if (!r->p->pi) {
+		if (!r->done)
+			bench_futex(&r->futex1, FUTEX_WAIT, 0, NULL, NULL, 0, r->flag);
+		return NULL;
+	}
+	if (r->done)
+		return NULL;
+	do
+		ret = bench_futex(&r->futex1, FUTEX_WAIT_REQUEUE_PI, 0, NULL,
+				  &r->futex2, 0, r->flag);
+	while ((ret == -EAGAIN || ret == -EINTR) && !r->done);
+	if (!ret)
+		bench_futex(&r->futex2, FUTEX_UNLOCK_PI, 0, NULL, NULL, 0, r->flag);
+	else
+		w->err = -ret;
 	return NULL;
+}
+
+/*
+ * pi: move every waiter still on futex1 to futex2; each then owns futex2 in
+ * turn and unlocks it. A PI futex's word is its owner's tid: never written
+ * here, never FUTEX_WAKEd. futex1 becomes 1 so that a late worker gets
+ * EAGAIN instead of blocking; those that blocked before are moved too.
+ */
+static void stop_requeue_pi(struct futex_run *r)
+{
+	for (unsigned v = 0; v < 2; v++) {
+		if (v)
+			r->futex1 = 1;
+		while (bench_futex(&r->futex1, FUTEX_CMP_REQUEUE_PI, 1,
+				   (const struct timespec *)(long)INT_MAX,
+				   &r->futex2, v, r->flag) > 0)
+			;
+	}
 }
 
 /* Unblock whoever waits on either futex, however many rounds it takes. */
@@ -350,7 +389,7 @@ static int latency_round(struct kscen_ctx *ctx, struct futex_run *r,
 	r->futex1 = r->futex2 = 0;
 	r->done = false;
 	err = start_workers(ctx, r, w, kind == LAT_REQUEUE ? requeue_worker :
-			    blocked_worker, stop_blocked);
+			    blocked_worker, p->pi ? stop_requeue_pi : stop_blocked);
 	if (err)
 		return err;
 	bench_gate_open(&r->gate, r->nthreads, r->nthreads);
@@ -380,8 +419,13 @@ static int latency_round(struct kscen_ctx *ctx, struct futex_run *r,
 			r->nthreads : (unsigned)p->nrequeue;
 		start = kscen_now_ns();
 		while (n < (long)r->nthreads) {
-			/* nr_wake 0: requeue only, wake nobody. */
-			ret = bench_futex(&r->futex1, FUTEX_CMP_REQUEUE, 0,
+			/*
+			 * nr_wake 0: requeue only, wake nobody; the PI variant
+			 * must wake one, the one that takes futex2 (perf counts
+			 * it among the requeued).
+			 */
+			ret = bench_futex(&r->futex1, p->pi ? FUTEX_CMP_REQUEUE_PI :
+					  FUTEX_CMP_REQUEUE, p->pi ? 1 : 0,
 					  (const struct timespec *)(long)batch,
 					  &r->futex2, 0, r->flag);
 			if (ret < 0)
@@ -393,11 +437,14 @@ static int latency_round(struct kscen_ctx *ctx, struct futex_run *r,
 	}
 	if (ret < 0 && !err)
 		err = kscen_reason(ctx, ret, "%s: %s", kind == LAT_WAKE ?
-				   "FUTEX_WAKE" : "FUTEX_CMP_REQUEUE",
-				   strerror(-ret));
+				   "FUTEX_WAKE" : p->pi ? "FUTEX_CMP_REQUEUE_PI" :
+				   "FUTEX_CMP_REQUEUE", strerror(-ret));
 	*done_nr = n;
 	/* Everybody not woken yet (requeued ones, or after an error) goes. */
-	stop_blocked(r);
+	if (kind == LAT_REQUEUE && p->pi)
+		stop_requeue_pi(r);
+	else
+		stop_blocked(r);
 	r->done = true;
 	join_workers(r, w);
 	return err;
@@ -506,8 +553,8 @@ static void requeue_describe(const void *params, char *buf, size_t len)
 	const struct futex_params *p = params;
 	unsigned n = described_threads(p);
 
-	snprintf(buf, len, "Requeuing %u threads (from [%s] futex1 to futex2), %lld at a time, %lld rounds",
-		 n, kind(p), p->broadcast ? (long long)n :
+	snprintf(buf, len, "Requeuing %u threads (from [%s] futex1 to %sfutex2), %lld at a time, %lld rounds",
+		 n, kind(p), p->pi ? "PI " : "", p->broadcast ? (long long)n :
 		 p->nrequeue < n ? p->nrequeue : (long long)n, p->repeat);
 }
 
@@ -577,6 +624,8 @@ static const struct kscen_param requeue_table[] = {
 	  .help = "threads requeued per FUTEX_CMP_REQUEUE (perf's -q)" },
 	{ .name = "broadcast", .type = KSCEN_P_BOOL, .offset = P(broadcast),
 	  .def = "false", .help = "requeue all threads at once (perf's -B)" },
+	{ .name = "pi", .type = KSCEN_P_BOOL, .offset = P(pi), .def = "false",
+	  .help = "FUTEX_CMP_REQUEUE_PI to a PI futex, waking one (perf's -p)" },
 	PARAM_SHARED, PARAM_MLOCKALL, PARAM_REPEAT, PARAM_SETTLE,
 };
 

@@ -67,7 +67,10 @@ import json, sys
 jobs = {j["id"]: j for j in json.load(open(sys.argv[1]))["jobs"]}
 assert len(jobs) == 6 and all(j["status"] == "ok" for j in jobs.values()), jobs
 rec = lambda i: jobs[i]["metrics"][1]["median"]
-for d in ("false", "true"):
+# Under ASan (make asan sets ASAN_OPTIONS) stdio's own allocations map new
+# allocator regions in the sample process: data mappings then differ.
+import os
+for d in ("false", "true") if not os.environ.get("ASAN_OPTIONS") else ("false",):
     a, b = (rec("self/loops=20,data_mmap=%s,reader=%s" % (d, r)) for r in ("stdio", "buffered"))
     assert a == b and a >= 2, (d, a, b)
 assert rec("self/loops=20,data_mmap=true,reader=stdio") > rec("self/loops=20,data_mmap=false,reader=stdio")

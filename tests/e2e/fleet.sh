@@ -36,6 +36,42 @@ JOB_COMPLETION_INDEX=2 run "$kscen" plan --shards 4 $sfx
 cmp -s "$tmp/out" "$tmp/plan.3" && pass plan_shard_from_completion_index ||
 	fail plan_shard_from_completion_index "rc=$rc $(cat "$tmp/out" "$tmp/err")"
 
+# ---- a merged run has the plan's order, not the shards' ---------------------------
+ofx=$fx/e2e/shard-order.yaml
+for k in 1 2; do "$kscen" run -q --compare none --shard $k/2 -o "$tmp/ores" $ofx >/dev/null 2>&1; done
+run "$kscen" merge "$tmp/omerged.yaml" "$tmp/ores/e2e-shard-order"
+sed -n 's/^- id: //p' "$tmp/omerged.yaml" >"$tmp/omerged.ids"
+"$kscen" plan $ofx | sed '$d' >"$tmp/oplan.ids"
+# shard 1 holds a/true and b/true: joined shard by shard, the entries interleave
+if [ $rc = 0 ] && cmp -s "$tmp/omerged.ids" "$tmp/oplan.ids" &&
+   [ "$(sed '$d' <("$kscen" plan --shard 1/2 -o "$tmp/none" $ofx) | tr '\n' ' ')" = "a/command=true b/command=true " ]; then
+	pass merge_keeps_plan_order
+else
+	fail merge_keeps_plan_order "rc=$rc $(diff "$tmp/omerged.ids" "$tmp/oplan.ids")"
+fi
+
+# ---- shards balanced by the durations of a stored run ----------------------------
+wfx=$fx/e2e/shard-weights.yaml
+"$kscen" plan --shard 1/2 -o "$tmp/wres" $wfx >"$tmp/w.count"
+run "$kscen" run -q --compare none -o "$tmp/wres" $wfx
+"$kscen" plan --shard 1/2 -o "$tmp/wres" $wfx >"$tmp/w.1"
+"$kscen" plan --shard 2/2 -o "$tmp/wres" $wfx >"$tmp/w.2"
+# by count: two and two; by duration: the slow job alone
+if [ $rc = 0 ] && grep -q '^2 jobs (shard 1/2 of 4 jobs)$' "$tmp/w.count" &&
+   grep -q '^seconds: \|^  seconds: ' "$tmp"/wres/e2e-shard-weights/*.yaml &&
+   [ "$(sed '$d' "$tmp/w.1")" = "slow/command=sleep 0.3" ] &&
+   grep -q '^1 jobs (shard 1/2 of 4 jobs, balanced by the job durations of .*wres/e2e-shard-weights/' "$tmp/w.1" &&
+   [ "$(sed '$d' "$tmp/w.2" | wc -l)" = 3 ]; then
+	pass plan_shards_balanced_by_durations
+else
+	fail plan_shards_balanced_by_durations "rc=$rc $(cat "$tmp/w.count" "$tmp/w.1" "$tmp/w.2")"
+fi
+run "$kscen" run -q --shard 2/2 -o "$tmp/wres" $wfx
+grep -q '^# shard: 2/2 (balanced by the job durations of ' "$tmp/out" &&
+	grep -q '^shard_balance: ' "$(ls -t "$tmp"/wres/e2e-shard-weights/*.yaml | head -1)" &&
+	pass run_shard_says_its_balance ||
+	fail run_shard_says_its_balance "rc=$rc $(head -5 "$tmp/out")"
+
 # ---- run --shard, merge ------------------------------------------------------
 sh=$tmp/shards
 ok=1

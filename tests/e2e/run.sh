@@ -29,7 +29,7 @@ import json, sys
 jobs = {j["id"]: j for j in json.load(open(sys.argv[1]))["jobs"]}
 def m(i):
     return {x["name"]: x["median"] for x in jobs[i]["metrics"]}
-assert len(jobs) == 30, len(jobs)
+assert len(jobs) == 32, len(jobs)
 for i, j in jobs.items():
     if i.startswith("memcpy-cycles/"):
         # a VM has no cycles counter: a skip with its reason, never a number
@@ -45,13 +45,17 @@ for i in jobs:
     if i.startswith("epoll-ctl/") and "randomize=false" in i:
         v = m(i)
         assert v["ADD ops/sec"] == v["MOD ops/sec"] == v["DEL ops/sec"], v
+    if i.startswith("requeue/"):
+        # with pi, the describe line says so (the requeued count is below)
+        assert ("to PI futex2" in jobs[i]["describe"]) == ("pi=true" in i), jobs[i]
     if i.startswith(("getpgid/", "fork/", "execve/", "seccomp/")):
         v = m(i)
         assert abs(v["usecs/op"] * v["ops/sec"] / 1e6 - 1) < 1e-6, v
 assert m("wake/threads=4,nwakes=2,repeat=2,settle=5ms")["woken"] == 4
 assert m("wake-parallel/threads=4,nwakers=2,repeat=2,settle=5ms")["woken per waker"] == 2
 for b in ("false", "true"):
-    assert m(f"requeue/threads=4,broadcast={b},repeat=2,settle=5ms")["requeued"] == 4
+    for pi in ("false", "true"):
+        assert m(f"requeue/threads=4,broadcast={b},pi={pi},repeat=2,settle=5ms")["requeued"] == 4
 PY
 then pass perf_bench_more_workloads_measure; else
 	fail perf_bench_more_workloads_measure "$(head -c 900 "$tmp/json")"; fi

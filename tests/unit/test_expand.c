@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_expand.c - the loader and the expander on the fixtures in
- * tests/fixtures/good: counts, ids, include/exclude, baseline and previous.
+ * tests/fixtures/good: counts, ids, include/exclude, baseline and previous;
+ * the streaming expander against kscen_expand(): the same ids in the same
+ * order, the same errors.
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -9,9 +11,12 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <errno.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "jobs.h"
 #include "scenario_load.h"
@@ -244,4 +249,196 @@ void test_expand_metrics_list(void **state)
 	assert_int_equal(jobs.job[1].spec->nr_captures, 1);
 	kscen_jobs_free(&jobs);
 	kscen_scenario_free(s);
+}
+
+/* ---- The streaming expander (plan, validate) ---- */
+
+/* Walk @s's jobs one at a time: their ids (malloc'ed) and the end's code. */
+static int stream(const struct kscen_scenario *s, unsigned long max, char ***ids,
+		  unsigned *nr)
+{
+	struct kscen_expander *x;
+	struct kscen_job_ref job;
+	int ret = kscen_expand_begin(s, max, &x);
+
+	*ids = NULL;
+	*nr = 0;
+	while (!ret && (ret = kscen_expand_next(x, &job)) > 0) {
+		*ids = realloc(*ids, (*nr + 1) * sizeof(**ids));
+		assert_non_null(*ids);
+		(*ids)[(*nr)++] = strdup(job.id);
+		assert_non_null(job.spec);
+		ret = 0;
+	}
+	kscen_expand_end(x);
+	return ret;
+}
+
+static void free_ids(char **ids, unsigned nr)
+{
+	for (unsigned i = 0; i < nr; i++)
+		free(ids[i]);
+	free(ids);
+}
+
+static void same_as_expand(const char *path)
+{
+	struct kscen_scenario *s;
+	struct kscen_jobs jobs;
+	char **ids;
+	unsigned nr;
+
+	assert_int_equal(load(path, &s, &jobs, 100000), 0);
+	assert_int_equal(stream(s, 100000, &ids, &nr), 0);
+	if (nr != jobs.nr)
+		fprintf(stderr, "    %s: %u jobs, kscen_expand() %u\n", path, nr, jobs.nr);
+	assert_int_equal(nr, jobs.nr);
+	for (unsigned i = 0; i < nr; i++)
+		assert_string_equal(ids[i], jobs.job[i].id);
+	free_ids(ids, nr);
+	kscen_jobs_free(&jobs);
+	kscen_scenario_free(s);
+}
+
+void test_expand_stream_same_ids_in_order(void **state)
+{
+	const char *const dirs[] = { "tests/fixtures/good/*.yaml", "scenarios/*.yaml" };
+
+	(void)state;
+	for (unsigned d = 0; d < 2; d++) {
+		glob_t g;
+
+		assert_int_equal(glob(dirs[d], 0, NULL, &g), 0);
+		assert_true(g.gl_pathc >= 5);
+		for (size_t i = 0; i < g.gl_pathc; i++)
+			same_as_expand(g.gl_pathv[i]);
+		globfree(&g);
+	}
+}
+
+/*
+ * @text as a scenario file: kscen_expand() refuses it and the stream
+ * refuses it with the same message, which has @want in it; the stream's
+ * ids before the error are kscen_expand()'s first ones.
+ */
+static void refused_alike(const char *text, const char *want)
+{
+	char path[] = "/tmp/kscen-expand-XXXXXX";
+	struct kscen_diag_log a = { 0 }, b = { 0 };
+	struct kscen_scenario *s;
+	struct kscen_jobs jobs;
+	int fd = mkstemp(path);
+	char **ids;
+	unsigned nr;
+
+	assert_true(fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+	close(fd);
+	assert_int_equal(kscen_scenario_load(path, &s), 0);
+	kscen_diag_set_sink(kscen_diag_capture, &a);
+	assert_int_equal(kscen_expand(s, 1000, &jobs), -EINVAL);
+	kscen_diag_set_sink(kscen_diag_capture, &b);
+	assert_int_equal(stream(s, 1000, &ids, &nr), -EINVAL);
+	kscen_diag_set_sink(NULL, NULL);
+	assert_int_equal(a.nr, 1);
+	assert_string_equal(a.text, b.text);
+	if (!strstr(a.text, want))
+		fprintf(stderr, "    got: %s", a.text);
+	assert_non_null(strstr(a.text, want));
+	free_ids(ids, nr);
+	kscen_scenario_free(s);
+	unlink(path);
+}
+
+/* @text as a scenario file: both expanders give the same @nr jobs. */
+static void accepted_alike(const char *text, unsigned nr)
+{
+	char path[] = "/tmp/kscen-expand-XXXXXX";
+	int fd = mkstemp(path);
+	struct kscen_scenario *s;
+	struct kscen_jobs jobs;
+
+	assert_true(fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+	close(fd);
+	same_as_expand(path);
+	assert_int_equal(load(path, &s, &jobs, 1000), 0);
+	assert_int_equal(jobs.nr, nr);
+	kscen_jobs_free(&jobs);
+	kscen_scenario_free(s);
+	unlink(path);
+}
+
+void test_expand_stream_refuses_what_expand_does(void **state)
+{
+	const char *one = "a very long command that is over forty bytes long, yes";
+	char *shrt = short_form(one), *text, *want;
+
+	(void)state;
+	/* A short value that reads like the shortened long one: same id. */
+	assert_true(asprintf(&text, "scenario: t\njobs:\n"
+			     "  - name: z\n    workload: exec\n    params:\n"
+			     "      command: [\"true\", \"%s\", \"false\", \"%s\"]\n"
+			     "      metric_name: [x, y]\n"
+			     "  - name: b\n    workload: exec\n    params:\n"
+			     "      command: [\"true\", \"%s\", \"false\", \"%s\"]\n",
+			     one, shrt, shrt, one) > 0);
+	/* The first in sorting order, as kscen_expand() reports it. */
+	assert_true(asprintf(&want, "job b: two jobs have the id b/command=%s\n", shrt) > 0);
+	refused_alike(text, want);
+	free(text);
+	free(want);
+	/* An include's id the same as one of the matrix's. */
+	assert_true(asprintf(&text, "scenario: t\njobs:\n"
+			     "  - name: a\n    workload: exec\n    params:\n"
+			     "      command: [\"true\", \"%s\"]\n      metric_name: [x, y]\n"
+			     "    include:\n      - {command: \"%s\", metric_name: y}\n",
+			     one, shrt) > 0);
+	assert_true(asprintf(&want, "job a: two jobs have the id a/command=%s,metric_name=y\n",
+			     shrt) > 0);
+	refused_alike(text, want);
+	free(text);
+	free(want);
+	/* Two includes alike in their ids only. */
+	assert_true(asprintf(&text, "scenario: t\njobs:\n"
+			     "  - name: a\n    workload: exec\n    params:\n"
+			     "      command: [\"true\", \"false\"]\n"
+			     "    include:\n      - {command: \"%s\"}\n"
+			     "      - {command: \"%s\"}\n",
+			     shrt, one) > 0);
+	assert_true(asprintf(&want, "job a: two jobs have the id a/command=%s\n", shrt) > 0);
+	refused_alike(text, want);
+	free(text);
+	free(want);
+	/* Alike in its id to a combination that is excluded: no twin. */
+	assert_true(asprintf(&text, "scenario: t\njobs:\n"
+			     "  - name: a\n    workload: exec\n    params:\n"
+			     "      command: [\"true\", \"%s\"]\n      metric_name: [x, y]\n"
+			     "    exclude:\n      - {command: \"%s\", metric_name: y}\n"
+			     "    include:\n      - {command: \"%s\", metric_name: y}\n",
+			     one, one, shrt) > 0);
+	accepted_alike(text, 4);
+	free(text);
+	free(shrt);
+	/* An include of a job the matrix has (04 is 4); one it excludes is fine. */
+	refused_alike("scenario: t\njobs:\n"
+		      "  - name: a\n    workload: breakpoint.thread\n"
+		      "    params: {breakpoints: [0, 4], parallelism: [1, 2], threads: 8}\n"
+		      "    exclude:\n      - {breakpoints: 4, parallelism: 1}\n"
+		      "    include:\n      - {breakpoints: 4, parallelism: 1, threads: 8}\n"
+		      "      - {breakpoints: 04, parallelism: 2}\n",
+		      "job a: include adds a/breakpoints=4,parallelism=2,threads=8, "
+		      "which the matrix has already\n");
+	/* Two includes alike. */
+	refused_alike("scenario: t\njobs:\n"
+		      "  - name: a\n    workload: breakpoint.thread\n"
+		      "    params: {breakpoints: [0, 4], parallelism: [1, 2]}\n"
+		      "    include:\n      - {breakpoints: 4, parallelism: 3}\n"
+		      "      - {breakpoints: 4, parallelism: 3, threads: 7}\n"
+		      "      - {parallelism: 3, breakpoints: 04}\n",
+		      "job a: include adds a/breakpoints=4,parallelism=3, "
+		      "which the matrix has already\n");
+	/* The workload's check() of one job in the middle. */
+	refused_alike("scenario: t\njobs:\n"
+		      "  - name: a\n    workload: exec\n    params:\n"
+		      "      command: [\"true\", \" \", \"false\"]\n      metric_name: [x, y]\n",
+		      "job a/command= ,metric_name=x: command: must not be empty\n");
 }

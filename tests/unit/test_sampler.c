@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,6 +105,33 @@ void test_sampler_runs_and_reaps(void **state)
 	assert_int_equal(kscen_sample_isolated(&jobs.job[0], 10000000000LL, &out), 0);
 	assert_int_equal(out.ret, 0);
 	assert_true(out.v[0] == 12.5);
+
+	/* A job too large for one message forks from here; the server stays. */
+	{
+		char path[] = "/tmp/kscen-big.XXXXXX";
+		struct kscen_scenario *big;
+		struct kscen_jobs bj;
+		pid_t server = kscen_sampler_pid();
+		int fd = mkstemp(path);
+		FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+		assert_non_null(f);
+		fputs("scenario: big\njobs:\n  - name: j\n    workload: exec\n"
+		      "    params: {command: \"echo 7 #", f);
+		for (unsigned i = 0; i < 100000; i++)
+			fputc('x', f);
+		fputs("\", metric_regex: '([0-9]+)'}\n", f);
+		fclose(f);
+		assert_int_equal(kscen_scenario_load(path, &big), 0);
+		assert_int_equal(kscen_expand(big, 10, &bj), 0);
+		assert_int_equal(kscen_sample_isolated(&bj.job[0], 10000000000LL, &out), 0);
+		assert_int_equal(out.ret, 0);
+		assert_true(out.v[0] == 7);
+		assert_int_equal(kscen_sampler_pid(), server);
+		kscen_jobs_free(&bj);
+		kscen_scenario_free(big);
+		unlink(path);
+	}
 
 	/* The server killed: the next sample forks from here, the run goes on. */
 	kill(kscen_sampler_pid(), SIGKILL);

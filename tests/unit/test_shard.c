@@ -83,8 +83,8 @@ void test_shard_assignment_is_deterministic_connected_balanced(void **state)
 			for (unsigned i = 0; i < nr; i++)
 				owner[i] = ~0u;
 			for (unsigned k = 1; k <= n; k++) {
-				kscen_shard_select(&jobs, k, n, sel);
-				kscen_shard_select(&jobs, k, n, again);
+				kscen_shard_select(&jobs, k, n, NULL, sel);
+				kscen_shard_select(&jobs, k, n, NULL, again);
 				assert_true(!memcmp(sel, again, nr * sizeof(*sel)));
 				for (unsigned i = 0; i < nr; i++) {
 					if (!sel[i])
@@ -301,4 +301,35 @@ void test_merge_refuses_mixed_duplicate_and_lists_missing(void **state)
 	unlink(out);
 	free(out);
 	rmdir(dir);
+}
+
+/* Weighted: one 8-second job against seven of 1 s: it is a shard alone. */
+void test_shard_balances_by_weight(void **state)
+{
+	const double w[8] = { 1, 1, 8, 1, 1, 1, 1, 1 };
+	struct kscen_jobs jobs;
+	bool sel[8];
+
+	(void)state;
+	make_jobs(&jobs, 8, 1);
+	for (unsigned i = 0; i < 8; i++)
+		jobs.job[i].baseline = jobs.job[i].previous = -1;
+	kscen_shard_select(&jobs, 1, 2, w, sel);
+	for (unsigned i = 0; i < 8; i++)
+		assert_int_equal(sel[i], i == 2);
+	/* by count instead: four and four */
+	kscen_shard_select(&jobs, 1, 2, NULL, sel);
+	unsigned in = 0;
+
+	for (unsigned i = 0; i < 8; i++)
+		in += sel[i];
+	assert_int_equal(in, 4);
+	/* linked jobs weigh together and still share a shard */
+	jobs.job[3].baseline = 2;
+	kscen_shard_select(&jobs, 1, 2, w, sel);
+	assert_true(sel[2] && sel[3]);
+	for (unsigned i = 0; i < 8; i++)
+		if (i != 2 && i != 3)
+			assert_false(sel[i]);
+	free(jobs.job);
 }

@@ -22,6 +22,8 @@
 	X(test_sampler_request_round_trip)	\
 	X(test_result_load_some_jobs)		\
 	X(test_sampler_runs_and_reaps)		\
+	X(test_expand_stream_same_ids_in_order)	\
+	X(test_expand_stream_refuses_what_expand_does) \
 	X(test_load_units_and_strings)			\
 	X(test_sha256_known_answers)			\
 	X(test_summary_median_mean_stddev)		\
@@ -65,6 +67,7 @@
 	X(test_result_caps_depth_keys_nodes)		\
 	X(test_read_regular_refuses_fifo_and_devices)	\
 	X(test_shard_assignment_is_deterministic_connected_balanced) \
+	X(test_shard_balances_by_weight)	\
 	X(test_shard_subset_renumbers_links)		\
 	X(test_shard_parse_and_job_array_env)		\
 	X(test_merge_refuses_mixed_duplicate_and_lists_missing) \

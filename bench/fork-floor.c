@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fork-floor.c - what one process costs on this machine: fork, _exit and
+ * waitpid of a minimal process, N times; prints microseconds per fork.
+ * kscen takes every sample in a process of its own (isolation), so this is
+ * the floor of its harness cost per sample (bench/overhead.sh, figure 0).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+	int n = argc > 1 ? atoi(argv[1]) : 200;
+	struct timespec a, b;
+
+	if (n < 1)
+		return 2;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	for (int i = 0; i < n; i++) {
+		pid_t p = fork();
+
+		if (p == 0)
+			_exit(0);
+		if (p < 0 || waitpid(p, NULL, 0) != p)
+			return 1;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	printf("%.1f\n", ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec)) / 1e3 / n);
+	return 0;
+}
