@@ -7,8 +7,10 @@
 #   make asan     the same tests against an ASan/UBSan build
 #   make fuzz     build the libFuzzer targets (clang), replay their regression
 #                 inputs, then fuzz each for FUZZ_SECONDS (default 60)
+#   make examples build the example workload module, examples/example.so
 #   make install  PREFIX=/usr/local DESTDIR=: the binary, kscen(1) and
-#                 kscen-scenario(5), bash completion, the example scenarios
+#                 kscen-scenario(5), bash completion, the example scenarios,
+#                 the module header (PREFIX/include/kscen/workload.h)
 #   make uninstall
 #   V=1           show the commands
 #
@@ -20,7 +22,9 @@ CC      ?= gcc
 CFLAGS  ?= -O2 -g
 BUILD   ?= build
 KSCEN_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -Irunner -Ischemas -Ibpf -I$(BUILD)/bpf -I$(BUILD)
-LDLIBS  := -lcyaml -lyaml -lbpf -lelf -lz -lpthread -lm
+LDLIBS  := -lcyaml -lyaml -lbpf -lelf -lz -lpthread -lm -ldl
+# What a workload module built outside the tree may call in kscen.
+KSCEN_EXPORTS := runner/exports.list
 
 # Debian packages the build and the tests need.
 DEB_PKGS := libyaml-dev libcyaml-dev libbpf-dev bpftool clang libelf-dev zlib1g-dev
@@ -64,7 +68,7 @@ endif
 
 .DELETE_ON_ERROR:
 .PHONY: all run test unit e2e asan deps clean FORCE test-vm fuzz fuzz-build \
-	install uninstall man
+	install uninstall man examples
 
 
 all: kscen
@@ -81,9 +85,24 @@ FORCE:
 kscen: $(BUILD)/kscen
 	$(Q)ln -sf $(BUILD)/kscen kscen
 
-$(BUILD)/kscen: $(OBJS)
+$(BUILD)/kscen: $(OBJS) $(KSCEN_EXPORTS)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -Wl,--dynamic-list=$(KSCEN_EXPORTS) -o $@ \
+		$(OBJS) $(LDLIBS)
+
+# Workload modules built outside the tree: examples/X.c -> examples/X.so,
+# against the header as `make install` puts it (<kscen/workload.h>).
+EXAMPLES := $(patsubst %.c,%.so,$(wildcard examples/*.c))
+examples: $(EXAMPLES)
+
+$(BUILD)/include/kscen/workload.h: runner/workload.h
+	$(Q)mkdir -p $(dir $@)
+	$(Q)cp $< $@
+
+examples/%.so: examples/%.c $(BUILD)/include/kscen/workload.h
+	$(call msg,CC,$@)
+	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -fPIC -shared \
+		-I$(BUILD)/include -o $@ $<
 
 # -MMD -MP: each object's header dependencies, written by the compiler to
 # X.d beside X.o, so that a header change rebuilds only its users.
@@ -140,7 +159,7 @@ run: deps
 # The unit tests (cmocka) and each area of tests/e2e/ print their counts;
 # the last line adds them up: "N passed, N failed, N skipped".
 test: deps
-	$(Q)$(MAKE) --no-print-directory kscen $(BUILD)/unit-tests
+	$(Q)$(MAKE) --no-print-directory kscen $(BUILD)/unit-tests examples
 	$(Q)tests/run-all.sh $(BUILD)/unit-tests ./kscen
 
 # Every kscen vm / kscen ab test: two kernels booted under QEMU, with the
@@ -153,7 +172,7 @@ asan:
 	$(Q)$(MAKE) --no-print-directory deps
 	$(Q)$(MAKE) --no-print-directory BUILD=build-asan \
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
-		build-asan/kscen build-asan/unit-tests
+		build-asan/kscen build-asan/unit-tests examples
 	$(Q)ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		tests/run-all.sh build-asan/unit-tests build-asan/kscen
 
@@ -185,6 +204,7 @@ BINDIR  := $(PREFIX)/bin
 MANDIR  := $(PREFIX)/share/man
 DATADIR := $(PREFIX)/share/kscen
 COMPDIR := $(PREFIX)/share/bash-completion/completions
+INCDIR  := $(PREFIX)/include/kscen
 MANS    := $(BUILD)/man/kscen.1 $(BUILD)/man/kscen-scenario.5
 
 $(BUILD)/man/%: man/%.scd
@@ -199,13 +219,14 @@ install: $(BUILD)/kscen $(MANS)
 	install -Dm644 $(BUILD)/man/kscen.1 $(DESTDIR)$(MANDIR)/man1/kscen.1
 	install -Dm644 $(BUILD)/man/kscen-scenario.5 $(DESTDIR)$(MANDIR)/man5/kscen-scenario.5
 	install -Dm644 completion/kscen.bash $(DESTDIR)$(COMPDIR)/kscen
+	install -Dm644 runner/workload.h $(DESTDIR)$(INCDIR)/workload.h
 	install -d $(DESTDIR)$(DATADIR)/scenarios
 	install -m644 scenarios/*.yaml $(DESTDIR)$(DATADIR)/scenarios/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/kscen $(DESTDIR)$(MANDIR)/man1/kscen.1 \
 		$(DESTDIR)$(MANDIR)/man5/kscen-scenario.5 $(DESTDIR)$(COMPDIR)/kscen
-	rm -rf $(DESTDIR)$(DATADIR)
+	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(INCDIR)
 
 clean:
-	rm -rf build build-asan build-fuzz kscen
+	rm -rf build build-asan build-fuzz kscen $(EXAMPLES)

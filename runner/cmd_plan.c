@@ -156,7 +156,10 @@ static void param_range(const struct kscen_param *p, char *buf, size_t len)
 
 static void list_one(const struct kscen_workload *w)
 {
-	printf("%s (version %u): %s\n\nmetrics:\n", w->name, w->version, w->summary);
+	const char *origin = kscen_workload_origin(w);
+
+	printf("%s (version %u): %s\n\norigin: %s\n\nmetrics:\n", w->name, w->version,
+	       w->summary, origin ? origin : "built-in");
 	for (unsigned i = 0; i < w->nr_metrics; i++)
 		printf("  %-16s %-14s %s is better%s\n", w->metrics[i].name,
 		       w->metrics[i].unit,
@@ -185,6 +188,8 @@ int cmd_list(int argc, char **argv)
 		return optind == KSCEN_OPT_HELP ? 0 : EXIT_USAGE;
 	if (argc - optind > 1)
 		return cmd_usage_error("list", "takes at most one workload name");
+	if (kscen_module_env_load())
+		return EXIT_USAGE;
 	if (argc - optind == 1) {
 		const struct kscen_workload *w = kscen_workload_find(argv[optind]);
 
@@ -199,8 +204,15 @@ int cmd_list(int argc, char **argv)
 		list_one(w);
 		return 0;
 	}
+	/* The built-in workloads, then each module's, with where it is. */
 	for (unsigned i = 0; i < kscen_nr_workloads; i++)
 		printf("%-20s %s\n", kscen_workloads[i]->name, kscen_workloads[i]->summary);
+	for (unsigned i = 0; i < kscen_module_nr_workloads(); i++) {
+		const char *path;
+		const struct kscen_workload *w = kscen_module_workload(i, &path);
+
+		printf("%-20s %s (module %s)\n", w->name, w->summary, path);
+	}
 	return 0;
 }
 

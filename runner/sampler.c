@@ -13,10 +13,13 @@
  * own fork (isolate.c), and a copy of the server's small address space.
  *
  * The request is one SOCK_SEQPACKET message of NUL-terminated fields:
- * workload, nr_metrics, verbose, one value a parameter in the table's order
- * (numbers as decimal text; a string '=' + text, NULL as '-'), the number of
- * captures and name, regex, unit, better of each. The replies are a struct
- * msg each. The server ends when the runner closes its end or dies.
+ * workload, its module's path ("" for a built-in one: a module the runner
+ * loaded after the fork, from the scenario's modules:, is loaded by the
+ * server too, once, before it forks the sample), nr_metrics, verbose, one
+ * value a parameter in the table's order (numbers as decimal text; a
+ * string '=' + text, NULL as '-'), the number of captures and name, regex,
+ * unit, better of each. The replies are a struct msg each. The server ends
+ * when the runner closes its end or dies.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -81,6 +84,7 @@ static void encode(const struct kscen_job *job, struct buf *b)
 	const struct kscen_job_spec *j = job->spec;
 
 	put(b, w->name);
+	put(b, kscen_workload_origin(w) ? kscen_workload_origin(w) : "");
 	putf(b, "%lld", job->nr_metrics);
 	putf(b, "%lld", kscen_verbose);
 	for (unsigned i = 0; i < w->nr_params; i++) {
@@ -149,17 +153,37 @@ static bool next_num(struct buf *b, long long *v)
 }
 
 /*
- * In the sample process: @b back into @r. Strings point into @b, which
- * lives as long as the process does; nothing is freed.
+ * The workload the request names, loading its module if need be (the
+ * server did, unless that failed: then @err says why).
  */
-static int decode(struct buf *b, struct kscen_sample_req *r)
+static const struct kscen_workload *workload(struct buf *b, char *err, size_t len)
+{
+	const char *name = next(b), *module = next(b);
+	const struct kscen_workload *w;
+
+	if (!name || !module)
+		return NULL;
+	w = kscen_workload_find(name);
+	if (!w && *module && kscen_module_load(module, err, len))
+		return NULL;
+	if (!w && !(w = kscen_workload_find(name)))
+		snprintf(err, len, "sampler: no workload %s%s%s", name,
+			 *module ? " in " : "", module);
+	return w;
+}
+
+/*
+ * In the sample process: @b back into @r. Strings point into @b, which
+ * lives as long as the process does; @r->params is allocated (freed here
+ * when the request is bad).
+ */
+static int decode(struct buf *b, struct kscen_sample_req *r, char *err, size_t len)
 {
 	static struct kscen_capture caps[KSCEN_MAX_METRICS];
-	const char *name = next(b);
 	long long v, nr;
 	char *params;
 
-	if (!name || !(r->w = kscen_workload_find(name)) || !next_num(b, &v))
+	if (!(r->w = workload(b, err, len)) || !next_num(b, &v))
 		return -EBADMSG;
 	r->nr_metrics = v;
 	if (!next_num(b, &v))
@@ -218,8 +242,9 @@ size_t kscen_sampler_encode(const struct kscen_job *job, char *p, size_t cap)
 int kscen_sampler_decode(char *p, size_t len, struct kscen_sample_req *r)
 {
 	struct buf b = { .p = p, .cap = len };
+	char err[8];
 
-	return decode(&b, r);
+	return decode(&b, r, err, sizeof(err));
 }
 
 /* ---- The server ---- */
@@ -266,20 +291,24 @@ sample_process(char *req, size_t len, const int fds[2], pid_t server, int sock)
 {
 	struct buf b = { .p = req, .cap = len };
 	struct kscen_sample_req r = { .fd = fds[0], .procs_fd = fds[1] };
+	char why[KSCEN_REASON_MAX] = "";
 	int ret;
 
 	setpgid(0, 0);
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != server)
 		_exit(ECHILD);
 	close(sock);
-	ret = decode(&b, &r);
+	ret = decode(&b, &r, why, sizeof(why));
 	if (ret) {
 		/* A request this binary cannot read: say so in the record. */
 		struct kscen_sample_out out = { .ret = ret };
 		ssize_t n;
 
-		snprintf(out.reason, sizeof(out.reason), "sampler: bad request: %s",
-			 strerror(-ret));
+		if (*why)
+			snprintf(out.reason, sizeof(out.reason), "%s", why);
+		else
+			snprintf(out.reason, sizeof(out.reason), "sampler: bad request: %s",
+				 strerror(-ret));
 		n = write(r.fd, &out, sizeof(out));
 		_exit(n == sizeof(out) ? 0 : 1);
 	}
@@ -292,12 +321,28 @@ static bool say(int sock, const struct msg *m)
 	return send(sock, m, sizeof(*m), MSG_NOSIGNAL) == sizeof(*m);
 }
 
+/*
+ * The module of the request's workload, loaded here once so that every
+ * sample process forked after has it; what fails is said by the sample.
+ */
+static void preload(char *req, size_t len)
+{
+	struct buf b = { .p = req, .cap = len };
+	const char *module = next(&b) ? next(&b) : NULL;
+	char err[8];
+
+	if (module && *module)
+		kscen_module_load(module, err, sizeof(err));
+}
+
 /* A request: fork its sample process, say its pid. */
 static bool start(int sock, char *req, ssize_t n, int fds[2],
 		  struct pollfd *live, unsigned *nr_live)
 {
 	struct msg m = { .type = MSG_START };
 	pid_t self = getpid();
+
+	preload(req, n);
 
 	if (fds[0] < 0 || *nr_live == MAX_LIVE) {
 		m.err = fds[0] < 0 ? -EBADMSG : -EAGAIN;

@@ -143,6 +143,8 @@ static void read_job(struct kscen_loader *ld, yaml_node_t *n,
 	}
 	j->name = kscen_xstrdup(dj->name);
 	j->workload = kscen_workload_find(dj->workload);
+	if (!j->workload && ld->module_failed)
+		return;
 	if (!j->workload) {
 		const char *hint = kscen_workload_closest(dj->workload);
 		char hb[160];
@@ -253,6 +255,40 @@ static int fixed_value(struct kscen_loader *ld, yaml_node_t *map, const char *ke
 	return 0;
 }
 
+/*
+ * modules: shared objects with more workloads (module.c), each path
+ * relative to the scenario file's directory; loaded before the jobs that
+ * name their workloads are read.
+ */
+static void read_modules(struct kscen_loader *ld, const struct kscen_doc *doc,
+			 yaml_node_t *list)
+{
+	const char *slash = strrchr(ld->file, '/');
+	char *dir = slash ? kscen_xasprintf("%.*s", (int)(slash - ld->file) + (slash == ld->file),
+					    ld->file) : kscen_xstrdup(".");
+
+	for (unsigned i = 0; i < doc->modules_count; i++) {
+		yaml_node_t *n = kscen_yitem(&ld->doc, list, i);
+		const char *m = doc->modules[i];
+		char err[1024], *path;
+
+		if (!n)
+			continue;
+		if (!*m || kscen_lis_null(n)) {
+			kscen_lerr(ld, n, "modules: each entry is the path of a "
+				   "workload module (.so)");
+			continue;
+		}
+		path = m[0] == '/' ? kscen_xstrdup(m) : kscen_xasprintf("%s/%s", dir, m);
+		if (kscen_module_load(path, err, sizeof(err))) {
+			kscen_lerr(ld, n, "modules: %s", err);
+			ld->module_failed = true;
+		}
+		free(path);
+	}
+	free(dir);
+}
+
 /* Pass 3: the values of the fixed shape @doc, and the open mappings. */
 static int walk(struct kscen_loader *ld, const struct kscen_doc *doc,
 		struct kscen_scenario *s)
@@ -286,6 +322,8 @@ static int walk(struct kscen_loader *ld, const struct kscen_doc *doc,
 	if ((n = get(ld, root, "profile")))	/* profile.h */
 		ld->errors += kscen_profile_spec_read(ld->file, &ld->doc, n, NULL,
 						      &s->profile);
+	if ((n = get(ld, root, "modules")))
+		read_modules(ld, doc, n);
 
 	jobs = get(ld, root, "jobs");
 	s->nr_jobs = doc->jobs_count;
@@ -325,6 +363,9 @@ int kscen_scenario_load(const char *path, struct kscen_scenario **out)
 
 	*out = NULL;
 	s->file = kscen_xstrdup(path);
+	ret = kscen_module_env_load();	/* KSCEN_MODULE_PATH: said once, each time */
+	if (ret)
+		goto out;
 	ret = kscen_scenario_read(path, &buf, &len);
 	if (ret)
 		goto out;

@@ -17,6 +17,24 @@ const struct kscen_workload *kscen_workload_find(const char *name);
 /* The registered workload name closest to @name, for "did you mean"; or NULL. */
 const char *kscen_workload_closest(const char *name);
 
+/*
+ * module.c: workloads built outside the tree, found by the two above once
+ * loaded. Load the module at @path (0, or -errno with @err filled: a
+ * refused file, an ABI mismatch, a bad or clashing workload); a path
+ * loaded before is not loaded again.
+ */
+int kscen_module_load(const char *path, char *err, size_t len);
+/* The modules KSCEN_MODULE_PATH names, once; its error said each call. */
+int kscen_module_env_load(void);
+const struct kscen_workload *kscen_module_find(const char *name);
+unsigned kscen_module_nr_workloads(void);
+/* Loaded module workload @i, and in @path the module's real path. */
+const struct kscen_workload *kscen_module_workload(unsigned i, const char **path);
+/* The real path of @w's module; NULL for a built-in workload. */
+const char *kscen_workload_origin(const struct kscen_workload *w);
+/* Is @w well formed (what a module's workloads are checked for)? */
+int kscen_workload_check(const struct kscen_workload *w, char *err, size_t len);
+
 /* ---- Parameter values (param.c) -------------------------------------- */
 
 /*

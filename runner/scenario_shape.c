@@ -113,6 +113,36 @@ static const char *closest_field(const char *key, const cyaml_schema_field_t *fi
 	return kscen_closest(key, names, nr);
 }
 
+/*
+ * The scenario's modules: when it is not a list of 1 to KSCEN_DOC_MAX_MODULES
+ * single values (libcyaml's problem is then about it), or NULL.
+ */
+static yaml_node_t *bad_modules(yaml_document_t *tree, yaml_node_t *root,
+				const struct cyaml_log *log)
+{
+	yaml_node_t *n = kscen_yget(tree, root, "modules");
+	bool in = false;
+	unsigned nr;
+
+	if (!n)
+		return NULL;
+	for (unsigned i = 0; i < log->nr; i++)
+		in |= log->frame[i].kind == 'f' && !strcmp(log->frame[i].name, "modules");
+	if (n->type != YAML_SEQUENCE_NODE)
+		return in ? n : NULL;
+	nr = n->data.sequence.items.top - n->data.sequence.items.start;
+	if (nr < 1 || nr > KSCEN_DOC_MAX_MODULES)
+		return !strncmp(log->first, "Insufficient entries", 20) ||
+		       !strncmp(log->first, "Excessive entries", 17) || in ? n : NULL;
+	for (unsigned i = 0; in && i < nr; i++) {
+		yaml_node_t *e = kscen_yitem(tree, n, i);
+
+		if (e && e->type != YAML_SCALAR_NODE)
+			return e;
+	}
+	return NULL;
+}
+
 /* Say libcyaml's problem in @log at the right node of @tree. */
 static void shape_error(const char *file, yaml_document_t *tree,
 			const struct cyaml_log *log)
@@ -157,7 +187,11 @@ static void shape_error(const char *file, yaml_document_t *tree,
 		break;
 	}
 
-	if (sscanf(p, "Unexpected key: %127[^\n]", key) == 1) {
+	if (!job && (n = bad_modules(tree, root, log))) {
+		kscen_file_error(file, kscen_ynode_mark(n), "modules: must be a list of "
+				 "1 to %d paths of workload modules (.so)",
+				 KSCEN_DOC_MAX_MODULES);
+	} else if (sscanf(p, "Unexpected key: %127[^\n]", key) == 1) {
 		const char *hint;
 
 		n = unknown_key(tree, map, fields);

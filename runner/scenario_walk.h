@@ -17,6 +17,7 @@ struct kscen_loader {
 	const char *file;
 	yaml_document_t doc;
 	unsigned errors;
+	bool module_failed;	/* an unknown workload may be a module's: not said */
 };
 
 /* A problem at @m or at node @n; only the first 20 are said. */

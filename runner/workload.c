@@ -3,11 +3,13 @@
  * workload.c - the one list of workload modules. Adding a workload is a new
  * file under runner/workloads/ and one line in KSCEN_WORKLOADS below; the
  * Makefile builds every file in that directory, and `kscen list`, scenario
- * validation and the parameter-table tests all read this list.
+ * validation and the parameter-table tests all read this list. Workloads
+ * built outside the tree are found after these (module.c).
  */
+#include <stdlib.h>
 #include <string.h>
 
-#include "workload.h"
+#include "scenario.h"
 #include "util.h"
 
 #define KSCEN_WORKLOADS(X)		\
@@ -58,14 +60,18 @@ const struct kscen_workload *kscen_workload_find(const char *name)
 	for (unsigned i = 0; i < kscen_nr_workloads; i++)
 		if (strcmp(kscen_workloads[i]->name, name) == 0)
 			return kscen_workloads[i];
-	return NULL;
+	return kscen_module_find(name);
 }
 
 const char *kscen_workload_closest(const char *name)
 {
-	const char *names[ARRAY_SIZE(kscen_workloads)];
+	unsigned nr = kscen_nr_workloads + kscen_module_nr_workloads();
+	const char **names = kscen_xcalloc(nr, sizeof(*names)), *hint;
 
-	for (unsigned i = 0; i < kscen_nr_workloads; i++)
-		names[i] = kscen_workloads[i]->name;
-	return kscen_closest(name, names, kscen_nr_workloads);
+	for (unsigned i = 0; i < nr; i++)
+		names[i] = i < kscen_nr_workloads ? kscen_workloads[i]->name :
+			   kscen_module_workload(i - kscen_nr_workloads, NULL)->name;
+	hint = kscen_closest(name, names, nr);
+	free(names);
+	return hint;
 }

@@ -7,6 +7,14 @@
  * metrics, and hooks that run in an isolated child process per sample.
  * Functions return 0 or a negative errno unless their comment says
  * otherwise.
+ *
+ * Installed as <kscen/workload.h> for modules built outside the tree: a
+ * shared object that defines its workloads and names them once with
+ * KSCEN_MODULE() (the end of this file), built with
+ *
+ *   cc -O2 -fPIC -shared -o mine.so mine.c
+ *
+ * and loaded by a scenario's "modules:" or KSCEN_MODULE_PATH.
  */
 #ifndef KSCEN_WORKLOAD_H
 #define KSCEN_WORKLOAD_H
@@ -159,5 +167,34 @@ struct kscen_workload {
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #endif
+
+/* ---- Modules built outside the tree ------------------------------------ */
+
+/*
+ * The version of this file's structs as a module sees them. A kscen loads
+ * only a module built for its own version; bump it with any change to the
+ * layout or the meaning of what a module fills in or calls.
+ */
+#define KSCEN_ABI_VERSION 1
+
+/* What a module exports, under the name KSCEN_MODULE_SYMBOL. */
+struct kscen_module {
+	unsigned abi;		/* KSCEN_ABI_VERSION; first in every version */
+	const struct kscen_workload *const *workloads;
+	unsigned nr_workloads;
+};
+
+#define KSCEN_MODULE_SYMBOL "kscen_module"
+
+/* The module's workloads: KSCEN_MODULE(&mine_a, &mine_b); once, at file scope. */
+#define KSCEN_MODULE(...)						\
+	static const struct kscen_workload *const kscen_module_workloads_[] = \
+		{ __VA_ARGS__ };					\
+	extern const struct kscen_module kscen_module;			\
+	const struct kscen_module kscen_module = {			\
+		.abi = KSCEN_ABI_VERSION,				\
+		.workloads = kscen_module_workloads_,			\
+		.nr_workloads = ARRAY_SIZE(kscen_module_workloads_),	\
+	}
 
 #endif

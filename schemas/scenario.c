@@ -44,6 +44,10 @@ static const cyaml_schema_value_t job_schema = {
 			    kscen_doc_job_fields),
 };
 
+static const cyaml_schema_value_t module_schema = {
+	CYAML_VALUE_STRING(CYAML_FLAG_POINTER, char, 0, CYAML_UNLIMITED),
+};
+
 const cyaml_schema_field_t kscen_doc_fields[] = {
 	STR("scenario", 0, struct kscen_doc, scenario),
 	STR("description", OPT, struct kscen_doc, description),
@@ -55,6 +59,8 @@ const cyaml_schema_field_t kscen_doc_fields[] = {
 	STR("max_repeat", OPT, struct kscen_doc, max_repeat),
 	STR("until_ci", OPT, struct kscen_doc, until_ci),
 	CYAML_FIELD_IGNORE("profile", OPT),
+	CYAML_FIELD_SEQUENCE("modules", CYAML_FLAG_POINTER | OPT, struct kscen_doc,
+			     modules, &module_schema, 1, KSCEN_DOC_MAX_MODULES),
 	CYAML_FIELD_END
 };
 

@@ -44,9 +44,12 @@ struct kscen_doc {
 	char *timeout;		/* a time */
 	struct kscen_doc_job *jobs;
 	unsigned jobs_count;
+	char **modules;		/* workload modules: paths of shared objects */
+	unsigned modules_count;
 };
 
 #define KSCEN_DOC_MAX_JOBS 1024	/* job entries in a file, not expanded jobs */
+#define KSCEN_DOC_MAX_MODULES 64
 
 extern const cyaml_schema_value_t kscen_doc_schema;
 /* The keys of a scenario and of a job, for "did you mean". */

@@ -1,7 +1,7 @@
 #!/bin/bash
 # install.sh [KSCEN] - end-to-end tests: make install into a DESTDIR tree
-# (binary, man pages, bash completion, example scenarios), what it
-# installed working, make uninstall leaving nothing.
+# (binary, man pages, bash completion, example scenarios, the module
+# header), what it installed working, make uninstall leaving nothing.
 . "$(dirname "$0")/lib.sh"
 
 root=$tmp/root
@@ -13,7 +13,8 @@ else
 	rc=$?
 	ok=1
 	for f in bin/kscen share/man/man1/kscen.1 share/man/man5/kscen-scenario.5 \
-		 share/bash-completion/completions/kscen share/kscen/scenarios/breakpoints.yaml; do
+		 share/bash-completion/completions/kscen share/kscen/scenarios/breakpoints.yaml \
+		 include/kscen/workload.h; do
 		[ -s "$root/usr/local/$f" ] || { ok=0; echo "missing $f" >>"$tmp/err"; }
 	done
 	[ $rc = 0 ] && [ $ok = 1 ] && [ -x "$root/usr/local/bin/kscen" ] && pass install_tree ||
@@ -25,6 +26,14 @@ else
 	[ $? = 0 ] && [ "$(grep -c ': ok, ' "$tmp/out")" = "$(ls "$root"/usr/local/share/kscen/scenarios/*.yaml | wc -l)" ] &&
 		pass installed_binary_validates_examples ||
 		fail installed_binary_validates_examples "$(cat "$tmp/err")"
+
+	# the example module builds against the installed header alone, and loads
+	cc -std=gnu11 -Wall -Werror -fPIC -shared -I"$root/usr/local/include" \
+		-o "$tmp/example.so" examples/example.c 2>"$tmp/err" &&
+		KSCEN_MODULE_PATH=$tmp/example.so "$root/usr/local/bin/kscen" list example.getpid \
+			>"$tmp/out" 2>>"$tmp/err" && grep -q "^origin: $tmp/example.so" "$tmp/out" &&
+		pass installed_header_builds_example || fail installed_header_builds_example \
+			"$(head -c 300 "$tmp/err")"
 
 	if ! why=$(need_tool man man-db); then
 		skip man_pages_render "$why"

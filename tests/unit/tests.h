@@ -10,6 +10,9 @@
 	X(test_value_parse_is_strict)			\
 	X(test_value_error_names_param_and_range)	\
 	X(test_every_workload_table_is_sane)		\
+	X(test_module_check_passes_every_builtin)	\
+	X(test_module_check_refuses_bad_tables)		\
+	X(test_module_load_refuses_unsafe_files)	\
 	X(test_expand_product_exclude_include)		\
 	X(test_expand_fills_params_and_metrics)		\
 	X(test_expand_ids_are_stable)			\

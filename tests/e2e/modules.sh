@@ -1,0 +1,163 @@
+#!/bin/bash
+# modules.sh [KSCEN] - end-to-end tests: workload modules built outside the
+# tree. The example module (make examples, and built here against the header
+# as installed) loaded from a scenario's modules: and KSCEN_MODULE_PATH, run
+# through the fork server, shown by kscen list; the refusals: a
+# world-writable file or directory, another ABI, a missing module, a
+# workload name taken, a file that is not a module.
+. "$(dirname "$0")/lib.sh"
+
+cc=${CC:-cc}
+# module OUT SRC: a module built as its author would, against <kscen/workload.h>
+mkdir -p "$tmp/inc/kscen"
+cp runner/workload.h "$tmp/inc/kscen/workload.h"
+module() { "$cc" -std=gnu11 -O2 -Wall -Werror -fPIC -shared -I"$tmp/inc" -o "$1" "$2"; }
+
+# ---- the example: make examples, then a run through kscen run -------------
+make -s examples >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc = 0 ] && [ -s examples/example.so ] && pass make_examples ||
+	fail make_examples "rc=$rc $(head -c 300 "$tmp/err")"
+
+run "$kscen" validate examples/example.yaml
+[ $rc = 0 ] && grep -q 'ok, 2 jobs' "$tmp/out" && pass example_validates ||
+	fail example_validates "rc=$rc $(cat "$tmp/err")"
+
+# kscen run forks its sample server before it reads the scenario: the
+# server loads the module from the job's request.
+run "$kscen" run -q -o "$tmp/res" examples/example.yaml
+file=$(ls "$tmp/res"/example-module/*.yaml 2>/dev/null | head -n1)
+[ $rc = 0 ] && grep -q '# 2 ok, 0 skipped, 0 failed' "$tmp/out" &&
+	grep -q 'Executed 100000 getppid() calls' "$tmp/out" && [ -n "$file" ] &&
+	pass example_runs_through_server ||
+	fail example_runs_through_server "rc=$rc $(head -c 600 "$tmp/out") $(head -c 300 "$tmp/err")"
+if [ -n "$file" ] && grep -q 'workload: example.getpid' "$file" &&
+   [ "$(grep -c 'status: ok' "$file")" = 2 ] &&
+   "$kscen" report "$file" 2>/dev/null | grep -q 'getpid/loops=100000,call=getppid'; then
+	pass example_result_and_report
+else
+	fail example_result_and_report "$(head -c 400 "$file" 2>/dev/null)"
+fi
+
+# ---- built as its author would, from another directory ---------------------
+mkdir -p "$tmp/mods" "$tmp/sc"
+chmod 755 "$tmp" "$tmp/mods" "$tmp/sc"
+module "$tmp/mods/example.so" examples/example.c 2>"$tmp/err" && pass example_builds_against_header ||
+	fail example_builds_against_header "$(head -c 300 "$tmp/err")"
+cat >"$tmp/sc/rel.yaml" <<YAML
+scenario: rel
+repeat: 2
+warmup: 0
+modules:
+  - ../mods/example.so
+jobs:
+  - name: one
+    workload: example.getpid
+    params: {loops: 1000}
+YAML
+run "$kscen" run -q --no-save "$tmp/sc/rel.yaml"
+[ $rc = 0 ] && grep -q '# 1 ok, 0 skipped, 0 failed' "$tmp/out" && pass modules_relative_to_scenario ||
+	fail modules_relative_to_scenario "rc=$rc $(head -c 300 "$tmp/err")"
+
+# ---- KSCEN_MODULE_PATH and kscen list ---------------------------------------
+KSCEN_MODULE_PATH="$tmp/mods" run "$kscen" list
+[ $rc = 0 ] && grep -q '^breakpoint.thread' "$tmp/out" &&
+	grep -Eq "^example.getpid +.*\(module $tmp/mods/example.so\)$" "$tmp/out" &&
+	pass list_shows_module_origin || fail list_shows_module_origin "rc=$rc $(tail -2 "$tmp/out")"
+KSCEN_MODULE_PATH="$tmp/mods/example.so" run "$kscen" list example.getpid
+[ $rc = 0 ] && grep -q "^origin: $tmp/mods/example.so$" "$tmp/out" &&
+	grep -Eq '^  call +enum +getpid +getpid\|getppid' "$tmp/out" && pass list_one_module_workload ||
+	fail list_one_module_workload "rc=$rc $(cat "$tmp/out" "$tmp/err")"
+run "$kscen" list example.getpid
+[ $rc = 2 ] && pass list_without_module_path_exit_2 || fail list_without_module_path_exit_2 "rc=$rc"
+run "$kscen" list syscall.basic
+[ $rc = 0 ] && grep -q '^origin: built-in$' "$tmp/out" && pass list_builtin_origin ||
+	fail list_builtin_origin "rc=$rc"
+# a scenario without modules: names a workload of KSCEN_MODULE_PATH
+sed '/^modules:/,/example.so$/d' "$tmp/sc/rel.yaml" >"$tmp/sc/env.yaml"
+KSCEN_MODULE_PATH="$tmp/mods" run "$kscen" run -q --no-save "$tmp/sc/env.yaml"
+[ $rc = 0 ] && grep -q '# 1 ok, 0 skipped, 0 failed' "$tmp/out" && pass module_path_run ||
+	fail module_path_run "rc=$rc $(head -c 300 "$tmp/err")"
+# the same module from both: one module, loaded once
+KSCEN_MODULE_PATH="$tmp/mods" run "$kscen" validate "$tmp/sc/rel.yaml"
+expect_rc module_path_and_scenario_same_file 0
+
+# ---- refusals ---------------------------------------------------------------
+# file:line:col of the modules: entry, exit 2, the reason
+refused() {	# NAME SCENARIO LINE:COL REGEX
+	run "$kscen" validate "$2"
+	if [ $rc = 2 ] && grep -q "^$2:$3: modules: .*$4" "$tmp/err"; then pass "$1"; else
+		fail "$1" "rc=$rc $(head -c 400 "$tmp/err")"; fi
+}
+env_refused() {	# NAME KSCEN_MODULE_PATH REGEX: kscen list refuses it, exit 2
+	KSCEN_MODULE_PATH="$2" run "$kscen" list
+	if [ $rc = 2 ] && grep -q "^kscen: KSCEN_MODULE_PATH: $3" "$tmp/err"; then pass "$1"; else
+		fail "$1" "rc=$rc $(head -c 400 "$tmp/err")"; fi
+}
+scenario() {	# FILE MODULE
+	printf 'scenario: bad\nmodules: [%s]\njobs:\n  - name: one\n    workload: exec\n    params: {command: "true"}\n' \
+		"$2" >"$1"
+}
+
+scenario "$tmp/sc/missing.yaml" no-such.so
+refused module_missing_exit_2 "$tmp/sc/missing.yaml" 2:11 'no-such.so: No such file or directory'
+
+# a job of the missing module's workload: the module is the one error
+sed -e 's/mods\/example.so/mods\/no-such.so/' "$tmp/sc/rel.yaml" >"$tmp/sc/missing2.yaml"
+run "$kscen" validate "$tmp/sc/missing2.yaml"
+[ $rc = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q ':5:5: modules: .*no-such.so: No such file' "$tmp/err" &&
+	pass module_missing_is_the_one_error || fail module_missing_is_the_one_error "rc=$rc $(cat "$tmp/err")"
+
+cp "$tmp/mods/example.so" "$tmp/mods/ww.so"
+chmod 666 "$tmp/mods/ww.so"
+scenario "$tmp/sc/ww.yaml" ../mods/ww.so
+refused module_world_writable_file_exit_2 "$tmp/sc/ww.yaml" 2:11 'refused: the file is world-writable'
+env_refused module_path_world_writable_file_exit_2 "$tmp/mods" \
+	"$tmp/mods/ww.so: refused: the file is world-writable"
+rm -f "$tmp/mods/ww.so"
+env_refused module_path_missing_dir_exit_2 "/nonexistent-dir:$tmp/mods/example.so" \
+	"/nonexistent-dir: No such file or directory"
+
+mkdir -p "$tmp/open"
+cp "$tmp/mods/example.so" "$tmp/open/example.so"
+chmod 777 "$tmp/open"
+scenario "$tmp/sc/wwdir.yaml" ../open/example.so
+refused module_world_writable_dir_exit_2 "$tmp/sc/wwdir.yaml" 2:11 "the directory $tmp/open is world-writable"
+env_refused module_path_world_writable_dir_exit_2 "$tmp/open" \
+	"$tmp/open: refused: the directory is world-writable"
+chmod 755 "$tmp/open"
+
+# a module built for another ABI
+cat >"$tmp/abi2.c" <<'C'
+#include <kscen/workload.h>
+#undef KSCEN_ABI_VERSION
+#define KSCEN_ABI_VERSION 2
+static const struct kscen_metric_desc m[] = { { "x", "x", KSCEN_LOWER } };
+static int s(struct kscen_ctx *ctx, double *v) { (void)ctx; v[0] = 1; return 0; }
+static const struct kscen_workload w = {
+	.name = "future.one", .summary = "s", .metrics = m, .nr_metrics = 1, .sample = s,
+};
+KSCEN_MODULE(&w);
+C
+module "$tmp/mods/abi2.so" "$tmp/abi2.c" || fail module_abi_build "cannot build"
+scenario "$tmp/sc/abi.yaml" ../mods/abi2.so
+refused module_abi_mismatch_exit_2 "$tmp/sc/abi.yaml" 2:11 \
+	"module $tmp/mods/abi2.so was built for kscen module ABI 2, this kscen has 1"
+
+# a workload whose name is taken, a bad parameter table, not a module
+sed -e 's/ABI_VERSION 2/ABI_VERSION 1/' -e 's/future.one/exec/' "$tmp/abi2.c" >"$tmp/clash.c"
+module "$tmp/mods/clash.so" "$tmp/clash.c" || fail module_clash_build "cannot build"
+scenario "$tmp/sc/clash.yaml" ../mods/clash.so
+refused module_name_clash_exit_2 "$tmp/sc/clash.yaml" 2:11 "workload 'exec' is already a built-in workload"
+
+sed -e 's/ABI_VERSION 2/ABI_VERSION 1/' -e 's/\.nr_metrics = 1/.nr_metrics = 0/' "$tmp/abi2.c" >"$tmp/nometric.c"
+module "$tmp/mods/nometric.so" "$tmp/nometric.c" || fail module_nometric_build "cannot build"
+scenario "$tmp/sc/nometric.yaml" ../mods/nometric.so
+refused module_bad_workload_exit_2 "$tmp/sc/nometric.yaml" 2:11 "workload future.one: needs 1 to 12 metrics"
+
+printf 'int x;\n' >"$tmp/plain.c"
+"$cc" -fPIC -shared -o "$tmp/mods/plain.so" "$tmp/plain.c"
+scenario "$tmp/sc/plain.yaml" ../mods/plain.so
+refused module_not_a_module_exit_2 "$tmp/sc/plain.yaml" 2:11 "no 'kscen_module' symbol"
+
+finish modules
