@@ -14,7 +14,9 @@
 #     against the same run with --compare none;
 #  5. wall time and peak RSS of `kscen plan` of 10^5 and 10^6 jobs.
 # And first, 0: fork + _exit + waitpid of a minimal process (fork-floor.c),
-# the floor of a harness that takes each sample in a process of its own.
+# the floor of a harness that takes each sample in a process of its own,
+# and an append + fdatasync (sync-cost.c; the run journal's durability), in
+# the results directory's file system (./results).
 # KSCEN (./kscen), ROUNDS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,6 +47,12 @@ cc -O2 -o "$tmp/fork-floor" bench/fork-floor.c
 for r in $(seq "$rounds"); do "$tmp/fork-floor" 200 >>"$tmp/f0"; done
 printf '0. fork+exit+wait:          %.3f ms (a minimal process, 200 times)\n' \
 	"$(echo "$(median <"$tmp/f0") / 1000" | bc -l)"
+cc -O2 -o "$tmp/sync-cost" bench/sync-cost.c
+mkdir -p results
+: >"$tmp/s0"
+for r in $(seq "$rounds"); do "$tmp/sync-cost" results/.sync-cost.$$ 200 >>"$tmp/s0"; done
+printf '0. append+fdatasync:        %.3f ms (one journal line, 200 times)\n' \
+	"$(echo "$(median <"$tmp/s0") / 1000" | bc -l)"
 
 # 1. exec true
 scen "$tmp/true.yaml" true exec '{command: "true"}'
