@@ -36,6 +36,47 @@ JOB_COMPLETION_INDEX=2 run "$kscen" plan --shards 4 $sfx
 cmp -s "$tmp/out" "$tmp/plan.3" && pass plan_shard_from_completion_index ||
 	fail plan_shard_from_completion_index "rc=$rc $(cat "$tmp/out" "$tmp/err")"
 
+# ---- compare --fleet: per host, per configuration, across hosts ---------------
+# Three runs whose medians are exact (100, then 200 and 150), copied as hosts
+# h1-h3 (h3 on another kernel) and h4 (only in NEW).
+ffx=$fx/e2e/fleet.yaml
+for v in 100 200 150; do E2E_V=$v "$kscen" run -q --compare none -o "$tmp/fr$v" $ffx >/dev/null 2>&1; done
+as_host() {	# as_host RUN HOST [KERNEL]: the run as if HOST had made it
+	sed -e "s/^  hostname: .*/  hostname: $2/" ${3:+-e "s/^  kernel: .*/  kernel: $3/"} "$1"
+}
+mkdir -p "$tmp/fold" "$tmp/fnew"
+o=$(ls "$tmp"/fr100/e2e-fleet/*.yaml); n2=$(ls "$tmp"/fr200/e2e-fleet/*.yaml); n15=$(ls "$tmp"/fr150/e2e-fleet/*.yaml)
+as_host "$o" h1 >"$tmp/fold/20261203T000000Z-h1.yaml"
+as_host "$o" h2 >"$tmp/fold/20261203T000000Z-h2.yaml"
+as_host "$o" h3 6.99.0-test >"$tmp/fold/20261203T000000Z-h3.yaml"
+as_host "$n2" h1 >"$tmp/fnew/20261203T000001Z-h1.yaml"
+as_host "$n15" h2 >"$tmp/fnew/20261203T000001Z-h2.yaml"
+as_host "$n2" h3 6.99.0-test >"$tmp/fnew/20261203T000001Z-h3.yaml"
+as_host "$n2" h4 >"$tmp/fnew/20261203T000001Z-h4.yaml"
+run "$kscen" compare --fleet "$tmp/fold" "$tmp/fnew"
+# 100 -> 200, 150, 200: across hosts (2 x 1.5 x 2)^(1/3) = +81.7%; h3's
+# configuration alone +100.0%, h1 and h2's (2 x 1.5)^(1/2) = +73.2%
+g3=$(sed -n 's/^## h3 (configuration \([A-Z]\)).*/\1/p' "$tmp/out")
+g1=$(sed -n 's/^## h1 (configuration \([A-Z]\)).*/\1/p' "$tmp/out")
+if [ $rc = 0 ] && grep -q '^# kscen compare --fleet: scenario e2e-fleet, 3 hosts, 2 configurations$' "$tmp/out" &&
+   grep -q '^# h4: no run in .*, left out$' "$tmp/out" &&
+   [ -n "$g3" ] && [ -n "$g1" ] && [ "$g1" != "$g3" ] &&
+   [ "$(sed -n 's/^## h2 (configuration \([A-Z]\)).*/\1/p' "$tmp/out")" = "$g1" ] &&
+   grep -A1 '^## h2 ' "$tmp/out" | grep -q '^  +50.0% ' &&
+   grep -A1 '^## h1 ' "$tmp/out" | grep -q '^  +100.0% ' &&
+   grep -q "^    +81.7%  v/.*(3 hosts: .*lower is better).* $g3: +100.0%" "$tmp/out" &&
+   grep -q "^    +81.7%  v/.* $g1: +73.2%" "$tmp/out" &&
+   grep -q '^    +81.7%  all jobs, all hosts (3 ratios)$' "$tmp/out" &&
+   grep -q "^     kernel: .* ($g3: 6.99.0-test)\$\|^     kernel: 6.99.0-test ($g1: " "$tmp/out"; then
+	pass compare_fleet_hosts_configurations_geomean
+else
+	fail compare_fleet_hosts_configurations_geomean "rc=$rc g1=$g1 g3=$g3 $(cat "$tmp/out" "$tmp/err")"
+fi
+run "$kscen" compare --fleet "$tmp/fold" "$tmp/fr100"
+[ $rc = 2 ] && grep -q 'no host has usable runs in both' "$tmp/err" &&
+	pass compare_fleet_without_common_host_exit_2 ||
+	fail compare_fleet_without_common_host_exit_2 "rc=$rc $(cat "$tmp/out" "$tmp/err")"
+
 # ---- a merged run has the plan's order, not the shards' ---------------------------
 ofx=$fx/e2e/shard-order.yaml
 for k in 1 2; do "$kscen" run -q --compare none --shard $k/2 -o "$tmp/ores" $ofx >/dev/null 2>&1; done
