@@ -23,11 +23,6 @@ static yaml_node_t *field(struct kscen_loader *ld, yaml_node_t *map, const char 
 	return kscen_yget(&ld->doc, map, key);
 }
 
-static bool blank(const char *s)
-{
-	return !s || !s[strspn(s, " \t\r\n")];
-}
-
 /* Entry @i of @dm, at node @n, into @c. */
 static void read_capture(struct kscen_loader *ld, const struct kscen_job_spec *j,
 			 const struct kscen_doc_metric *dm, yaml_node_t *n,
@@ -41,7 +36,7 @@ static void read_capture(struct kscen_loader *ld, const struct kscen_job_spec *j
 	c->regex = kscen_xstrdup(dm->regex);
 	c->unit = kscen_xstrdup(dm->unit ? dm->unit : "");
 	c->better = KSCEN_LOWER;
-	if (blank(dm->name) || strlen(dm->name) > CAPTURE_NAME_MAX)
+	if (kscen_blank(dm->name) || strlen(dm->name) > CAPTURE_NAME_MAX)
 		kscen_lerr(ld, field(ld, n, "name"), "job %s: metrics: a name is 1 to %d "
 			   "characters", j->name, CAPTURE_NAME_MAX);
 	for (unsigned m = 0; m < w->nr_metrics; m++)
@@ -64,7 +59,7 @@ static char *read_command(struct kscen_loader *ld, const struct kscen_job_spec *
 {
 	if (!text)
 		return NULL;
-	if (blank(text))
+	if (kscen_blank(text))
 		kscen_lerr(ld, field(ld, jn, key), "job %s: %s: must be a command",
 			   j->name, key);
 	return kscen_xstrdup(text);

@@ -7,6 +7,7 @@
  * writers of result files and reports, and the one way input files are read.
  */
 #define _GNU_SOURCE	/* vasprintf */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -394,4 +395,13 @@ int kscen_metric_regex(regex_t *re, const char *pattern, const char *what,
 		return -EINVAL;
 	}
 	return 0;
+}
+
+bool kscen_blank(const char *s)
+{
+	if (!s)
+		return true;
+	while (isspace((unsigned char)*s))
+		s++;
+	return !*s;
 }

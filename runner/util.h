@@ -46,6 +46,8 @@ bool kscen_is_number(const char *s);
 unsigned kscen_utf8_len(const char *s);
 /* The same within @max bytes (a buffer that is not a C string). */
 unsigned kscen_utf8_len_n(const char *s, size_t max);
+/* NULL, empty or only white space (isspace). */
+bool kscen_blank(const char *s);
 /*
  * Compile @pattern as a metric's regex: POSIX extended, ^ and $ at lines
  * (REG_NEWLINE, as grep users expect), exactly one capture group. On error

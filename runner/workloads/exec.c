@@ -95,15 +95,6 @@ struct exec_state {
 	struct kscen_child_output out, err;
 };
 
-static bool blank(const char *s)
-{
-	if (!s)
-		return true;
-	while (isspace((unsigned char)*s))
-		s++;
-	return !*s;
-}
-
 static bool has_regex(const struct exec_params *p)
 {
 	return p->metric_regex && *p->metric_regex;
@@ -181,7 +172,7 @@ static int exec_check(const void *params, char *err, size_t len)
 	regex_t re;
 	int ret;
 
-	if (blank(p->command)) {
+	if (kscen_blank(p->command)) {
 		snprintf(err, len, "command: must not be empty");
 		return -EINVAL;
 	}
@@ -199,7 +190,7 @@ static int exec_check(const void *params, char *err, size_t len)
 	}
 	if (!has_capture(p))
 		return 0;
-	if (blank(p->metric_name)) {
+	if (kscen_blank(p->metric_name)) {
 		snprintf(err, len, "metric_name: must not be empty");
 		return -EINVAL;
 	}
