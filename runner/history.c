@@ -312,17 +312,22 @@ static char *dir_of(const char *path)
 	return d;
 }
 
-void kscen_refs_history(struct kscen_refs *r, const struct kscen_run *run,
-			const char *dir, const char *host, const char *label)
+/* The runs of @scenario in @dir before @run, with only @run's jobs read. */
+static void history_for(const char *dir, const char *scenario,
+			const struct kscen_run *run, struct kscen_history *h)
 {
 	struct kscen_idset want;
 
-	refs_init(r, run);
-	/* Of the stored runs, only this run's jobs are read. */
 	kscen_idset_from_run(&want, run);
-	kscen_history_load_some(dir, run->scenario, run->started, run->path, &want,
-				&r->hist);
+	kscen_history_load_some(dir, scenario, run->started, run->path, &want, h);
 	kscen_idset_free(&want);
+}
+
+void kscen_refs_history(struct kscen_refs *r, const struct kscen_run *run,
+			const char *dir, const char *host, const char *label)
+{
+	refs_init(r, run);
+	history_for(dir, run->scenario, run, &r->hist);
 	for (unsigned i = 0; i < run->nr_jobs; i++) {
 		const struct kscen_job_result *j = &run->jobs[i];
 
@@ -361,13 +366,8 @@ void kscen_refs_single(struct kscen_refs *r, const struct kscen_run *run,
 	refs_init(r, run);
 	r->own = ref;
 	if (ref->path) {
-		struct kscen_idset want;
-
-		kscen_idset_from_run(&want, run);
 		dir = dir_of(ref->path);
-		kscen_history_load_some(dir, ref->scenario, run->started, run->path,
-					&want, &r->hist);
-		kscen_idset_free(&want);
+		history_for(dir, ref->scenario, run, &r->hist);
 		free(dir);
 	}
 	for (unsigned i = 0; i < run->nr_jobs; i++) {
@@ -427,13 +427,8 @@ void kscen_refs_stored(struct kscen_refs *r, const struct kscen_run *run)
 	for (unsigned i = 0; i < run->nr_jobs && !first; i++)
 		first = run->jobs[i].reference;
 	if (first) {
-		struct kscen_idset want;
-
-		kscen_idset_from_run(&want, run);
 		dir = dir_of(first);
-		kscen_history_load_some(dir, run->scenario, run->started, run->path,
-					&want, &r->hist);
-		kscen_idset_free(&want);
+		history_for(dir, run->scenario, run, &r->hist);
 		free(dir);
 	}
 	for (unsigned i = 0; i < run->nr_jobs; i++) {
