@@ -17,6 +17,7 @@
 #include "util.h"
 #include "shard.h"
 #include "history.h"
+#include "stats.h"
 #include "store.h"
 
 static int parse_uint(const char *s, const char **end, unsigned long max,
@@ -227,20 +228,13 @@ static int dur_cmp(const void *a, const void *b)
 	return strcmp(((const struct dur *)a)->id, ((const struct dur *)b)->id);
 }
 
-static int dbl_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 double *kscen_shard_weights(const struct kscen_jobs *jobs, const char *dir,
 			    const char *scenario, char **from)
 {
 	struct kscen_history h;
 	const struct kscen_run *run = NULL;
 	struct kscen_idset want = { 0 };
-	double *w = NULL, median;
+	double *w = NULL, *secs, median;
 	struct dur *d;
 	unsigned nd = 0;
 	char *sdir;
@@ -267,16 +261,12 @@ double *kscen_shard_weights(const struct kscen_jobs *jobs, const char *dir,
 		if (run->jobs[i].id && run->jobs[i].seconds > 0)
 			d[nd++] = (struct dur){ run->jobs[i].id, run->jobs[i].seconds };
 	qsort(d, nd, sizeof(*d), dur_cmp);
+	secs = kscen_xcalloc(nd + 1, sizeof(*secs));
+	for (unsigned i = 0; i < nd; i++)
+		secs[i] = d[i].seconds;
+	median = kscen_median(secs, nd);
+	free(secs);
 	w = kscen_xcalloc(jobs->nr + 1, sizeof(*w));
-	{
-		double *s = kscen_xcalloc(nd + 1, sizeof(*s));
-
-		for (unsigned i = 0; i < nd; i++)
-			s[i] = d[i].seconds;
-		qsort(s, nd, sizeof(*s), dbl_cmp);
-		median = nd % 2 ? s[nd / 2] : (s[nd / 2 - 1] + s[nd / 2]) / 2;
-		free(s);
-	}
 	for (unsigned i = 0; i < jobs->nr; i++) {
 		struct dur key = { jobs->job[i].id, 0 };
 		struct dur *hit = bsearch(&key, d, nd, sizeof(*d), dur_cmp);
