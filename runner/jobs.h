@@ -42,6 +42,13 @@ int kscen_expand(const struct kscen_scenario *s, unsigned long max_jobs,
 		 struct kscen_jobs *out);
 void kscen_jobs_free(struct kscen_jobs *jobs);
 
+/* @job's timeout a sample (and a prepare:/cleanup: command): its own or @s's. */
+static inline long long kscen_job_timeout(const struct kscen_scenario *s,
+					  const struct kscen_job *job)
+{
+	return job->spec->timeout_ns ? job->spec->timeout_ns : s->timeout_ns;
+}
+
 /*
  * The same jobs one at a time, in the same order, with the same errors,
  * in memory that does not grow with the matrix (but for 16 bytes a job

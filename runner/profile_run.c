@@ -39,7 +39,7 @@ int kscen_profile_run(const struct kscen_scenario *s, const struct kscen_job *jo
 {
 	struct kscen_profile_spec tmp;
 	const struct kscen_profile_spec *sp = job_spec(s, job, o->profile, &tmp);
-	long long timeout = job->spec->timeout_ns ? job->spec->timeout_ns : s->timeout_ns;
+	long long timeout = kscen_job_timeout(s, job);
 	int ret;
 
 	if (!sp || r->status != KSCEN_OK)

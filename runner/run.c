@@ -164,8 +164,8 @@ static void job_cleanup(const struct kscen_scenario *s, const struct kscen_job *
 	char reason[KSCEN_REASON_MAX];
 
 	if (job->spec->cleanup &&
-	    kscen_job_command("cleanup", job->spec->cleanup, job->spec->timeout_ns ?
-			      job->spec->timeout_ns : s->timeout_ns, reason, sizeof(reason)))
+	    kscen_job_command("cleanup", job->spec->cleanup, kscen_job_timeout(s, job),
+			      reason, sizeof(reason)))
 		fprintf(stderr, "kscen: %s: %s\n", job->id, reason);
 }
 
@@ -240,8 +240,7 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 			unsigned k = round % 2 ? nr - 1 - i : i;
 			const struct kscen_job *job = &jobs->job[index[k]];
 			struct kscen_job_result *r = &run->jobs[k];
-			long long timeout = job->spec->timeout_ns ? job->spec->timeout_ns
-								  : s->timeout_ns;
+			long long timeout = kscen_job_timeout(s, job);
 			struct kscen_sample_out out;
 			long long t0;
 
