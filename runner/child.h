@@ -38,6 +38,7 @@
 #define KSCEN_CHILD_CLEAN	0x4	/* exec: default signals, empty mask, no fds >2 */
 #define KSCEN_CHILD_PIDFD	0x8	/* open a pidfd for poll() (-1 before 5.3) */
 #define KSCEN_CHILD_PATH	0x10	/* argv[0] is looked up in PATH (execvp) */
+#define KSCEN_CHILD_CGROUP	0x20	/* join cgroup_procs' cgroup before anything */
 
 struct kscen_child {
 	/* What to run: argv[0] (a path, execv'd) with argv, or fn(arg). */
@@ -46,6 +47,7 @@ struct kscen_child {
 	void *arg;
 	int in, out, err;	/* KSCEN_CHILD_* or an fd of ours; 0: inherit */
 	unsigned flags;
+	int cgroup_procs;	/* KSCEN_CHILD_CGROUP: a cgroup.procs open for writing */
 
 	/*
 	 * Optional: how to reap a process that is not our child (a sample

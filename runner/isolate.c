@@ -29,33 +29,40 @@
 
 volatile sig_atomic_t kscen_interrupted;
 
-/* The sample process: setup -> sample -> teardown, one record back. */
-int kscen_sample_body(const struct kscen_sample_req *r)
+/* setup -> sample -> teardown of @r's workload, in whichever process. */
+static void take_sample(const struct kscen_sample_req *r, struct kscen_sample_out *out)
 {
 	const struct kscen_workload *w = r->w;
-	struct kscen_sample_out out = { 0 };
 	struct kscen_ctx ctx = {
 		.params = r->params, .verbose = r->verbose,
 		.captures = r->captures, .nr_captures = r->nr_captures,
 	};
+
+	memset(out, 0, sizeof(*out));
+	out->ret = w->setup ? w->setup(&ctx) : 0;
+	if (out->ret == 0) {
+		out->ret = w->sample(&ctx, out->v);
+		out->nr = r->nr_metrics;
+		if (w->teardown)
+			w->teardown(&ctx);
+	}
+	memcpy(out->reason, ctx.reason, sizeof(out->reason));
+	out->reason[sizeof(out->reason) - 1] = '\0';
+	if (out->ret && !out->reason[0])
+		snprintf(out->reason, sizeof(out->reason), "%s", strerror(-out->ret));
+}
+
+/* The sample process: setup -> sample -> teardown, one record back. */
+int kscen_sample_body(const struct kscen_sample_req *r)
+{
+	struct kscen_sample_out out;
 	ssize_t n;
 
 	kscen_contain_enter(r->procs_fd);	/* before anything can fork */
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
-
-	out.ret = w->setup ? w->setup(&ctx) : 0;
-	if (out.ret == 0) {
-		out.ret = w->sample(&ctx, out.v);
-		out.nr = r->nr_metrics;
-		if (w->teardown)
-			w->teardown(&ctx);
-	}
-	memcpy(out.reason, ctx.reason, sizeof(out.reason));
-	out.reason[sizeof(out.reason) - 1] = '\0';
-	if (out.ret && !out.reason[0])
-		snprintf(out.reason, sizeof(out.reason), "%s", strerror(-out.ret));
+	take_sample(r, &out);
 	n = write(r->fd, &out, sizeof(out));
 	return n == sizeof(out) ? 0 : 1;
 }
@@ -77,6 +84,34 @@ static void describe_status(int status, struct kscen_sample_out *out)
 	else
 		snprintf(out->reason, sizeof(out->reason), "sample %s without a result",
 			 how);
+}
+
+/* A sample that ran out of time (-ETIMEDOUT) or was interrupted (-EINTR). */
+static void stopped(struct kscen_sample_out *out, int ret, long long timeout_ns)
+{
+	if (ret == -EINTR)
+		snprintf(out->reason, sizeof(out->reason), "interrupted");
+	else if (ret == -ETIMEDOUT)
+		snprintf(out->reason, sizeof(out->reason),
+			 "sample timed out after %.3g s", timeout_ns / 1e9);
+	else
+		return;
+	out->ret = ret;
+}
+
+/* The cgroup's figures follow the workload's own metrics of a whole sample. */
+static void add_cgroup_figures(const struct kscen_job *job,
+			       struct kscen_sample_out *out, double cpu, double mem)
+{
+	const struct kscen_metric_desc *d;
+	unsigned extra = kscen_contain_extra(&d);
+
+	if (out->ret || out->nr != job->nr_metrics || !extra ||
+	    out->nr + extra > KSCEN_MAX_METRICS)
+		return;
+	out->v[out->nr++] = cpu;
+	if (extra > 1)
+		out->v[out->nr++] = mem;
 }
 
 static int sample_isolated(const struct kscen_job *job, long long timeout_ns,
@@ -124,14 +159,7 @@ static int sample_isolated(const struct kscen_job *job, long long timeout_ns,
 	ret = kscen_child_capture(&c, &res, 1, left > 0 ? (left + 999999) / 1000000 : 0,
 				  &kscen_interrupted);
 	close(pfd[0]);
-	if (ret == -EINTR) {
-		snprintf(out->reason, sizeof(out->reason), "interrupted");
-		out->ret = -EINTR;
-	} else if (ret == -ETIMEDOUT) {
-		snprintf(out->reason, sizeof(out->reason),
-			 "sample timed out after %.3g s", timeout_ns / 1e9);
-		out->ret = -ETIMEDOUT;
-	}
+	stopped(out, ret, timeout_ns);
 	got = res.len;
 	if (got == sizeof(*out))
 		memcpy(out, rec, sizeof(*out));
@@ -150,18 +178,46 @@ static int sample_isolated(const struct kscen_job *job, long long timeout_ns,
 		describe_status(c.status, out);
 	else if (out->nr > KSCEN_MAX_METRICS)
 		out->nr = KSCEN_MAX_METRICS;
-	/* The cgroup's figures follow the workload's own metrics. */
-	if (got == sizeof(*out) && out->ret == 0 && out->nr == job->nr_metrics) {
-		const struct kscen_metric_desc *d;
-		unsigned extra = kscen_contain_extra(&d);
-
-		if (out->nr + extra <= KSCEN_MAX_METRICS && extra) {
-			out->v[out->nr++] = cpu;
-			if (extra > 1)
-				out->v[out->nr++] = mem;
-		}
-	}
+	if (got == sizeof(*out))
+		add_cgroup_figures(job, out, cpu, mem);
 	out->reason[sizeof(out->reason) - 1] = '\0';
+	return 0;
+}
+
+static const struct kscen_inline_sample *inline_now;
+
+const struct kscen_inline_sample *kscen_sample_inline(void)
+{
+	return inline_now;
+}
+
+/*
+ * The same sample without a sample process: the workload's program is the
+ * sample's process (sampler.h). Its cgroup, deadline and ^C are handed to
+ * the workload, which starts the program in them.
+ */
+static int sample_inline(const struct kscen_job *job, long long timeout_ns,
+			 struct kscen_sample_out *out)
+{
+	struct kscen_sample_req r = {
+		.w = job->workload, .params = job->params,
+		.captures = job->spec->captures, .nr_captures = job->spec->nr_captures,
+		.nr_metrics = job->nr_metrics, .verbose = kscen_verbose, .fd = -1,
+	};
+	struct kscen_inline_sample in = {
+		.deadline_ns = kscen_now_ns() + timeout_ns, .stop = &kscen_interrupted,
+	};
+	double cpu, mem;
+
+	in.procs_fd = r.procs_fd = kscen_contain_sample_begin();
+	inline_now = &in;
+	take_sample(&r, out);
+	inline_now = NULL;
+	kscen_contain_sample_end(in.procs_fd, &cpu, &mem);
+	if (out->ret == -ETIMEDOUT || out->ret == -EINTR)
+		stopped(out, out->ret, timeout_ns);
+	else
+		add_cgroup_figures(job, out, cpu, mem);
 	return 0;
 }
 
@@ -176,5 +232,7 @@ int kscen_sample_isolated(const struct kscen_job *job, long long timeout_ns,
 		out->ret = kscen_interrupted ? -EINTR : -EIO;
 		return 0;
 	}
+	if (kscen_workload_inline(job->workload))
+		return sample_inline(job, timeout_ns, out);
 	return sample_isolated(job, timeout_ns, out);
 }

@@ -71,6 +71,9 @@ in_child(struct kscen_child *c, const int fds[3], pid_t parent, long max_fd,
 	sigset_t none;
 	ssize_t n;
 
+	/* first, as the sample process does: nothing escapes the cgroup */
+	if ((c->flags & KSCEN_CHILD_CGROUP) && write(c->cgroup_procs, "0", 1) < 0)
+		_exit(126);
 	if (c->flags & KSCEN_CHILD_PGROUP)
 		setpgid(0, 0);
 	/* and die with us, even if we died before prctl() */

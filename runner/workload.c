@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "scenario.h"
+#include "sampler.h"
 #include "util.h"
 
 #define KSCEN_WORKLOADS(X)		\
@@ -54,6 +55,16 @@ const struct kscen_workload *const kscen_workloads[] = {
 
 const unsigned kscen_nr_workloads =
 	sizeof(kscen_workloads) / sizeof(kscen_workloads[0]);
+
+/*
+ * Workloads of the list above whose sample is one program they start and
+ * wait for, and nothing else: their samples are taken without a sample
+ * process around the program (sampler.h).
+ */
+bool kscen_workload_inline(const struct kscen_workload *w)
+{
+	return w == &kscen_wl_exec;
+}
 
 const struct kscen_workload *kscen_workload_find(const char *name)
 {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * exec.c - the "exec" workload: run a shell command once per sample.
+ * Its samples are taken inline (sampler.h): the command is the sample's
+ * process, started by the runner, with no kscen process around it.
  *
  * The command runs under /bin/sh -c with kscen's environment. By default a
  * sample is the command's wall time. With metric_regex set, the number that
@@ -32,6 +34,7 @@
 #include "workload.h"
 #include "json_path.h"
 #include "child.h"
+#include "sampler.h"
 #include "util.h"
 
 
@@ -371,7 +374,8 @@ static void exec_teardown(struct kscen_ctx *ctx)
 
 /* The command under /bin/sh, its stdout and stderr into pipes of ours. */
 static int exec_spawn(struct kscen_ctx *ctx, const char *command,
-		      const struct exec_state *st, struct kscen_child *c)
+		      const struct exec_state *st, struct kscen_child *c,
+		      const struct kscen_inline_sample *in)
 {
 	static const char *const sh[] = { "/bin/sh", "-c", NULL, NULL };
 	char *argv[4];
@@ -380,16 +384,26 @@ static int exec_spawn(struct kscen_ctx *ctx, const char *command,
 	memcpy(argv, sh, sizeof(argv));
 	argv[2] = (char *)command;
 	/*
-	 * The shell stays in our process group, so the runner's kill of the
-	 * group on a timeout takes it and everything it started along; the
-	 * runner's stdin is not the command's to read.
+	 * In a sample process the command stays in its process group, so the
+	 * runner's kill of the group on a timeout takes it and everything it
+	 * started along. Taken inline (sampler.h), the command is the sample's
+	 * process: its own group, in the sample's cgroup. The runner's stdin
+	 * is not the command's to read.
 	 */
 	*c = (struct kscen_child){
 		.argv = st->words ? st->words : argv, .in = KSCEN_CHILD_NULL,
 		.out = KSCEN_CHILD_PIPE, .err = KSCEN_CHILD_PIPE,
 		.flags = KSCEN_CHILD_PDEATHSIG | KSCEN_CHILD_CLEAN | KSCEN_CHILD_PIDFD |
 			 (st->words ? KSCEN_CHILD_PATH : 0),
+		.cgroup_procs = -1,
 	};
+	if (in) {
+		c->flags |= KSCEN_CHILD_PGROUP;
+		if (in->procs_fd >= 0) {
+			c->flags |= KSCEN_CHILD_CGROUP;
+			c->cgroup_procs = in->procs_fd;
+		}
+	}
 	ret = kscen_child_start(c);
 	if (ret)
 		return kscen_reason(ctx, ret, "exec: starting %s: %s", c->argv[0],
@@ -401,20 +415,29 @@ static int exec_spawn(struct kscen_ctx *ctx, const char *command,
  * Collect the command's output until it has exited: with a pidfd, until the
  * shell is reaped (then what the pipes hold: a background job may keep them
  * open); without one, until EOF on both pipes. Capped (kscen_child_capture).
+ * Taken inline, until the sample's deadline or ^C: -ETIMEDOUT or -EINTR,
+ * which the runner words as it does for a sample process.
  */
 static int exec_wait(struct kscen_ctx *ctx, struct exec_state *st,
-		     struct kscen_child *c)
+		     struct kscen_child *c, const struct kscen_inline_sample *in)
 {
 	struct kscen_child_output o[2] = { st->out, st->err };
+	long long ms = -1;
 	int ret;
 
+	if (in) {
+		ms = (in->deadline_ns - kscen_now_ns()) / 1000000;
+		ms = ms > 0 ? ms : 0;
+	}
 	o[0].fd = c->out_fd;
 	o[1].fd = c->err_fd;
-	ret = kscen_child_capture(c, o, 2, -1, NULL);
+	ret = kscen_child_capture(c, o, 2, ms, in ? in->stop : NULL);
 	st->out = o[0];
 	st->err = o[1];
 	if (!ret)
 		ret = kscen_child_finish(c, -1);
+	if (ret == -ETIMEDOUT || ret == -EINTR)
+		return ret;
 	if (ret)
 		return kscen_reason(ctx, ret, "exec: %s: %s", c->failed,
 				    strerror(-ret));
@@ -548,6 +571,7 @@ static int exec_sample(struct kscen_ctx *ctx, double *values)
 {
 	const struct exec_params *p = ctx->params;
 	struct exec_state *st = ctx->priv;
+	const struct kscen_inline_sample *in = kscen_sample_inline();
 	struct kscen_child c;
 	double wall;
 	int ret;
@@ -557,10 +581,10 @@ static int exec_sample(struct kscen_ctx *ctx, double *values)
 	output_reset(&st->out);
 	output_reset(&st->err);
 
-	ret = exec_spawn(ctx, p->command, st, &c);
+	ret = exec_spawn(ctx, p->command, st, &c, in);
 	if (ret)
 		return ret;
-	ret = exec_wait(ctx, st, &c);
+	ret = exec_wait(ctx, st, &c, in);
 	kscen_child_kill(&c);	/* on an error before the reap, the shell too */
 	if (ret)
 		return ret;

@@ -195,4 +195,40 @@ assert bp["reason"] == "prepare: command exited with status 3: no disk", bp
 PY
 then pass exec_metrics_prepare_cleanup
 else fail exec_metrics_prepare_cleanup "rc=$rc $(head -c 600 "$tmp/out"); $(ls "$tmp")"; fi
+# ---- exec: the command is the sample's process ------------------------------
+# No sample process around it (isolate.c, sample_inline()): the command is the
+# runner's child, in a process group of its own, and a timeout still kills it.
+cat >"$tmp/probe.sh" <<'SH'
+read -r _ _ _ ppid pgrp _ </proc/$$/stat
+read -r _ _ _ gp _ </proc/$ppid/stat
+echo "own_group=$([ "$pgrp" = $$ ] && echo 1 || echo 0)"
+echo "runner_child=$([ "$gp" = "$KSCEN_TEST_PID" ] && echo 1 || echo 0)"
+SH
+cat >"$tmp/inline.yaml" <<YAML
+scenario: e2e-inline
+repeat: 2
+warmup: 0
+jobs:
+  - name: probe
+    workload: exec
+    params: {command: "sh $tmp/probe.sh"}
+    metrics:
+      - {name: own_group, regex: "own_group=([01])"}
+      - {name: runner_child, regex: "runner_child=([01])"}
+  - name: hang
+    workload: exec
+    timeout: 300ms
+    params: {command: "sleep 61"}
+YAML
+KSCEN_TEST_PID=$$ run "$kscen" run -q --no-save --compare none --format json "$tmp/inline.yaml"
+if [ $rc = 3 ] && ! pgrep -f 'sleep 61' >/dev/null && /usr/bin/python3 - "$tmp/out" <<'PY'
+import json, sys
+jobs = {j["name"]: j for j in json.load(open(sys.argv[1]))["jobs"]}
+m = {x["name"]: x["samples"] for x in jobs["probe"]["metrics"]}
+assert m["own_group"] == [1, 1] and m["runner_child"] == [1, 1], m
+h = jobs["hang"]
+assert h["status"] == "failed" and h["reason"] == "sample timed out after 0.3 s", h
+PY
+then pass exec_command_is_the_sample_process
+else fail exec_command_is_the_sample_process "rc=$rc $(head -c 600 "$tmp/out") $(head -c 300 "$tmp/err")"; fi
 finish run

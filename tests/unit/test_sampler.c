@@ -26,6 +26,21 @@
 
 static char req[256 * 1024];
 
+/* A scenario from @text, through a file as kscen reads them. */
+static struct kscen_scenario *load_tmp(const char *text)
+{
+	char path[] = "/tmp/kscen-sampler.XXXXXX";
+	struct kscen_scenario *s = NULL;
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	assert_int_equal(kscen_scenario_load(path, &s), 0);
+	unlink(path);
+	return s;
+}
+
 void test_sampler_request_round_trip(void **state)
 {
 	struct kscen_capture caps[2] = {
@@ -101,44 +116,69 @@ void test_sampler_runs_and_reaps(void **state)
 	assert_true(out.v[0] == 12.5 && out.v[1] == 3);
 	kscen_child_kill(&c);
 
-	/* The whole path, with the runner's isolation around it. */
-	assert_int_equal(kscen_sample_isolated(&jobs.job[0], 10000000000LL, &out), 0);
-	assert_int_equal(out.ret, 0);
-	assert_true(out.v[0] == 12.5);
-
-	/* A job too large for one message forks from here; the server stays. */
+	/*
+	 * The whole path, with the runner's isolation around it: exec's
+	 * command is the sample's process itself (sampler.h), so a workload
+	 * that runs in a sample process, syscall.basic, goes through the server.
+	 */
 	{
-		char path[] = "/tmp/kscen-big.XXXXXX";
-		struct kscen_scenario *big;
-		struct kscen_jobs bj;
+		struct kscen_scenario *sys;
+		struct kscen_jobs sj;
 		pid_t server = kscen_sampler_pid();
-		int fd = mkstemp(path);
-		FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 
-		assert_non_null(f);
-		fputs("scenario: big\njobs:\n  - name: j\n    workload: exec\n"
-		      "    params: {command: \"echo 7 #", f);
-		for (unsigned i = 0; i < 100000; i++)
-			fputc('x', f);
-		fputs("\", metric_regex: '([0-9]+)'}\n", f);
-		fclose(f);
-		assert_int_equal(kscen_scenario_load(path, &big), 0);
-		assert_int_equal(kscen_expand(big, 10, &bj), 0);
-		assert_int_equal(kscen_sample_isolated(&bj.job[0], 10000000000LL, &out), 0);
+		sys = load_tmp("scenario: sys\njobs:\n  - name: j\n"
+				"    workload: syscall.basic\n    params: {loops: 10}\n");
+		assert_int_equal(kscen_expand(sys, 10, &sj), 0);
+		assert_false(kscen_workload_inline(sj.job[0].workload));
+		assert_int_equal(kscen_sample_isolated(&sj.job[0], 10000000000LL, &out), 0);
 		assert_int_equal(out.ret, 0);
-		assert_true(out.v[0] == 7);
+		assert_int_equal(out.nr, sj.job[0].nr_metrics);
+		assert_true(out.v[0] > 0);
 		assert_int_equal(kscen_sampler_pid(), server);
-		kscen_jobs_free(&bj);
-		kscen_scenario_free(big);
-		unlink(path);
-	}
 
-	/* The server killed: the next sample forks from here, the run goes on. */
-	kill(kscen_sampler_pid(), SIGKILL);
+		/*
+		 * A job too large for one message (perf.bench with 100 KB of
+		 * args, run by `true`: it prints no number, a failure the
+		 * sample reports) forks from here; the server stays.
+		 */
+		{
+			struct kscen_scenario *big;
+			struct kscen_jobs bj;
+			char *text = malloc(200000);
+			int n;
+
+			assert_non_null(text);
+			n = snprintf(text, 200000, "scenario: big\njobs:\n  - name: j\n"
+				     "    workload: perf.bench\n    params: {collection: syscall, "
+				     "benchmark: basic, perf: \"true\", args: \"");
+			memset(text + n, 'x', 100000);
+			strcpy(text + n + 100000, "\"}\n");
+			big = load_tmp(text);
+			free(text);
+			assert_int_equal(kscen_expand(big, 10, &bj), 0);
+			assert_int_equal(kscen_sampler_encode(&bj.job[0], req, sizeof(req) / 4), 0);
+			assert_int_equal(kscen_sample_isolated(&bj.job[0], 10000000000LL, &out), 0);
+			assert_int_not_equal(out.ret, 0);
+			assert_non_null(strstr(out.reason, "printed no bare number"));
+			assert_int_equal(kscen_sampler_pid(), server);
+			kscen_jobs_free(&bj);
+			kscen_scenario_free(big);
+		}
+
+		/* The server killed: the next sample forks from here, the run goes on. */
+		kill(server, SIGKILL);
+		assert_int_equal(kscen_sample_isolated(&sj.job[0], 10000000000LL, &out), 0);
+		assert_int_equal(out.ret, 0);
+		assert_true(out.v[0] > 0);
+		assert_int_equal(kscen_sampler_pid(), -1);
+		kscen_jobs_free(&sj);
+		kscen_scenario_free(sys);
+	}
+	/* exec's sample, inline: no server, the same record. */
+	assert_true(kscen_workload_inline(jobs.job[0].workload));
 	assert_int_equal(kscen_sample_isolated(&jobs.job[0], 10000000000LL, &out), 0);
 	assert_int_equal(out.ret, 0);
-	assert_true(out.v[0] == 12.5);
-	assert_int_equal(kscen_sampler_pid(), -1);
+	assert_true(out.v[0] == 12.5 && out.v[1] == 3);
 	kscen_sampler_stop();
 	kscen_jobs_free(&jobs);
 	kscen_scenario_free(s);
