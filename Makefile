@@ -85,9 +85,11 @@ FORCE:
 kscen: $(BUILD)/kscen
 	$(Q)ln -sf $(BUILD)/kscen kscen
 
+# -z now: every symbol bound once, in the runner, before the fork server
+# forks; lazily bound, each sample process looked them up again.
 $(BUILD)/kscen: $(OBJS) $(KSCEN_EXPORTS)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -Wl,--dynamic-list=$(KSCEN_EXPORTS) -o $@ \
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -Wl,-z,now -Wl,--dynamic-list=$(KSCEN_EXPORTS) -o $@ \
 		$(OBJS) $(LDLIBS)
 
 # Workload modules built outside the tree: examples/X.c -> examples/X.so,
