@@ -88,6 +88,23 @@ static int reply(int fd, const char *s)
 	return 0;
 }
 
+/*
+ * The cleanup: of every job sampled here, once, when kscen ab quits: where
+ * its prepare: ran, in this guest. A failure is said, not fatal.
+ */
+static void cleanups(const struct kscen_scenario *s, const struct kscen_jobs *jobs,
+		     const bool *sampled)
+{
+	char reason[KSCEN_REASON_MAX];
+
+	for (unsigned i = 0; i < jobs->nr; i++)
+		if (sampled[i] && jobs->job[i].spec->cleanup &&
+		    kscen_job_command("cleanup", jobs->job[i].spec->cleanup,
+				      kscen_job_timeout(s, &jobs->job[i]), reason,
+				      sizeof(reason)))
+			fprintf(stderr, "kscen agent: %s: %s\n", jobs->job[i].id, reason);
+}
+
 int kscen_cmd_agent(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -97,7 +114,7 @@ int kscen_cmd_agent(int argc, char **argv)
 	struct kscen_scenario *s = NULL;
 	struct kscen_jobs jobs = { 0 };
 	struct utsname u;
-	bool stdio = false;
+	bool stdio = false, *sampled = NULL, quit = false;
 	char *line = NULL, *msg;
 	size_t cap = 0;
 	int opt, in, out, ret = 0;
@@ -134,6 +151,7 @@ int kscen_cmd_agent(int argc, char **argv)
 		ret = 2;
 		goto out;
 	}
+	sampled = kscen_xcalloc(jobs.nr + 1, sizeof(*sampled));
 	flatten(u.version);
 	msg = kscen_xasprintf("hello %s %u %s\t%s\n", s->sha256, jobs.nr, u.release,
 			      u.version);
@@ -146,6 +164,8 @@ int kscen_cmd_agent(int argc, char **argv)
 		char buf[64 + 26 * KSCEN_MAX_METRICS + KSCEN_REASON_MAX], *p;
 
 		if (!strncmp(line, "quit", 4)) {
+			cleanups(s, &jobs, sampled);
+			quit = true;
 			reply(out, "bye\n");
 			break;
 		}
@@ -168,10 +188,13 @@ int kscen_cmd_agent(int argc, char **argv)
 			so.nr = 0;
 			if (!so.reason[0])
 				snprintf(so.reason, sizeof(so.reason), "not supported here");
-		} else if (kscen_sample_isolated(&jobs.job[idx], timeout, &so)) {
-			so.ret = -EIO;
-			so.nr = 0;
-			snprintf(so.reason, sizeof(so.reason), "the agent cannot fork");
+		} else {
+			sampled[idx] = true;	/* its cleanup: runs here, at quit */
+			if (kscen_sample_isolated(&jobs.job[idx], timeout, &so)) {
+				so.ret = -EIO;
+				so.nr = 0;
+				snprintf(so.reason, sizeof(so.reason), "the agent cannot fork");
+			}
 		}
 		p = buf + sprintf(buf, "out %d %u %lld", so.ret, so.nr, kscen_now_ns() - t0);
 		for (unsigned i = 0; i < KSCEN_MAX_METRICS; i++)
@@ -180,7 +203,10 @@ int kscen_cmd_agent(int argc, char **argv)
 		sprintf(p, "\t%s\n", so.reason);
 		ret = reply(out, buf);
 	}
+	if (!quit)	/* kscen ab went away without a quit */
+		cleanups(s, &jobs, sampled);
 out:
+	free(sampled);
 	free(line);
 	fclose(f);
 	kscen_jobs_free(&jobs);

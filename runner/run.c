@@ -299,7 +299,8 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 	/* A profile per job: one more sample each, never recorded. */
 	for (unsigned k = 0; k < nr && !ret; k++)
 		ret = kscen_profile_run(s, &jobs->job[index[k]], &run->jobs[k], o);
-	for (unsigned k = 0; k < nr; k++)
+	/* Where the samples were taken elsewhere (kscen ab), so are the cleanups. */
+	for (unsigned k = 0; k < nr && !o->sample; k++)
 		if (tried[k])
 			job_cleanup(s, &jobs->job[index[k]]);
 	if (ret)

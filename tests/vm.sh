@@ -97,6 +97,23 @@ if [ $rc = 0 ] && grep -q "^hello $sha 2 $(uname -r)	" "$tmp/out" &&
 	grep -q '^out 0 4 [0-9]* 12.5 ' "$tmp/out" && grep -q '^out -22 0 0	bad request' "$tmp/out" &&
 	[ "$(tail -1 "$tmp/out")" = bye ]; then pass agent_protocol_stdio; else
 	fail agent_protocol_stdio "rc=$rc $(cat "$tmp/out" "$tmp/err")"; fi
+# cleanup: runs where prepare: ran: in the agent, once, when kscen ab quits
+cat >"$tmp/prep.yaml" <<YAML
+scenario: vm-prep
+jobs:
+  - name: j
+    workload: exec
+    prepare: echo p >>$tmp/prepared
+    cleanup: echo c >>$tmp/cleaned
+    params: {command: "true"}
+YAML
+rm -f "$tmp/prepared" "$tmp/cleaned"
+printf 'sample 0 5000000000\nsample 0 5000000000\n' | "$kscen" agent --stdio "$tmp/prep.yaml" >"$tmp/out" 2>"$tmp/err"
+c1=$(cat "$tmp/cleaned" 2>/dev/null | wc -l)
+printf 'sample 0 5000000000\nquit\n' | "$kscen" agent --stdio "$tmp/prep.yaml" >"$tmp/out" 2>"$tmp/err"
+if [ "$(wc -l <"$tmp/prepared")" = 3 ] && [ "$c1" = 1 ] && [ "$(wc -l <"$tmp/cleaned")" = 2 ] &&
+	[ "$(tail -1 "$tmp/out")" = bye ]; then pass agent_runs_cleanup_at_quit; else
+	fail agent_runs_cleanup_at_quit "prepared $(wc -l <"$tmp/prepared"), cleaned $c1 then $(cat "$tmp/cleaned" | wc -l): $(cat "$tmp/err")"; fi
 
 if [ -n "$vm_why" ]; then
 	for t in vm_missing_module vm_boot_run_results_back; do skip $t "$vm_why"; done
