@@ -72,8 +72,16 @@ in_child(struct kscen_child *c, const int fds[3], pid_t parent, long max_fd,
 	ssize_t n;
 
 	/* first, as the sample process does: nothing escapes the cgroup */
-	if ((c->flags & KSCEN_CHILD_CGROUP) && write(c->cgroup_procs, "0", 1) < 0)
-		_exit(126);
+	if (c->flags & KSCEN_CHILD_CGROUP) {
+		struct timespec a, b;
+
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		if (write(c->cgroup_procs, "0", 1) < 0)
+			_exit(126);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		/* a program shares our memory until its exec (CLONE_VM) */
+		c->joined_ns = (b.tv_sec - a.tv_sec) * 1000000000LL + b.tv_nsec - a.tv_nsec;
+	}
 	if (c->flags & KSCEN_CHILD_PGROUP)
 		setpgid(0, 0);
 	/* and die with us, even if we died before prctl() */
@@ -166,6 +174,7 @@ int kscen_child_start(struct kscen_child *c)
 
 	c->pid = -1;
 	c->pgid = 0;
+	c->joined_ns = 0;
 	c->pidfd = c->out_fd = c->err_fd = -1;
 	c->failed = NULL;
 	if (c->flags & KSCEN_CHILD_CLEAN)
@@ -214,8 +223,13 @@ int kscen_child_start(struct kscen_child *c)
 			       CLONE_VM | CLONE_VFORK | SIGCHLD, &a);
 	}
 	ret = c->pid < 0 ? -errno : 0;
-	if (!c->fn)
+	if (!c->fn) {
 		sigprocmask(SIG_SETMASK, &old, NULL);
+		/* the child's cgroup join is not the program's time */
+		c->start.tv_nsec += c->joined_ns % 1000000000;
+		c->start.tv_sec += c->joined_ns / 1000000000 + c->start.tv_nsec / 1000000000;
+		c->start.tv_nsec %= 1000000000;
+	}
 	if (ret)
 		goto out;
 	if (c->flags & KSCEN_CHILD_PGROUP) {
