@@ -6,7 +6,8 @@
  * writing one fixed-size record back through a pipe. It is forked from the
  * fork server (sampler.c) when `kscen run` started one, otherwise from the
  * runner itself; either way the runner waits for it, times it out and
- * kills it here. Whatever the workload
+ * kills it here. An exec sample has no such process: its command is the
+ * sample's process (sample_inline()). Whatever the workload
  * does (segfaults, aborts, hangs, leaks threads, fds or perf events, forks
  * helpers) the runner survives it: a crash becomes a failed job with the
  * signal named, a hang is killed at the sample's timeout, and the whole

@@ -39,8 +39,9 @@ void kscen_contain_keep(pid_t pid, bool keep);
 extern volatile sig_atomic_t kscen_interrupted;
 
 /*
- * Run setup/sample/teardown of @job in a child process; kill it after
- * @timeout_ns. Returns 0 with @out filled (out->ret says how the sample
+ * Run setup/sample/teardown of @job in a child process (for exec, whose
+ * sample is one program: the program is that process, sampler.h); kill it
+ * after @timeout_ns. Returns 0 with @out filled (out->ret says how the sample
  * went), or -errno when no child could be started.
  */
 int kscen_sample_isolated(const struct kscen_job *job, long long timeout_ns,
