@@ -38,7 +38,9 @@
 #include "util.h"
 
 
-#define EXEC_OUTPUT_MAX		(1 << 20)	/* bytes kept of stdout and of stderr */
+#define EXEC_OUTPUT_MAX		(1 << 20)	/* bytes kept of stdout, read for metrics */
+#define EXEC_UNREAD_MAX		4096		/* of stdout when no metric is read from it */
+#define EXEC_STDERR_MAX		(64 << 10)	/* of stderr: its last line explains a failure */
 #define EXEC_LINE_MAX		120	/* of stderr, in a failure reason */
 #define EXEC_EXCERPT_MAX	80	/* of stdout, when metric_regex fails */
 #define EXEC_DESCRIBE_MAX	60	/* of the command, in describe() */
@@ -94,7 +96,7 @@ struct exec_state {
 	/* the command's words when it runs without a shell (NULL: by sh -c) */
 	char **words;
 	char *words_buf;
-	/* stdout and stderr, each EXEC_OUTPUT_MAX + 1 bytes, NUL-terminated */
+	/* stdout and stderr, max + 1 bytes each, NUL-terminated */
 	struct kscen_child_output out, err;
 };
 
@@ -335,10 +337,18 @@ static int exec_setup(struct kscen_ctx *ctx)
 	char err[KSCEN_REASON_MAX];
 	struct exec_state *st;
 
+	/*
+	 * What is kept of stdout only matters when a metric is read from it:
+	 * small buffers otherwise, which the heap has again for the next
+	 * sample, where a MiB each would be mapped and faulted in anew.
+	 */
 	st = calloc(1, sizeof(*st));
 	if (st) {
-		st->out.data = malloc(EXEC_OUTPUT_MAX + 1);
-		st->err.data = malloc(EXEC_OUTPUT_MAX + 1);
+		st->out.max = has_capture(p) || ctx->nr_captures ? EXEC_OUTPUT_MAX :
+			      EXEC_UNREAD_MAX;
+		st->err.max = EXEC_STDERR_MAX;
+		st->out.data = malloc(st->out.max + 1);
+		st->err.data = malloc(st->err.max + 1);
 	}
 	if (!st || !st->out.data || !st->err.data) {
 		exec_state_free(st);
@@ -349,7 +359,6 @@ static int exec_setup(struct kscen_ctx *ctx)
 		exec_state_free(st);
 		return kscen_reason(ctx, -ENOMEM, "exec: out of memory");
 	}
-	st->out.max = st->err.max = EXEC_OUTPUT_MAX;
 	st->err.keep_tail = true;
 	for (unsigned i = 0; i < (has_regex(p) ? 1 : ctx->nr_captures); i++) {
 		const char *re = has_regex(p) ? p->metric_regex : ctx->captures[i].regex;
