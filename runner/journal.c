@@ -361,9 +361,13 @@ unsigned long kscen_journal_replayed(const struct kscen_journal *j)
 	return j ? j->replayed : 0;
 }
 
-/* "s ROUND JOB RET NR V... REASON": the next record, if it is this sample's. */
+/*
+ * "s ROUND JOB RET NR V... REASON [SECONDS]": the next record, if it is this
+ * sample's. SECONDS, the runner's time on the sample, is missing in a
+ * journal of kscen before 2026-12: 0.
+ */
 static int replay_one(struct kscen_journal *j, unsigned round, unsigned k,
-		      struct kscen_sample_out *out)
+		      struct kscen_sample_out *out, double *seconds)
 {
 	char *buf = NULL, *line, *tok, *save;
 	size_t cap = 0;
@@ -409,10 +413,15 @@ static int replay_one(struct kscen_journal *j, unsigned round, unsigned k,
 		if (*tok)
 			goto out;
 	}
-	if (!(tok = strtok_r(NULL, " ", &save)) || dec(tok) ||
-	    strtok_r(NULL, " ", &save))
+	if (!(tok = strtok_r(NULL, " ", &save)) || dec(tok))
 		goto out;
 	snprintf(out->reason, sizeof(out->reason), "%s", tok);
+	*seconds = 0;
+	if ((tok = strtok_r(NULL, " ", &save))) {
+		*seconds = strtod(tok, &tok);
+		if (*tok || !(*seconds >= 0) || strtok_r(NULL, " ", &save))
+			goto out;
+	}
 	j->replayed++;
 	err = 0;
 out:
@@ -422,17 +431,21 @@ out:
 
 int kscen_journal_sample(struct kscen_journal *j, unsigned round, unsigned k,
 			 const struct kscen_job *job, long long timeout_ns,
-			 struct kscen_sample_out *out)
+			 struct kscen_sample_out *out, double *seconds)
 {
+	long long t0;
 	char *reason;
 	int ret;
 
+	*seconds = 0;
 	if (j && j->replay) {
-		ret = replay_one(j, round, k, out);
+		ret = replay_one(j, round, k, out, seconds);
 		if (ret <= 0)
 			return ret;
 	}
+	t0 = kscen_now_ns();
 	ret = kscen_sample_isolated(job, timeout_ns, out);
+	*seconds = (kscen_now_ns() - t0) / 1e9;
 	if (ret || !j || out->ret == -EINTR)
 		return ret;	/* an interrupted sample is taken again */
 	reason = enc(out->reason);
@@ -441,9 +454,9 @@ int kscen_journal_sample(struct kscen_journal *j, unsigned round, unsigned k,
 
 		for (unsigned i = 0; i < out->nr && i < KSCEN_MAX_METRICS; i++)
 			p += sprintf(p, " %a", out->v[i]);
-		put(j, "s %u %u %d %u%s %s\n", round, k, out->ret,
+		put(j, "s %u %u %d %u%s %s %a\n", round, k, out->ret,
 		    out->nr < KSCEN_MAX_METRICS ? out->nr : KSCEN_MAX_METRICS,
-		    vals, reason);
+		    vals, reason, *seconds);
 	}
 	free(reason);
 	return 0;

@@ -34,11 +34,13 @@ void kscen_journal_hdr_fini(struct kscen_journal_hdr *h);
 /*
  * Sample @k of round @round: the recorded outcome while replaying (-EBADMSG
  * when the journal holds another sample there), otherwise a new sample,
- * appended. @j may be NULL: just kscen_sample_isolated().
+ * appended. @seconds: the runner's time on it, recorded or measured (the
+ * job's `seconds`, which shards are balanced by). @j may be NULL: just
+ * kscen_sample_isolated().
  */
 int kscen_journal_sample(struct kscen_journal *j, unsigned round, unsigned k,
 			 const struct kscen_job *job, long long timeout_ns,
-			 struct kscen_sample_out *out);
+			 struct kscen_sample_out *out, double *seconds);
 /* End of a round: fdatasync. Returns the first write error, sticky. */
 int kscen_journal_round_end(struct kscen_journal *j);
 int kscen_journal_error(const struct kscen_journal *j);

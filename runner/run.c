@@ -242,6 +242,7 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 			struct kscen_job_result *r = &run->jobs[k];
 			long long timeout = kscen_job_timeout(s, job);
 			struct kscen_sample_out out;
+			double secs;
 			long long t0;
 
 			if (r->status != KSCEN_OK ||
@@ -253,13 +254,16 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 			}
 			tried[k] = true;
 			t0 = kscen_now_ns();
-			if (o->sample)
+			if (o->sample) {
 				ret = o->sample(o->sample_arg, index[k], job, timeout, &out);
-			else
+				secs = (kscen_now_ns() - t0) / 1e9;
+			} else {
+				/* replayed: the time it took when it was taken */
 				ret = kscen_journal_sample(o->journal, round, k, job,
-							   timeout, &out);
+							   timeout, &out, &secs);
+			}
 			/* what the job costs a machine: shards balance by it */
-			r->seconds += (kscen_now_ns() - t0) / 1e9;
+			r->seconds += secs;
 			if (ret == -EBADMSG) {
 				kscen_progress_clear(&pr);
 				fprintf(stderr, "kscen: %s: does not match this run at "

@@ -63,6 +63,8 @@ ids = [j["id"] for j in r["jobs"]]
 assert ids == ["s/command=sleep 0.05", "s/command=sleep 0.06"], ids
 for j in r["jobs"]:
     assert len(j["metrics"][0]["samples"]) == 4, j
+    # 1 warmup + 4 samples of at least 50 ms, replayed ones included
+    assert j["seconds"] >= 5 * 0.05, j["seconds"]
 # the sample taken before the kill (round 1 is the first recorded) is kept
 assert r["jobs"][0]["metrics"][0]["samples"][0] == float.fromhex(sys.argv[2])
 PY
@@ -230,10 +232,15 @@ mkdir -p "$rel/torn/rel-slow"
 		'started 2026-12-02T10:00:00Z' 'repeat 4' 'warmup 1' 'max_repeat 30' \
 		'until_ci 0x0p+0' 'max_jobs 100000' 'compare none' 'jobs 2' \
 		'job s/command=sleep%200.05' 'job s/command=sleep%200.06' 'samples' \
-		's 0 0 0 1 0x1p-4 %' 's 0 1 0 1 0x1p-4 %' 's 1 1 0 1 0x1.5p-3 %'
+		's 0 0 0 1 0x1p-4 %' 's 0 1 0 1 0x1p-4 % 0x1p+1' 's 1 1 0 1 0x1.5p-3 %'
 	printf 's 1 0 0 1 0x1.8'
 } >"$rel/torn/rel-slow/x.journal"
 run "$kscen" run -q --resume "$rel/torn/rel-slow/x.journal"
+# records with and without the sample's seconds (2 s recorded for one)
 [ $rc = 0 ] && grep -q '0.1640625' "$rel"/torn/rel-slow/*.yaml &&
+	/usr/bin/python3 -c '
+import sys, yaml
+j = yaml.safe_load(open(sys.argv[1]))["jobs"]
+assert j[1]["seconds"] >= 2 and j[0]["seconds"] < 2, j' "$rel"/torn/rel-slow/*.yaml &&
 	pass resume_drops_torn_record || fail resume_drops_torn_record "rc=$rc $(cat "$tmp/err")"
 finish reliability
