@@ -76,9 +76,10 @@ int kscen_history_load(const char *dir, const char *scenario,
 	return kscen_history_load_some(dir, scenario, before, exclude, NULL, h);
 }
 
-int kscen_history_load_some(const char *dir, const char *scenario,
-			    const char *before, const char *exclude,
-			    const struct kscen_idset *want, struct kscen_history *h)
+/* The runs of @dir, newest first; with @fits, only the first that fits. */
+static int load(const char *dir, const char *scenario, const char *before,
+		const char *exclude, const struct kscen_idset *want,
+		bool (*fits)(const struct kscen_run *run), struct kscen_history *h)
 {
 	unsigned nr, skipped = 0;
 	char **paths, now[32];
@@ -95,7 +96,7 @@ int kscen_history_load_some(const char *dir, const char *scenario,
 		const char *why = NULL;
 		char err[512] = "";
 
-		if (i >= KSCEN_HISTORY_MAX_FILES ||
+		if (i >= KSCEN_HISTORY_MAX_FILES || (fits && h->nr) ||
 		    (exclude && !strcmp(paths[i], exclude)))
 			goto next;
 		if (kscen_result_load_some(paths[i], want, &run, err, sizeof(err)))
@@ -103,6 +104,8 @@ int kscen_history_load_some(const char *dir, const char *scenario,
 		else if (!(why = unusable(run, scenario, now)) && before &&
 			 strcmp(run->started, before) > 0)
 			goto next;	/* later than the run at hand: silently */
+		if (!why && fits && !fits(run))
+			goto next;
 		if (!why) {
 			h->run[h->nr++] = run;
 			run = NULL;
@@ -124,6 +127,21 @@ next:
 			   "skipping %u more stored runs in %s", skipped - WARN_LINES, dir);
 	free(paths);
 	return 0;
+}
+
+int kscen_history_load_some(const char *dir, const char *scenario,
+			    const char *before, const char *exclude,
+			    const struct kscen_idset *want, struct kscen_history *h)
+{
+	return load(dir, scenario, before, exclude, want, NULL, h);
+}
+
+int kscen_history_newest(const char *dir, const char *scenario,
+			 const struct kscen_idset *want,
+			 bool (*fits)(const struct kscen_run *run),
+			 struct kscen_history *h)
+{
+	return load(dir, scenario, NULL, NULL, want, fits, h);
 }
 
 void kscen_history_free(struct kscen_history *h)

@@ -34,6 +34,14 @@ struct kscen_idset;
 int kscen_history_load_some(const char *dir, const char *scenario,
 			    const char *before, const char *exclude,
 			    const struct kscen_idset *want, struct kscen_history *h);
+/*
+ * The newest usable run in @dir that @fits, alone in @h (none: h->nr 0),
+ * with only the jobs in @want; the older runs are not read.
+ */
+int kscen_history_newest(const char *dir, const char *scenario,
+			 const struct kscen_idset *want,
+			 bool (*fits)(const struct kscen_run *run),
+			 struct kscen_history *h);
 void kscen_history_free(struct kscen_history *h);
 
 /*

@@ -228,6 +228,15 @@ static int dur_cmp(const void *a, const void *b)
 	return strcmp(((const struct dur *)a)->id, ((const struct dur *)b)->id);
 }
 
+/* A run that timed its jobs (kscen before 2026-12-03 did not). */
+static bool timed(const struct kscen_run *run)
+{
+	for (unsigned i = 0; i < run->nr_jobs; i++)
+		if (run->jobs[i].seconds > 0)
+			return true;
+	return false;
+}
+
 double *kscen_shard_weights(const struct kscen_jobs *jobs, const char *dir,
 			    const char *scenario, char **from)
 {
@@ -244,14 +253,10 @@ double *kscen_shard_weights(const struct kscen_jobs *jobs, const char *dir,
 		kscen_idset_add(&want, jobs->job[i].id);
 	kscen_idset_sort(&want);
 	sdir = kscen_xasprintf("%s/%s", dir, scenario);
-	kscen_history_load_some(sdir, scenario, NULL, NULL, &want, &h);
+	kscen_history_newest(sdir, scenario, &want, timed, &h);
 	free(sdir);
 	kscen_idset_free(&want);
-	/* newest first: the first run that timed its jobs */
-	for (unsigned r = 0; r < h.nr && !run; r++)
-		for (unsigned i = 0; i < h.run[r]->nr_jobs && !run; i++)
-			if (h.run[r]->jobs[i].seconds > 0)
-				run = h.run[r];
+	run = h.nr ? h.run[0] : NULL;
 	if (!run) {
 		kscen_history_free(&h);
 		return NULL;
