@@ -619,19 +619,18 @@ static char *select_jobs(const char *buf, size_t len, const struct kscen_idset *
 static char *select_mapped(const char *path, const struct kscen_idset *want,
 			   size_t *some_len)
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-	struct stat st;
 	char *some = NULL;
+	size_t size;
 	void *map;
+	int fd = kscen_open_regular(path, MAX_FILE, &size);
 
 	if (fd < 0)
 		return NULL;
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0 &&
-	    st.st_size <= MAX_FILE) {
-		map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (size > 0) {
+		map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (map != MAP_FAILED) {
-			some = select_jobs(map, st.st_size, want, some_len);
-			munmap(map, st.st_size);
+			some = select_jobs(map, size, want, some_len);
+			munmap(map, size);
 		}
 	}
 	close(fd);

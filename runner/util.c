@@ -233,33 +233,42 @@ unsigned kscen_utf8_len(const char *s)
  * Opened with O_NONBLOCK so that a FIFO without a writer, a tty or a device
  * does not block open() itself; fstat() then refuses anything that is not a
  * regular file before a byte is read, so /dev/zero cannot flood us either.
- * The buffer is sized from st_size, not from @max: a small file costs little.
  */
-int kscen_read_regular(const char *path, size_t max, char **out, size_t *len)
+int kscen_open_regular(const char *path, size_t max, size_t *size)
 {
 	struct stat st;
-	size_t got = 0, cap;
-	char *buf = NULL;
-	ssize_t n;
-	int fd, ret = 0;
+	int fd, ret;
 
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st) < 0) {
+	if (fstat(fd, &st) < 0)
 		ret = -errno;
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode)) {
+	else if (!S_ISREG(st.st_mode))
 		ret = S_ISDIR(st.st_mode) ? -EISDIR : -ENODEV;
-		goto out;
-	}
-	if ((unsigned long long)st.st_size > max) {
+	else if ((unsigned long long)st.st_size > max)
 		ret = -EFBIG;
-		goto out;
+	else {
+		*size = st.st_size;
+		return fd;
 	}
+	close(fd);
+	return ret;
+}
+
+/* The buffer is sized from the file's size, not from @max: a small file costs little. */
+int kscen_read_regular(const char *path, size_t max, char **out, size_t *len)
+{
+	size_t got = 0, cap, size;
+	char *buf = NULL;
+	ssize_t n;
+	int fd, ret = 0;
+
+	fd = kscen_open_regular(path, max, &size);
+	if (fd < 0)
+		return fd;
 	/* One byte more than the size: a file that grows is noticed. */
-	cap = st.st_size + 1;
+	cap = size + 1;
 	buf = kscen_xmalloc(cap + 1);
 	while ((n = read(fd, buf + got, cap - got)) != 0) {
 		if (n < 0 && errno == EINTR)

@@ -62,6 +62,11 @@ int kscen_metric_regex(regex_t *re, const char *pattern,
  * -EAGAIN it grew while read, or open/read's -errno.
  */
 int kscen_read_regular(const char *path, size_t max, char **out, size_t *len);
+/*
+ * @path opened for reading if it is a regular file of at most @max bytes:
+ * the fd, its size in *@size; or kscen_read_regular()'s -errno.
+ */
+int kscen_open_regular(const char *path, size_t max, size_t *size);
 /* The message for kscen_read_regular()'s error @err. */
 const char *kscen_read_strerror(int err);
 extern int kscen_verbose;
