@@ -96,22 +96,28 @@ static int lr_open(struct lr *r, const char *path)
 	return r->fd < 0 ? -errno : 0;
 }
 
-/* The next byte, or -1 at the end (or on a read error: /proc races). */
-static int lr_getc(struct lr *r)
+/* The buffer refilled: its first byte, or -1 at the end (or a /proc race). */
+static int __attribute__((noinline)) lr_fill(struct lr *r)
 {
 	ssize_t n;
 
-	if (r->p == r->end) {
-		if (r->eof)
-			return -1;
-		n = read(r->fd, r->buf, sizeof(r->buf));
-		if (n <= 0) {
-			r->eof = true;
-			return -1;
-		}
-		r->p = r->buf;
-		r->end = r->buf + n;
+	if (r->eof)
+		return -1;
+	n = read(r->fd, r->buf, sizeof(r->buf));
+	if (n <= 0) {
+		r->eof = true;
+		return -1;
 	}
+	r->p = r->buf;
+	r->end = r->buf + n;
+	return (unsigned char)*r->p++;
+}
+
+/* The next byte, or -1 at the end: a compare and a load, inlined. */
+static inline int lr_getc(struct lr *r)
+{
+	if (__builtin_expect(r->p == r->end, 0))
+		return lr_fill(r);
 	return (unsigned char)*r->p++;
 }
 
