@@ -640,7 +640,7 @@ static int exec_check_captures(const void *params, unsigned nr, char *err,
 const struct kscen_workload kscen_wl_exec = {
 	.name = "exec",
 	.summary = "run a shell command: its wall time, or numbers it prints",
-	.version = 2,	/* 2: commands without shell syntax run without sh */
+	.version = 3,	/* 3: the command is the sample's process (2: without sh) */
 	.params = exec_param_table,
 	.nr_params = ARRAY_SIZE(exec_param_table),
 	.params_size = sizeof(struct exec_params),
