@@ -8,9 +8,14 @@
  * server first thing, while it is small; for every sample the runner sends
  * it the job (its workload's name, every parameter's value, the captures)
  * and two fds (the record's pipe, the sample's cgroup), and the server
- * clones the sample process with CLONE_PARENT: a child of the runner, which
- * waits for it, times it out and kills its group exactly as it would its
- * own fork (isolate.c), and a copy of the server's small address space.
+ * forks the sample process, a copy of its small address space, and says
+ * its pid. The runner waits on its pidfd, times it out and kills its group
+ * exactly as it would its own fork (isolate.c); the server reaps it and
+ * sends its wait status and rusage back. (Not CLONE_PARENT, which would
+ * make it the runner's child: a raw clone leaves glibc's cached thread id
+ * stale, and abort() in the sample would signal the server.) exec's
+ * samples do not come here at all: their command is the sample's process
+ * (sampler.h).
  *
  * The request is one SOCK_SEQPACKET message of NUL-terminated fields:
  * workload, its module's path ("" for a built-in one: a module the runner
