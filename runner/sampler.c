@@ -13,7 +13,7 @@
  * exactly as it would its own fork (isolate.c); the server reaps it and
  * sends its wait status and rusage back. (Not CLONE_PARENT, which would
  * make it the runner's child: a raw clone leaves glibc's cached thread id
- * stale, and abort() in the sample would signal the server.) exec's
+ * stale, and raise() or abort() in the sample would miss.) exec's
  * samples do not come here at all: their command is the sample's process
  * (sampler.h).
  *
