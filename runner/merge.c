@@ -82,42 +82,15 @@ static int by_shard(const void *a, const void *b)
 	return x->k < y->k ? -1 : x->k > y->k;
 }
 
-/* Deep copy of a job result, so the shards can be freed. */
-static void job_copy(struct kscen_job_result *d, const struct kscen_job_result *s)
+/*
+ * Move a shard's job result into the merged run: the shard keeps an empty
+ * one, which frees nothing. A copy field by field missed the fields added
+ * since (reference, profile) and freed them twice.
+ */
+static void job_move(struct kscen_job_result *d, struct kscen_job_result *s)
 {
-	unsigned i;
-
 	*d = *s;
-	d->id = kscen_xstrdup(s->id);
-	d->name = s->name ? kscen_xstrdup(s->name) : NULL;
-	d->workload = s->workload ? kscen_xstrdup(s->workload) : NULL;
-	d->reason = s->reason ? kscen_xstrdup(s->reason) : NULL;
-	d->describe = s->describe ? kscen_xstrdup(s->describe) : NULL;
-	d->baseline = s->baseline ? kscen_xstrdup(s->baseline) : NULL;
-	d->previous = s->previous ? kscen_xstrdup(s->previous) : NULL;
-	d->keys = kscen_xcalloc(s->nr_kv + 1, sizeof(char *));
-	d->values = kscen_xcalloc(s->nr_kv + 1, sizeof(char *));
-	for (i = 0; i < s->nr_kv; i++) {
-		d->keys[i] = kscen_xstrdup(s->keys[i]);
-		d->values[i] = kscen_xstrdup(s->values[i]);
-	}
-	d->eff_keys = kscen_xcalloc(s->nr_eff + 1, sizeof(char *));
-	d->eff_values = kscen_xcalloc(s->nr_eff + 1, sizeof(char *));
-	for (i = 0; i < s->nr_eff; i++) {
-		d->eff_keys[i] = kscen_xstrdup(s->eff_keys[i]);
-		d->eff_values[i] = kscen_xstrdup(s->eff_values[i]);
-	}
-	d->metrics = kscen_xcalloc(s->nr_metrics + 1, sizeof(*d->metrics));
-	for (i = 0; i < s->nr_metrics; i++) {
-		struct kscen_metric *m = &d->metrics[i];
-
-		*m = s->metrics[i];
-		m->name = kscen_xstrdup(s->metrics[i].name);
-		m->unit = kscen_xstrdup(s->metrics[i].unit);
-		m->samples = kscen_xcalloc(m->nr_samples + 1, sizeof(double));
-		memcpy(m->samples, s->metrics[i].samples,
-		       m->nr_samples * sizeof(double));
-	}
+	memset(s, 0, sizeof(*s));
 }
 
 /* The string fields of struct kscen_system, for "same on every shard?". */
@@ -390,7 +363,7 @@ int kscen_merge(const char *out_path, char **args, unsigned nargs,
 		m->nr_shards = nr;
 		m->jobs = kscen_xcalloc(nj + 1, sizeof(*m->jobs));
 		for (i = 0; i < nr; i++) {
-			const struct kscen_run *r = in[i].run;
+			struct kscen_run *r = in[i].run;
 			struct kscen_shard_rec *sh = &m->shards[i];
 
 			sh->shard = kscen_xstrdup(r->shard);
@@ -399,7 +372,7 @@ int kscen_merge(const char *out_path, char **args, unsigned nargs,
 			sh->kernel = r->system.kernel ? kscen_xstrdup(r->system.kernel) : NULL;
 			sh->started = r->started ? kscen_xstrdup(r->started) : NULL;
 			for (k = 0; k < r->nr_jobs; k++)
-				job_copy(&m->jobs[m->nr_jobs++], &r->jobs[k]);
+				job_move(&m->jobs[m->nr_jobs++], &r->jobs[k]);
 			/* The shards that are not here, in order. */
 			for (; next < in[i].k; next++) {
 				char *t = kscen_xasprintf("%s%s%u/%u", missing ? missing : "",

@@ -91,6 +91,15 @@ else
 	fail merge_keeps_plan_order "rc=$rc $(diff "$tmp/omerged.ids" "$tmp/oplan.ids")"
 fi
 
+# ---- shards compared with a stored run merge: each job keeps its reference -------
+# (merge copied the jobs field by field and freed their reference twice: abort)
+"$kscen" run -q -o "$tmp/rres" $ofx >/dev/null 2>&1
+for k in 1 2; do "$kscen" run -q --shard $k/2 -o "$tmp/rres" $ofx >/dev/null 2>&1; done
+run "$kscen" merge "$tmp/rmerged.yaml" $(ls "$tmp"/rres/e2e-shard-order/*.yaml | tail -2)
+n=$(grep -c '^  reference: ' "$tmp/rmerged.yaml" 2>/dev/null)
+[ $rc = 0 ] && [ "$n" = "$(sed '$d' <("$kscen" plan $ofx) | wc -l)" ] &&
+	pass merge_shards_with_references || fail merge_shards_with_references "rc=$rc n=$n $(head -c 400 "$tmp/err")"
+
 # ---- shards balanced by the durations of a stored run ----------------------------
 wfx=$fx/e2e/shard-weights.yaml
 "$kscen" plan --shard 1/2 -o "$tmp/wres" $wfx >"$tmp/w.count"
