@@ -163,6 +163,10 @@ bool kscen_job_same(const struct kscen_job_result *a,
 		return !strict;
 	if (a->workload_version != b->workload_version || a->nr_eff != b->nr_eff)
 		return false;
+	/* another build of an out-of-tree module measures something else */
+	if (a->module_sha256 && b->module_sha256 &&
+	    strcmp(a->module_sha256, b->module_sha256))
+		return false;
 	for (unsigned i = 0; i < a->nr_eff; i++) {
 		unsigned k;
 

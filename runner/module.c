@@ -34,8 +34,11 @@ struct loaded {
 	const char *path;	/* the module's real path; NULL: built-in */
 };
 
+#define MODULE_MAX (256 << 20)	/* bytes of a module file read to hash it */
+
 static struct {
 	char **paths;		/* every module loaded, by real path */
+	char **shas;		/* and the sha256 of its file when loaded */
 	unsigned nr_paths;
 	struct loaded *w;	/* their workloads */
 	unsigned nr;
@@ -223,8 +226,21 @@ const char *kscen_workload_origin(const struct kscen_workload *w)
 	return NULL;
 }
 
-/* The loaded module @h at @real: check what it exports, add its workloads. */
-static int add(void *h, const char *real, char *err, size_t len)
+const char *kscen_workload_module_sha256(const struct kscen_workload *w)
+{
+	const char *path = kscen_workload_origin(w);
+
+	for (unsigned i = 0; path && i < mods.nr_paths; i++)
+		if (mods.paths[i] == path)
+			return mods.shas[i];
+	return NULL;
+}
+
+/*
+ * The loaded module @h at @real, whose file hashed to @sha: check what it
+ * exports, add its workloads.
+ */
+static int add(void *h, const char *real, const char *sha, char *err, size_t len)
 {
 	const struct kscen_module *m = dlsym(h, KSCEN_MODULE_SYMBOL);
 	char werr[512];
@@ -262,6 +278,8 @@ static int add(void *h, const char *real, char *err, size_t len)
 				    other);
 	}
 	mods.paths = kscen_xrealloc(mods.paths, (mods.nr_paths + 1) * sizeof(*mods.paths));
+	mods.shas = kscen_xrealloc(mods.shas, (mods.nr_paths + 1) * sizeof(*mods.shas));
+	mods.shas[mods.nr_paths] = kscen_xstrdup(sha);
 	mods.paths[mods.nr_paths++] = kscen_xstrdup(real);
 	mods.w = kscen_xrealloc(mods.w, (mods.nr + m->nr_workloads) * sizeof(*mods.w));
 	for (unsigned i = 0; i < m->nr_workloads; i++)
@@ -273,7 +291,8 @@ static int add(void *h, const char *real, char *err, size_t len)
 
 static int load(const char *path, char *err, size_t len)
 {
-	char real[PATH_MAX];
+	char real[PATH_MAX], *buf, *sha;
+	size_t n;
 	void *h;
 	int ret;
 
@@ -285,13 +304,21 @@ static int load(const char *path, char *err, size_t len)
 	ret = check_perms(real, false, err, len);
 	if (ret)
 		return ret;
+	/* What a stored run names, so that two builds are not compared as one. */
+	ret = kscen_read_regular(real, MODULE_MAX, &buf, &n);
+	if (ret)
+		return fail(err, len, ret, "%s: %s", real, kscen_read_strerror(ret));
+	sha = kscen_sha256_hex(buf, n);
+	free(buf);
 	h = dlopen(real, RTLD_NOW | RTLD_LOCAL);
 	if (!h) {
 		const char *e = dlerror();
 
+		free(sha);
 		return fail(err, len, -EINVAL, "%s", e ? e : real);
 	}
-	ret = add(h, real, err, len);
+	ret = add(h, real, sha, err, len);
+	free(sha);
 	if (ret)
 		dlclose(h);
 	return ret;

@@ -42,6 +42,10 @@ static void result_init(struct kscen_job_result *r, const struct kscen_job *job)
 		r->values[i] = kscen_xstrdup(job->values[i]);
 	}
 	r->workload_version = w->version;
+	if (kscen_workload_origin(w)) {
+		r->module = kscen_xstrdup(kscen_workload_origin(w));
+		r->module_sha256 = kscen_xstrdup(kscen_workload_module_sha256(w));
+	}
 	r->nr_eff = w->nr_params;
 	r->eff_keys = kscen_xcalloc(w->nr_params + 1, sizeof(char *));
 	r->eff_values = kscen_xcalloc(w->nr_params + 1, sizeof(char *));

@@ -45,6 +45,7 @@ struct kscen_job_result {
 	 * as kscen_value_text() gives them.
 	 */
 	unsigned workload_version;
+	char *module, *module_sha256;	/* an out-of-tree workload's file, or NULL */
 	char **eff_keys, **eff_values;
 	unsigned nr_eff;
 	char *reference;	/* the stored run it was compared with, or NULL */

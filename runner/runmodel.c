@@ -104,6 +104,8 @@ static const struct kscen_field job_fields[] = {
 	J("name", STR, name, 0, 2, 2, 0),
 	J("workload", STR, workload, 0, 3, 3, 0),
 	J("workload_version", UINT, workload_version, KF_OPTIONAL, 0, 0, 0),
+	J("module", STR, module, KF_OPTIONAL, 0, 0, 0),
+	J("module_sha256", STR, module_sha256, KF_OPTIONAL, 0, 0, 0),
 	HOOK("params", KH_PARAMS, 0, 4, 0),
 	HOOK("effective", KH_EFFECTIVE, KF_OPTIONAL, 0, 0),
 	J("status", STATUS, status, KF_REQUIRED, 5, 4, 0),

@@ -32,6 +32,8 @@ unsigned kscen_module_nr_workloads(void);
 const struct kscen_workload *kscen_module_workload(unsigned i, const char **path);
 /* The real path of @w's module; NULL for a built-in workload. */
 const char *kscen_workload_origin(const struct kscen_workload *w);
+/* The sha256 (hex) of that module's file when it was loaded, or NULL. */
+const char *kscen_workload_module_sha256(const struct kscen_workload *w);
 /* Is @w well formed (what a module's workloads are checked for)? */
 int kscen_workload_check(const struct kscen_workload *w, char *err, size_t len);
 

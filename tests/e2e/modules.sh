@@ -59,6 +59,25 @@ run "$kscen" run -q --no-save "$tmp/sc/rel.yaml"
 [ $rc = 0 ] && grep -q '# 1 ok, 0 skipped, 0 failed' "$tmp/out" && pass modules_relative_to_scenario ||
 	fail modules_relative_to_scenario "rc=$rc $(head -c 300 "$tmp/err")"
 
+# ---- a stored run names the module's file and digest; a rebuild is not compared
+"$kscen" run -q -o "$tmp/mres" "$tmp/sc/rel.yaml" >/dev/null 2>&1
+sleep 1	# result files are named by the second they started
+"$kscen" run -q -o "$tmp/mres" "$tmp/sc/rel.yaml" >/dev/null 2>&1
+sha=$(sha256sum "$tmp/mods/example.so" | cut -d' ' -f1)
+cp "$tmp/mods/example.so" "$tmp/old.so"
+"$cc" -std=gnu11 -O0 -Wall -Werror -fPIC -shared -I"$tmp/inc" -o "$tmp/mods/example.so" examples/example.c
+sleep 1
+"$kscen" run -q -o "$tmp/mres" "$tmp/sc/rel.yaml" >/dev/null 2>&1
+set -- $(ls "$tmp"/mres/rel/*.yaml 2>/dev/null)
+if [ $# = 3 ] && grep -q "^  module: $tmp/mods/example.so\$" "$1" &&
+   grep -Eq "^  module_sha256: '?$sha'?\$" "$1" && grep -q '^  reference: ' "$2" &&
+   ! grep -q '^  reference: ' "$3" && ! grep -q "$sha" "$3" &&
+   ! cmp -s "$tmp/old.so" "$tmp/mods/example.so"; then
+	pass result_names_module_build
+else
+	fail result_names_module_build "$# runs; $(grep -hE '^  (module|reference)' "$@" 2>/dev/null | head -8)"
+fi
+
 # ---- KSCEN_MODULE_PATH and kscen list ---------------------------------------
 KSCEN_MODULE_PATH="$tmp/mods" run "$kscen" list
 [ $rc = 0 ] && grep -q '^breakpoint.thread' "$tmp/out" &&
