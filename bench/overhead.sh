@@ -12,7 +12,8 @@
 #     against the same job as a one-job scenario (201- minus 1-sample runs);
 #  4. a 50-sample run with --compare last against a stored 2,000-job run,
 #     against the same run with --compare none;
-#  5. wall time and peak RSS of `kscen plan` of 10^5 and 10^6 jobs.
+#  5. wall time and peak RSS of `kscen plan` of 10^5 and 10^6 jobs;
+#  6. wall time and peak RSS of a run of 1 job --filter'ed from 10^5.
 # And first, 0: fork + _exit + waitpid of a minimal process (fork-floor.c),
 # the floor of a harness that takes each sample in a process of its own,
 # and an append + fdatasync (sync-cost.c; the run journal's durability), in
@@ -132,3 +133,12 @@ for n in 100000 1000000; do	# exec: command x metric_name axes
 	printf '5. plan of %7d jobs:     %.2f s, peak RSS %d MiB\n' "$n" \
 		"$(cut -d' ' -f1 "$tmp/p5" | median)" "$(($(cut -d' ' -f2 "$tmp/p5" | median | cut -d. -f1) / 1024))"
 done
+
+# 6. the run path's memory: one job picked by --filter from the 10^5-job matrix
+: >"$tmp/r6"
+for r in $(seq "$rounds"); do
+	/usr/bin/time -f '%e %M' -o "$tmp/t6" $run -r 1 --filter 'j/loops=1000' "$tmp/big.yaml" >/dev/null 2>&1
+	cat "$tmp/t6" >>"$tmp/r6"
+done
+printf '6. run --filter 1 of 10^5:  %.2f s, peak RSS %d MiB\n' \
+	"$(cut -d' ' -f1 "$tmp/r6" | median)" "$(($(cut -d' ' -f2 "$tmp/r6" | median | cut -d. -f1) / 1024))"
