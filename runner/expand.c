@@ -269,14 +269,40 @@ struct builder {
 	struct kscen_job *job;
 	struct combo *combo;
 	unsigned nr, cap;
+	char **strs;		/* short forms of long values, kscen_jobs.strs */
+	unsigned nr_strs, cap_strs;
 };
+
+/*
+ * What a job shows of a value: its label or its text, the scenario's own
+ * strings, which outlive the jobs; only a value too long for an id gets a
+ * string of its own, its short form (expand_id_value()), kept in @b.
+ */
+static char *shown_value(struct builder *b, const char *label, const char *text)
+{
+	if (label)
+		return (char *)label;
+	if (strlen(text) <= ID_VALUE_MAX)
+		return (char *)text;
+	if (b->nr_strs == b->cap_strs) {
+		b->cap_strs = b->cap_strs ? 2 * b->cap_strs : 16;
+		b->strs = kscen_xrealloc(b->strs, b->cap_strs * sizeof(*b->strs));
+	}
+	return b->strs[b->nr_strs++] = expand_id_value(text);
+}
 
 static void add_job(struct builder *b, const struct kscen_job_spec *j,
 		    const struct entry_keys *k, struct combo *c)
 {
 	struct kscen_job *job;
-	char **shown = expand_shown_values(k, c);
+	char **shown = kscen_xcalloc(k->nr + 1, sizeof(*shown));
+	unsigned n = 0;
 
+	for (unsigned i = 0; i < k->nr; i++)
+		if (c->text[i]) {
+			shown[i] = shown_value(b, c->label[i], c->text[i]);
+			n++;
+		}
 	if (b->nr == b->cap) {
 		b->cap = b->cap ? 2 * b->cap : 16;
 		b->job = kscen_xrealloc(b->job, b->cap * sizeof(*b->job));
@@ -288,12 +314,12 @@ static void add_job(struct builder *b, const struct kscen_job_spec *j,
 	job->workload = j->workload;
 	job->id = expand_make_id(j, k, shown);
 	job->baseline = job->previous = -1;
+	job->keys = kscen_xcalloc(2 * n + 1, sizeof(char *));
+	job->values = job->keys + n;
 	for (unsigned i = 0; i < k->nr; i++) {
 		if (!c->text[i])
 			continue;
-		job->keys = kscen_xrealloc(job->keys, (job->nr_kv + 1) * sizeof(char *));
-		job->values = kscen_xrealloc(job->values, (job->nr_kv + 1) * sizeof(char *));
-		job->keys[job->nr_kv] = kscen_xstrdup(k->names[i]);
+		job->keys[job->nr_kv] = (char *)k->names[i];
 		job->values[job->nr_kv++] = shown[i];
 	}
 	free(shown);
@@ -584,6 +610,10 @@ int kscen_expand(const struct kscen_scenario *s, unsigned long max_jobs,
 	memset(out, 0, sizeof(*out));
 	if (expand_count_jobs(s, max_jobs, &total))
 		return -E2BIG;
+	/* sized once (what doubling would leave unused is a third on average) */
+	b.cap = total ? total : 1;
+	b.job = kscen_xcalloc(b.cap, sizeof(*b.job));
+	b.combo = kscen_xcalloc(b.cap, sizeof(*b.combo));
 	for (unsigned i = 0; i < s->nr_jobs && !ret; i++) {
 		unsigned from = b.nr;
 
@@ -599,8 +629,12 @@ int kscen_expand(const struct kscen_scenario *s, unsigned long max_jobs,
 	free(b.combo);
 	if (!ret)
 		ret = check_unique(s, &b);
+	if (b.nr < b.cap)	/* excludes took some: give their room back */
+		b.job = kscen_xrealloc(b.job, (b.nr + 1) * sizeof(*b.job));
 	out->job = b.job;
 	out->nr = b.nr;
+	out->strs = b.strs;
+	out->nr_strs = b.nr_strs;
 	if (ret)
 		kscen_jobs_free(out);
 	return ret;
@@ -611,17 +645,15 @@ void kscen_jobs_free(struct kscen_jobs *jobs)
 	for (unsigned i = 0; i < jobs->nr; i++) {
 		struct kscen_job *job = &jobs->job[i];
 
-		for (unsigned k = 0; k < job->nr_kv; k++) {
-			free(job->keys[k]);
-			free(job->values[k]);
-		}
-		free(job->keys);
-		free(job->values);
+		free(job->keys);	/* and values, its second half */
 		free(job->id);
 		free(job->own_metrics);
 		if (job->params)
 			kscen_params_free(job->workload, job->params);
 	}
+	for (unsigned i = 0; i < jobs->nr_strs; i++)
+		free(jobs->strs[i]);
+	free(jobs->strs);
 	free(jobs->job);
 	memset(jobs, 0, sizeof(*jobs));
 }

@@ -16,7 +16,12 @@ struct kscen_job {
 	const struct kscen_job_spec *spec;
 	const struct kscen_workload *workload;
 	void *params;		/* filled params struct */
-	/* The declared params, in declaration order, as text. */
+	/*
+	 * The declared params, in declaration order, as text: one array of
+	 * 2 * nr_kv (values = keys + nr_kv) whose strings are the scenario's
+	 * own (names, values, labels) or, for a value too long for an id,
+	 * its short form in the jobs' strs.
+	 */
 	char **keys, **values;
 	unsigned nr_kv;
 	/* The workload's table, or own_metrics where the job has its own. */
@@ -31,6 +36,8 @@ struct kscen_job {
 struct kscen_jobs {
 	struct kscen_job *job;
 	unsigned nr;
+	char **strs;		/* what the jobs show of long values */
+	unsigned nr_strs;
 };
 
 /*

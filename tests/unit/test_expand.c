@@ -227,6 +227,50 @@ void test_expand_long_values_labels(void **state)
 	kscen_scenario_free(s);
 }
 
+/*
+ * Parameter texts are the scenario's own, shared by every job that shows
+ * them: a key, a value, a label are one string however many jobs there
+ * are; only a long value's short form is a string of the jobs' (strs).
+ */
+void test_expand_shares_parameter_texts(void **state)
+{
+	char path[] = "/tmp/kscen-expand.XXXXXX";
+	const char *text = "scenario: share\njobs:\n  - name: j\n    workload: syscall.basic\n"
+			   "    params: {loops: [10, 20, 30]}\n"
+			   "  - name: k\n    workload: exec\n"
+			   "    params: {command: [\"true\", \"false\"], metric_name: [a, b]}\n";
+	struct kscen_scenario *s;
+	struct kscen_jobs jobs;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	assert_true(load(path, &s, &jobs, 100) == 0);
+	unlink(path);
+	assert_int_equal(jobs.nr, 7);
+	assert_int_equal(jobs.nr_strs, 0);
+	for (unsigned i = 0; i < jobs.nr; i++)
+		assert_true(jobs.job[i].values == jobs.job[i].keys + jobs.job[i].nr_kv);
+	/* one "loops" for j's three jobs; k's axes: each value one string */
+	assert_ptr_equal(jobs.job[0].keys[0], jobs.job[2].keys[0]);
+	assert_string_equal(jobs.job[3].id, "k/command=true,metric_name=a");
+	assert_string_equal(jobs.job[4].id, "k/command=true,metric_name=b");
+	assert_ptr_equal(jobs.job[3].values[0], jobs.job[4].values[0]);
+	assert_ptr_equal(jobs.job[3].values[1], jobs.job[5].values[1]);
+	assert_ptr_equal(jobs.job[3].keys[1], jobs.job[6].keys[1]);
+	kscen_jobs_free(&jobs);
+	kscen_scenario_free(s);
+	/* id-labels.yaml: two labels, two long commands, one short form each */
+	assert_true(load("tests/fixtures/good/id-labels.yaml", &s, &jobs, 100) == 0);
+	assert_int_equal(jobs.nr_strs, 2);
+	assert_ptr_equal(jobs.job[2].values[0], jobs.strs[0]);
+	assert_ptr_equal(jobs.job[3].values[0], jobs.strs[1]);
+	kscen_jobs_free(&jobs);
+	kscen_scenario_free(s);
+}
+
 /* An exec job's metrics: list: its captures first, exec's times after. */
 void test_expand_metrics_list(void **state)
 {

@@ -18,6 +18,7 @@
 	X(test_expand_ids_are_stable)			\
 	X(test_expand_refuses_matrix_over_limit)	\
 	X(test_expand_long_values_labels)		\
+	X(test_expand_shares_parameter_texts)		\
 	X(test_expand_metrics_list)		\
 	X(test_sampler_request_round_trip)	\
 	X(test_result_load_some_jobs)		\
