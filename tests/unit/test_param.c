@@ -13,7 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <errno.h>
+#include <regex.h>
+
 #include "scenario.h"
+#include "util.h"
 #include "tests.h"
 
 static const struct kscen_param p_int = {
@@ -158,4 +162,32 @@ void test_every_workload_table_is_sane(void **state)
 		assert_true(params != NULL);
 		kscen_params_free(wl, params);
 	}
+}
+
+/* A metric regex: one group, and no back-reference outside a bracket. */
+void test_metric_regex_refuses_backrefs(void **state)
+{
+	static const char *const ok[] = {
+		"([0-9]+)", "([[:digit:]\\1]+)", "([]\\2]+)", "[^]\\1](x)",
+		"([[.-.]\\3]+) us", "a\\.(b)",
+	};
+	static const char *const bad[] = {
+		"(a)\\1", "x(a*)*\\1x", "[a](b)\\2", "[[:alpha:]](b)\\1",
+	};
+	char err[160];
+	regex_t re;
+
+	(void)state;
+	for (unsigned i = 0; i < ARRAY_SIZE(ok); i++) {
+		assert_int_equal(kscen_metric_regex(&re, ok[i], "regex", err, sizeof(err)), 0);
+		regfree(&re);
+	}
+	for (unsigned i = 0; i < ARRAY_SIZE(bad); i++) {
+		assert_int_equal(kscen_metric_regex(&re, bad[i], "regex", err, sizeof(err)),
+				 -EINVAL);
+		assert_non_null(strstr(err, "regex: back-references"));
+	}
+	/* two groups: the older refusal still holds */
+	assert_int_equal(kscen_metric_regex(&re, "(a)(b)", "regex", err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "exactly one capture group"));
 }

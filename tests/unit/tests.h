@@ -9,6 +9,7 @@
 #define KSCEN_UNIT_TESTS(X)				\
 	X(test_value_parse_is_strict)			\
 	X(test_value_error_names_param_and_range)	\
+	X(test_metric_regex_refuses_backrefs)	\
 	X(test_every_workload_table_is_sane)		\
 	X(test_module_check_passes_every_builtin)	\
 	X(test_module_check_refuses_bad_tables)		\
