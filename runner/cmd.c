@@ -91,6 +91,26 @@ int cmd_load_and_expand(const char *path, unsigned long max_jobs,
 	return 0;
 }
 
+int cmd_load_and_expand_some(const char *path, unsigned long max_jobs,
+			     const char *filter, struct kscen_scenario **s,
+			     struct kscen_jobs *jobs, unsigned long *total)
+{
+	if (!filter) {
+		if (cmd_load_and_expand(path, max_jobs, s, jobs))
+			return -EINVAL;
+		*total = jobs->nr;
+		return 0;
+	}
+	if (kscen_scenario_load(path, s))
+		return -EINVAL;
+	if (kscen_expand_some(*s, max_jobs, filter, jobs, total)) {
+		kscen_scenario_free(*s);
+		*s = NULL;
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /*
  * --shard K/N, or the job array's index (--shards N gives the count where
  * the environment has none): 1 and *k, *n set; 0 not sharded; -1 usage.

@@ -52,6 +52,14 @@ int cmd_opt_pct(const char *cmd, const char *opt, const char *arg, double *out);
 int cmd_load_and_expand(const char *path, unsigned long max_jobs,
 			struct kscen_scenario **s, struct kscen_jobs *jobs);
 /*
+ * The same, keeping only the jobs @filter (a glob, or NULL: all) matches,
+ * in memory that grows with those (kscen_expand_some()); *@total: the
+ * matrix's jobs.
+ */
+int cmd_load_and_expand_some(const char *path, unsigned long max_jobs,
+			     const char *filter, struct kscen_scenario **s,
+			     struct kscen_jobs *jobs, unsigned long *total);
+/*
  * --shard K/N, or the job array's index (--shards N gives the count where
  * the environment has none): 1 and *k, *n set; 0 not sharded; -1 usage.
  */

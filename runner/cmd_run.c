@@ -102,6 +102,7 @@ static int run_main(int argc, char **argv, bool *bisect)
 	const char *label = NULL;
 	bool save = true, no_save = false;
 	unsigned matched = 0;
+	unsigned long total;
 	int ret, code = 0, tripped = 0, save_err = 0;
 
 	const struct kscen_option opts[] = {
@@ -181,7 +182,13 @@ static int run_main(int argc, char **argv, bool *bisect)
 	}
 	if ((sharded = cmd_shard_opts("run", shard, shards, &sk, &sn)) < 0)
 		return EXIT_USAGE;
-	if (cmd_load_and_expand(resume ? jh.scenario_file : argv[optind], max_jobs, &s, &jobs) ||
+	/*
+	 * A --filter'ed run holds only the jobs it runs; a shard is cut from
+	 * the whole plan first (cmd_shard_jobs() balances it), and filtered
+	 * as it runs.
+	 */
+	if (cmd_load_and_expand_some(resume ? jh.scenario_file : argv[optind], max_jobs,
+				     sharded ? NULL : ro.filter, &s, &jobs, &total) ||
 	    (resume && kscen_resume_check(resume, &jh, s, &jobs))) {
 		if (s) {
 			kscen_jobs_free(&jobs);
@@ -213,8 +220,8 @@ static int run_main(int argc, char **argv, bool *bisect)
 	}
 	kscen_idset_sort(&want);
 	if (!matched && ro.filter) {
-		fprintf(stderr, "kscen run: --filter '%s' matches none of the %u "
-			"jobs (kscen plan lists them)\n", ro.filter, jobs.nr);
+		fprintf(stderr, "kscen run: --filter '%s' matches none of the %lu "
+			"jobs (kscen plan lists them)\n", ro.filter, total);
 		code = EXIT_USAGE;
 	} else if (kscen_ref_spec_check("run", compare, results, s, &want, &rs)) {
 		code = EXIT_USAGE;

@@ -18,6 +18,7 @@
  * scenario").
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -265,12 +266,40 @@ char *expand_make_id(const struct kscen_job_spec *j, const struct entry_keys *k,
 	return id;
 }
 
+/*
+ * A filtered walk's note on a job --filter keeps, in an entry with a
+ * baseline: its group (the jobs that differ from it only in the baseline's
+ * params) and the job last seen in it, or its baseline's values and the
+ * first job seen with them; a job by its index in the list, -1 if it is not
+ * kept, -2 if none is seen yet.
+ */
+struct mark {
+	char *key;
+	int at;
+};
+
+struct marks {
+	struct mark *m;
+	unsigned nr, cap;
+};
+
 struct builder {
 	struct kscen_job *job;
 	struct combo *combo;
 	unsigned nr, cap;
 	char **strs;		/* short forms of long values, kscen_jobs.strs */
 	unsigned nr_strs, cap_strs;
+	/*
+	 * kscen_expand_some(): only the jobs whose id @filter matches are
+	 * kept. For an entry with a baseline the walk is done twice: the
+	 * first notes the kept jobs' groups and baselines (@collect), the
+	 * second follows those job by job, so that a kept job's previous
+	 * and baseline are the jobs kscen_expand() finds in the whole list,
+	 * or none when those are not kept.
+	 */
+	const char *filter;
+	bool collect;
+	struct marks group, base;
 };
 
 /*
@@ -291,13 +320,129 @@ static char *shown_value(struct builder *b, const char *label, const char *text)
 	return b->strs[b->nr_strs++] = expand_id_value(text);
 }
 
+static int cmp_mark(const void *a, const void *b)
+{
+	return strcmp(((const struct mark *)a)->key, ((const struct mark *)b)->key);
+}
+
+static void mark_add(struct marks *ms, char *key, int at)
+{
+	if (ms->nr == ms->cap) {
+		ms->cap = ms->cap ? 2 * ms->cap : 16;
+		ms->m = kscen_xrealloc(ms->m, ms->cap * sizeof(*ms->m));
+	}
+	ms->m[ms->nr++] = (struct mark){ key, at };
+}
+
+/* The mark of @key (freed), or NULL. */
+static struct mark *mark_find(const struct marks *ms, char *key)
+{
+	struct mark k = { .key = key }, *m;
+
+	m = ms->nr ? bsearch(&k, ms->m, ms->nr, sizeof(*m), cmp_mark) : NULL;
+	free(key);
+	return m;
+}
+
+/* After the first walk: sorted, each key once. */
+static void marks_ready(struct marks *ms)
+{
+	unsigned n = 0;
+
+	if (!ms->nr)
+		return;
+	qsort(ms->m, ms->nr, sizeof(*ms->m), cmp_mark);
+	for (unsigned i = 0; i < ms->nr; i++) {
+		if (n && !strcmp(ms->m[n - 1].key, ms->m[i].key))
+			free(ms->m[i].key);
+		else
+			ms->m[n++] = ms->m[i];
+	}
+	ms->nr = n;
+}
+
+static void marks_free(struct marks *ms)
+{
+	for (unsigned i = 0; i < ms->nr; i++)
+		free(ms->m[i].key);
+	free(ms->m);
+	memset(ms, 0, sizeof(*ms));
+}
+
+/* Does @filter keep the job of @c? Its id built and dropped: nothing stays. */
+static bool kept(const struct builder *b, const struct kscen_job_spec *j,
+		 const struct entry_keys *k, const struct combo *c)
+{
+	char **v = expand_shown_values(k, c), *id = expand_make_id(j, k, v);
+	bool keep = fnmatch(b->filter, id, 0) == 0;
+
+	for (unsigned i = 0; i < k->nr; i++)
+		free(v[i]);
+	free(v);
+	free(id);
+	return keep;
+}
+
+/*
+ * A filtered walk of an entry with a baseline, at a job: on the first walk
+ * note a kept job's group and baseline; on the second, the job before it
+ * in its group (its index, -1: none or not kept), and this job as the last
+ * of its group and the first with its values.
+ */
+static int follow(struct builder *b, const struct kscen_job_spec *j,
+		  const struct combo *c, bool keep)
+{
+	const struct kscen_workload *w = j->workload;
+	int at = keep ? (int)b->nr : -1, prev = -1;
+	struct mark *m;
+
+	if (b->collect) {
+		if (keep) {
+			mark_add(&b->group, canon(w, c->val, &j->baseline, NULL), -1);
+			mark_add(&b->base, canon(w, c->val, NULL, &j->baseline), -2);
+		}
+		return -1;
+	}
+	if ((m = mark_find(&b->group, canon(w, c->val, &j->baseline, NULL)))) {
+		prev = m->at;
+		m->at = at;
+	}
+	if ((m = mark_find(&b->base, canon(w, c->val, NULL, NULL))) && m->at == -2)
+		m->at = at;
+	return prev;
+}
+
+/* A filtered walk's kept jobs b->job[from..]: their baselines, as noted. */
+static void follow_base(struct builder *b, const struct kscen_job_spec *j,
+			unsigned from)
+{
+	for (unsigned i = from; i < b->nr; i++) {
+		struct mark *m = mark_find(&b->base, canon(j->workload, b->combo[i].val,
+							   NULL, &j->baseline));
+
+		b->job[i].baseline = m && m->at >= 0 ? m->at : -1;
+	}
+}
+
 static void add_job(struct builder *b, const struct kscen_job_spec *j,
 		    const struct entry_keys *k, struct combo *c)
 {
 	struct kscen_job *job;
-	char **shown = kscen_xcalloc(k->nr + 1, sizeof(*shown));
+	char **shown;
 	unsigned n = 0;
+	int prev = -1;
 
+	if (b->filter) {
+		bool keep = kept(b, j, k, c);
+
+		if (j->baseline.nr)
+			prev = follow(b, j, c, keep);
+		if (!keep || b->collect) {
+			expand_combo_fini(j->workload, c);
+			return;
+		}
+	}
+	shown = kscen_xcalloc(k->nr + 1, sizeof(*shown));
 	for (unsigned i = 0; i < k->nr; i++)
 		if (c->text[i]) {
 			shown[i] = shown_value(b, c->label[i], c->text[i]);
@@ -313,7 +458,8 @@ static void add_job(struct builder *b, const struct kscen_job_spec *j,
 	job->spec = j;
 	job->workload = j->workload;
 	job->id = expand_make_id(j, k, shown);
-	job->baseline = job->previous = -1;
+	job->baseline = -1;
+	job->previous = prev;	/* a filtered walk's; else resolve() finds it */
 	job->keys = kscen_xcalloc(2 * n + 1, sizeof(char *));
 	job->values = job->keys + n;
 	for (unsigned i = 0; i < k->nr; i++) {
@@ -365,7 +511,7 @@ static int expand_entry(const struct kscen_job_spec *j, struct builder *b)
 		}
 		add_job(b, j, &k, &c);
 	}
-	if (b->nr == first && j->nr_include == 0) {
+	if (b->nr == first && j->nr_include == 0 && !b->filter) {
 		kscen_file_error(j->spec_file, j->mark,
 				 "job %s: exclude removes every combination", j->name);
 		ret = -EINVAL;
@@ -387,7 +533,7 @@ static int expand_entry(const struct kscen_job_spec *j, struct builder *b)
 		ret = expand_combo_values(j, &k, &c);
 		if (!ret)
 			c.key = canon(j->workload, c.val, NULL, NULL);
-		for (unsigned x = first; !ret && x < b->nr; x++) {
+		for (unsigned x = first; !ret && !b->filter && x < b->nr; x++) {
 			if (strcmp(b->combo[x].key, c.key) == 0) {
 				kscen_file_error(j->spec_file, inc->mark,
 						 "job %s: include adds %s, which the matrix has already",
@@ -600,44 +746,94 @@ int expand_count_jobs(const struct kscen_scenario *s, unsigned long max_jobs,
 	return 0;
 }
 
+/* The entries of @s into @b's jobs, then into @out (freed on an error). */
+static int build(const struct kscen_scenario *s, struct builder *b,
+		 struct kscen_jobs *out)
+{
+	int ret = 0;
+
+	b->job = kscen_xcalloc(b->cap, sizeof(*b->job));
+	b->combo = kscen_xcalloc(b->cap, sizeof(*b->combo));
+	for (unsigned i = 0; i < s->nr_jobs && !ret; i++) {
+		unsigned from = b->nr;
+
+		if (b->filter && s->jobs[i].baseline.nr) {
+			b->collect = true;
+			ret = expand_entry(&s->jobs[i], b);
+			b->collect = false;
+			marks_ready(&b->group);
+			marks_ready(&b->base);
+			if (!ret)
+				ret = expand_entry(&s->jobs[i], b);
+			if (!ret)
+				follow_base(b, &s->jobs[i], from);
+			marks_free(&b->group);
+			marks_free(&b->base);
+			continue;
+		}
+		ret = expand_entry(&s->jobs[i], b);
+		if (!ret)
+			resolve(&s->jobs[i], b, from, b->nr);
+	}
+	for (unsigned i = 0; i < b->nr; i++) {
+		if (!ret)
+			ret = finish_job(&b->job[i], &b->combo[i]);
+		expand_combo_fini(b->job[i].workload, &b->combo[i]);
+	}
+	free(b->combo);
+	if (!ret)
+		ret = check_unique(s, b);
+	if (b->nr < b->cap)	/* excludes took some: give their room back */
+		b->job = kscen_xrealloc(b->job, (b->nr + 1) * sizeof(*b->job));
+	out->job = b->job;
+	out->nr = b->nr;
+	out->strs = b->strs;
+	out->nr_strs = b->nr_strs;
+	if (ret)
+		kscen_jobs_free(out);
+	return ret;
+}
+
 int kscen_expand(const struct kscen_scenario *s, unsigned long max_jobs,
 		 struct kscen_jobs *out)
 {
 	struct builder b = { 0 };
 	unsigned long total;
-	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (expand_count_jobs(s, max_jobs, &total))
 		return -E2BIG;
 	/* sized once (what doubling would leave unused is a third on average) */
 	b.cap = total ? total : 1;
-	b.job = kscen_xcalloc(b.cap, sizeof(*b.job));
-	b.combo = kscen_xcalloc(b.cap, sizeof(*b.combo));
-	for (unsigned i = 0; i < s->nr_jobs && !ret; i++) {
-		unsigned from = b.nr;
+	return build(s, &b, out);
+}
 
-		ret = expand_entry(&s->jobs[i], &b);
-		if (!ret)
-			resolve(&s->jobs[i], &b, from, b.nr);
+int kscen_expand_some(const struct kscen_scenario *s, unsigned long max_jobs,
+		      const char *filter, struct kscen_jobs *out,
+		      unsigned long *total)
+{
+	struct builder b = { .filter = filter };
+	struct kscen_expander *x;
+	struct kscen_job_ref ref;
+	unsigned long keep = 0;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	*total = 0;
+	/* The whole matrix checked first, as kscen_expand() checks it. */
+	ret = kscen_expand_begin(s, max_jobs, &x);
+	while (!ret && (ret = kscen_expand_next(x, &ref)) > 0) {
+		(*total)++;
+		keep += fnmatch(filter, ref.id, 0) == 0;
+		ret = 0;
 	}
-	for (unsigned i = 0; i < b.nr; i++) {
-		if (!ret)
-			ret = finish_job(&b.job[i], &b.combo[i]);
-		expand_combo_fini(b.job[i].workload, &b.combo[i]);
-	}
-	free(b.combo);
-	if (!ret)
-		ret = check_unique(s, &b);
-	if (b.nr < b.cap)	/* excludes took some: give their room back */
-		b.job = kscen_xrealloc(b.job, (b.nr + 1) * sizeof(*b.job));
-	out->job = b.job;
-	out->nr = b.nr;
-	out->strs = b.strs;
-	out->nr_strs = b.nr_strs;
-	if (ret)
-		kscen_jobs_free(out);
-	return ret;
+	kscen_expand_end(x);
+	if (ret || !keep)
+		return ret;
+	if (keep == *total)
+		return kscen_expand(s, max_jobs, out);
+	b.cap = keep;
+	return build(s, &b, out);
 }
 
 void kscen_jobs_free(struct kscen_jobs *jobs)

@@ -49,6 +49,17 @@ int kscen_expand(const struct kscen_scenario *s, unsigned long max_jobs,
 		 struct kscen_jobs *out);
 void kscen_jobs_free(struct kscen_jobs *jobs);
 
+/*
+ * The jobs of @s whose id matches the glob @filter (fnmatch()), in memory
+ * that grows with those alone, for `run --filter`: the whole matrix is
+ * checked as kscen_expand() checks it and counted into *@total, and the
+ * jobs kept are kscen_expand()'s, in its order, with its baseline and
+ * previous where those are kept too (-1 where not). None kept: 0 and none.
+ */
+int kscen_expand_some(const struct kscen_scenario *s, unsigned long max_jobs,
+		      const char *filter, struct kscen_jobs *out,
+		      unsigned long *total);
+
 /* @job's timeout a sample (and a prepare:/cleanup: command): its own or @s's. */
 static inline long long kscen_job_timeout(const struct kscen_scenario *s,
 					  const struct kscen_job *job)

@@ -231,4 +231,32 @@ assert h["status"] == "failed" and h["reason"] == "sample timed out after 0.3 s"
 PY
 then pass exec_command_is_the_sample_process
 else fail exec_command_is_the_sample_process "rc=$rc $(head -c 600 "$tmp/out") $(head -c 300 "$tmp/err")"; fi
+# --filter: the run holds only the jobs it runs (kscen_expand_some()), with
+# the baseline and previous the whole matrix gives them, shown where those
+# run too: c's baseline a runs, its previous b does not.
+cat >"$tmp/filtered.yaml" <<YAML
+scenario: e2e-filtered
+repeat: 1
+warmup: 0
+jobs:
+  - name: f
+    workload: exec
+    params: {command: ["echo a", "echo b", "echo c"], metric_name: [x, y]}
+    exclude:
+      - {command: "echo a", metric_name: y}
+    baseline: {command: "echo a"}
+YAML
+run "$kscen" run -q --no-save --compare none --format json --filter '*echo [ac]*' "$tmp/filtered.yaml"
+if [ $rc = 0 ] && /usr/bin/python3 - "$tmp/out" <<'PY'
+import json, sys
+jobs = {j["id"]: j for j in json.load(open(sys.argv[1]))["jobs"]}
+a, c = "f/command=echo a,metric_name=", "f/command=echo c,metric_name="
+assert sorted(jobs) == [a + "x", c + "x", c + "y"], sorted(jobs)
+assert jobs[c + "x"]["baseline"] == a + "x" and jobs[c + "x"]["previous"] is None, jobs[c + "x"]
+# a/y is excluded: c/y has no baseline; its previous b/y did not run
+assert jobs[c + "y"]["baseline"] is None and jobs[c + "y"]["previous"] is None, jobs[c + "y"]
+assert jobs[a + "x"]["baseline"] == a + "x", jobs[a + "x"]
+PY
+then pass filtered_run_keeps_matrix_baselines
+else fail filtered_run_keeps_matrix_baselines "rc=$rc $(head -c 600 "$tmp/out") $(head -c 300 "$tmp/err")"; fi
 finish run

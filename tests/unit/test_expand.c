@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include <unistd.h>
 
 #include "jobs.h"
+#include "sampler.h"
 #include "scenario_load.h"
 #include "tests.h"
 
@@ -485,4 +487,134 @@ void test_expand_stream_refuses_what_expand_does(void **state)
 		      "  - name: a\n    workload: exec\n    params:\n"
 		      "      command: [\"true\", \" \", \"false\"]\n      metric_name: [x, y]\n",
 		      "job a/command= ,metric_name=x: command: must not be empty\n");
+}
+
+/* The id of job @i of @jobs if @filter keeps it (NULL: keep all), else NULL. */
+static const char *kept_id(const struct kscen_jobs *jobs, int i, const char *filter)
+{
+	if (i < 0 || (filter && fnmatch(filter, jobs->job[i].id, 0)))
+		return NULL;
+	return jobs->job[i].id;
+}
+
+static void assert_same_ref(const char *want, const char *got)
+{
+	if (!want || !got)
+		assert_ptr_equal(want, got);
+	else
+		assert_string_equal(want, got);
+}
+
+/*
+ * kscen_expand_some(@filter) is kscen_expand() less what @filter drops:
+ * the same jobs in order, params, shown values, metrics, and a baseline
+ * and previous where those are kept too.
+ */
+static void same_as_filtered(const struct kscen_scenario *s, const struct kscen_jobs *all,
+			     const char *filter)
+{
+	static char x[65536], y[65536];
+	struct kscen_jobs some;
+	unsigned long total;
+	unsigned k = 0;
+
+	assert_int_equal(kscen_expand_some(s, 100000, filter, &some, &total), 0);
+	assert_int_equal(total, all->nr);
+	for (unsigned i = 0; i < all->nr; i++) {
+		const struct kscen_job *a = &all->job[i], *b;
+		size_t n;
+
+		if (fnmatch(filter, a->id, 0))
+			continue;
+		assert_true(k < some.nr);
+		b = &some.job[k++];
+		assert_string_equal(a->id, b->id);
+		assert_same_ref(kept_id(all, a->baseline, filter), kept_id(&some, b->baseline, NULL));
+		assert_same_ref(kept_id(all, a->previous, filter), kept_id(&some, b->previous, NULL));
+		assert_int_equal(a->nr_kv, b->nr_kv);
+		for (unsigned v = 0; v < a->nr_kv; v++) {
+			assert_string_equal(a->keys[v], b->keys[v]);
+			assert_string_equal(a->values[v], b->values[v]);
+		}
+		assert_int_equal(a->nr_metrics, b->nr_metrics);
+		for (unsigned m = 0; m < a->nr_metrics; m++)
+			assert_string_equal(a->metrics[m].name, b->metrics[m].name);
+		/* every param's value, as the fork server is sent them */
+		n = kscen_sampler_encode(a, x, sizeof(x));
+		assert_true(n > 0);
+		assert_int_equal(kscen_sampler_encode(b, y, sizeof(y)), n);
+		assert_memory_equal(x, y, n);
+	}
+	assert_int_equal(k, some.nr);
+	kscen_jobs_free(&some);
+}
+
+/* @id as a glob that matches it alone. */
+static void glob_of(const char *id, char *out, size_t len)
+{
+	size_t n = 0;
+
+	for (; *id && n + 2 < len; id++) {
+		if (strchr("*?[\\", *id))
+			out[n++] = '\\';
+		out[n++] = *id;
+	}
+	out[n] = '\0';
+}
+
+static void filtered_as_expand(const char *path)
+{
+	static const char *const globs[] = {
+		"*", "*=0*", "*=1*", "*=[04]*", "*=[14],*", "*1", "*2", "*=a", "e/*",
+		"*true*", "*k,*", "nothing",
+	};
+	struct kscen_scenario *s;
+	struct kscen_jobs all;
+	char one[1024];
+
+	assert_int_equal(load(path, &s, &all, 100000), 0);
+	for (unsigned g = 0; g < ARRAY_SIZE(globs); g++)
+		same_as_filtered(s, &all, globs[g]);
+	/* each job alone: the first and last 20 of a large scenario */
+	for (unsigned i = 0; i < all.nr; i++) {
+		if (i == 20 && all.nr > 40)
+			i = all.nr - 20;
+		glob_of(all.job[i].id, one, sizeof(one));
+		same_as_filtered(s, &all, one);
+	}
+	kscen_jobs_free(&all);
+	kscen_scenario_free(s);
+}
+
+void test_expand_some_is_expand_filtered(void **state)
+{
+	const char *const dirs[] = { "tests/fixtures/good/*.yaml", "scenarios/*.yaml" };
+	char path[] = "/tmp/kscen-expand.XXXXXX";
+	/* a baseline over an axis with an exclude and an include, labels-free long values */
+	const char *text =
+		"scenario: some\njobs:\n  - name: m\n    workload: mem.memcpy\n"
+		"    params: {size: [2k, 1k, 3k, 4k], nr_loops: [1, 2, 3]}\n"
+		"    exclude:\n      - {size: 3k, nr_loops: 2}\n"
+		"    include:\n      - {size: 8k, nr_loops: 2}\n"
+		"    baseline: {size: 1k}\n"
+		"  - name: e\n    workload: exec\n"
+		"    params: {command: [\"true\", \"false\", \"echo a command line that is longer "
+		"than forty bytes\"], metric_name: [a, b]}\n"
+		"    baseline: {command: \"true\"}\n";
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	filtered_as_expand(path);
+	unlink(path);
+	for (unsigned d = 0; d < 2; d++) {
+		glob_t g;
+
+		assert_int_equal(glob(dirs[d], 0, NULL, &g), 0);
+		for (size_t i = 0; i < g.gl_pathc; i++)
+			filtered_as_expand(g.gl_pathv[i]);
+		globfree(&g);
+	}
 }

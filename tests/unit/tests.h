@@ -26,6 +26,7 @@
 	X(test_sampler_runs_and_reaps)		\
 	X(test_expand_stream_same_ids_in_order)	\
 	X(test_expand_stream_refuses_what_expand_does) \
+	X(test_expand_some_is_expand_filtered)	\
 	X(test_load_units_and_strings)			\
 	X(test_sha256_known_answers)			\
 	X(test_summary_median_mean_stddev)		\
