@@ -1,29 +1,41 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fork-floor.c - what one process costs on this machine: fork, _exit and
- * waitpid of a minimal process, N times; prints microseconds per fork.
+ * waitpid of a minimal process, N times; prints microseconds per process.
  * kscen takes every sample in a process of its own (isolation), so this is
  * the floor of its harness cost per sample (bench/overhead.sh, figure 0).
+ * "fork-floor N vfork" does the same with vfork(): a child that shares its
+ * parent's memory, what a harness without that isolation would pay.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+/* A child that exits at once (with vfork, the parent waits for that). */
+static __attribute__((noinline)) pid_t start(int shared)
+{
+	pid_t p = shared ? vfork() : fork();
+
+	if (p == 0)
+		_exit(0);
+	return p;
+}
+
 int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 200;
+	int shared = argc > 2 && !strcmp(argv[2], "vfork");
 	struct timespec a, b;
 
 	if (n < 1)
 		return 2;
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	for (int i = 0; i < n; i++) {
-		pid_t p = fork();
+		pid_t p = start(shared);
 
-		if (p == 0)
-			_exit(0);
 		if (p < 0 || waitpid(p, NULL, 0) != p)
 			return 1;
 	}

@@ -13,9 +13,11 @@
 #  4. a 50-sample run with --compare last against a stored 2,000-job run,
 #     against the same run with --compare none;
 #  5. wall time and peak RSS of `kscen plan` of 10^5 and 10^6 jobs;
-#  6. wall time and peak RSS of a run of 1 job --filter'ed from 10^5.
+#  6. wall time and peak RSS of a run of 1 job --filter'ed from 10^5 and
+#     10^6 (the matrices of 3 and 5).
 # And first, 0: fork + _exit + waitpid of a minimal process (fork-floor.c),
-# the floor of a harness that takes each sample in a process of its own,
+# the floor of a harness that takes each sample in a process of its own
+# (and the same with vfork: what a child sharing our memory costs),
 # and an append + fdatasync (sync-cost.c; the run journal's durability), in
 # the results directory's file system (./results).
 # KSCEN (./kscen), ROUNDS.
@@ -48,6 +50,10 @@ cc -O2 -o "$tmp/fork-floor" bench/fork-floor.c
 for r in $(seq "$rounds"); do "$tmp/fork-floor" 200 >>"$tmp/f0"; done
 printf '0. fork+exit+wait:          %.3f ms (a minimal process, 200 times)\n' \
 	"$(echo "$(median <"$tmp/f0") / 1000" | bc -l)"
+: >"$tmp/v0"
+for r in $(seq "$rounds"); do "$tmp/fork-floor" 200 vfork >>"$tmp/v0"; done
+printf '0. vfork+exit+wait:         %.3f ms (a child sharing our memory: no isolation)\n' \
+	"$(echo "$(median <"$tmp/v0") / 1000" | bc -l)"
 cc -O2 -o "$tmp/sync-cost" bench/sync-cost.c
 mkdir -p results
 : >"$tmp/s0"
@@ -134,11 +140,24 @@ for n in 100000 1000000; do	# exec: command x metric_name axes
 		"$(cut -d' ' -f1 "$tmp/p5" | median)" "$(($(cut -d' ' -f2 "$tmp/p5" | median | cut -d. -f1) / 1024))"
 done
 
-# 6. the run path's memory: one job picked by --filter from the 10^5-job matrix
-: >"$tmp/r6"
-for r in $(seq "$rounds"); do
-	/usr/bin/time -f '%e %M' -o "$tmp/t6" $run -r 1 --filter 'j/loops=1000' "$tmp/big.yaml" >/dev/null 2>&1
-	cat "$tmp/t6" >>"$tmp/r6"
+# 6. the run path's memory: one job picked by --filter from the 10^5-job
+# matrix of figure 3 (one axis of 10^5 values: the scenario file itself is
+# most of it; plan of it for comparison) and from the 10^5- and 10^6-job
+# matrices of figure 5 (two axes, 1,100 and 2,000 values)
+r6() {	# r6 LABEL CMD...: median wall and peak RSS of CMD over the rounds
+	local label=$1
+	shift
+	: >"$tmp/r6"
+	for r in $(seq "$rounds"); do
+		/usr/bin/time -f '%e %M' -o "$tmp/t6" "$@" >/dev/null 2>&1
+		cat "$tmp/t6" >>"$tmp/r6"
+	done
+	printf '6. %-34s %.2f s, peak RSS %d MiB\n' "$label:" \
+		"$(cut -d' ' -f1 "$tmp/r6" | median)" "$(($(cut -d' ' -f2 "$tmp/r6" | median | cut -d. -f1) / 1024))"
+}
+r6 "run --filter 1 of 10^5 (1 axis)" $run -r 1 --filter 'j/loops=1000' "$tmp/big.yaml"
+r6 "plan of the same" $kscen plan "$tmp/big.yaml"
+for n in 5 6; do
+	r6 "run --filter 1 of 10^$n (2 axes)" $run -r 1 --max-jobs 2000000 \
+		--filter 'm/command=true 1,metric_name=m1' "$tmp/plan$((10 ** n)).yaml"
 done
-printf '6. run --filter 1 of 10^5:  %.2f s, peak RSS %d MiB\n' \
-	"$(cut -d' ' -f1 "$tmp/r6" | median)" "$(($(cut -d' ' -f2 "$tmp/r6" | median | cut -d. -f1) / 1024))"
