@@ -32,6 +32,7 @@
 #include "report.h"
 #include "util.h"
 #include "runner.h"
+#include "scenario.h"
 #include "scenario_load.h"
 #include "vm.h"
 #include "ab.h"
@@ -157,6 +158,28 @@ static int opt_two(const char *cmd, const struct kscen_option *o, const char *ar
 	return 0;
 }
 
+/*
+ * The guests load the modules of the scenario's workloads from the same
+ * paths: false (printed) if one is where they would not see it.
+ */
+static bool modules_seen(const struct kscen_jobs *jobs)
+{
+	for (unsigned i = 0; i < jobs->nr; i++) {
+		const char *origin = kscen_workload_origin(jobs->job[i].workload);
+		char *real = origin ? realpath(origin, NULL) : NULL;
+		bool bad = real && kscen_vm_hidden(real, NULL);
+
+		if (bad)
+			fprintf(stderr, "kscen ab: the module %s (workload %s) is under /tmp "
+				"or /run, which the guests mount a tmpfs of their own over; "
+				"move it elsewhere\n", real, jobs->job[i].workload->name);
+		free(real);
+		if (bad)
+			return false;
+	}
+	return true;
+}
+
 int kscen_cmd_ab(int argc, char **argv)
 {
 	struct ab ab = { .hang_timeout = HANG_TIMEOUT };
@@ -216,6 +239,11 @@ int kscen_cmd_ab(int argc, char **argv)
 	if (kscen_scenario_load(argv[optind], &s))
 		return EXIT_USAGE;
 	if (kscen_expand(s, 100000, &jobs)) {
+		kscen_scenario_free(s);
+		return EXIT_USAGE;
+	}
+	if (!modules_seen(&jobs)) {
+		kscen_jobs_free(&jobs);
 		kscen_scenario_free(s);
 		return EXIT_USAGE;
 	}

@@ -126,6 +126,8 @@ void kscen_ab_jobs_free(struct kscen_jobs *jobs);
  * could not see the directory or a file named in @argv.
  */
 char *kscen_vm_script(int argc, char **argv, const char *rw);
+/* Is @path (real) under the guest's own /tmp or /run, and not under @rw? */
+bool kscen_vm_hidden(const char *path, const char *rw);
 
 /* Shared option parsing of vm and ab: --memory, --accel. */
 int kscen_vm_parse_memory(const char *arg, unsigned long long *out);

@@ -89,6 +89,22 @@ run "$kscen" vm --kernel /nonexistent -- run /tmp/kscen-vm-test-$$.yaml
 rm -f /tmp/kscen-vm-test-$$.yaml
 [ $rc = 2 ] && grep -q "/tmp/kscen-vm-test-$$.yaml is under /tmp or /run" "$tmp/err" &&
 	pass vm_scenario_under_tmp_refused || fail vm_scenario_under_tmp_refused "rc=$rc $(cat "$tmp/err")"
+# Modules the guests would not see: KSCEN_MODULE_PATH (passed to the guest
+# otherwise) and, for ab, a scenario's modules: entry, both under /tmp.
+vmods=$(mktemp -d /tmp/kscen-vmods.XXXXXX)
+KSCEN_MODULE_PATH=$vmods run "$kscen" vm --kernel /nonexistent -- run "$vfx/tiny.yaml"
+[ $rc = 2 ] && grep -q "KSCEN_MODULE_PATH: $(realpath "$vmods") is under /tmp or /run" "$tmp/err" &&
+	pass vm_module_path_under_tmp_refused || fail vm_module_path_under_tmp_refused "rc=$rc $(cat "$tmp/err")"
+if make -s examples >/dev/null 2>&1 && cp examples/example.so "$vmods/example.so"; then
+	printf 'scenario: vm-mod\nmodules: [%s]\njobs:\n  - {name: g, workload: example.getpid}\n' \
+		"$vmods/example.so" >"$tmp/vmod.yaml"
+	run "$kscen" ab --kernel /nonexistent --kernel /nonexistent "$tmp/vmod.yaml"
+	[ $rc = 2 ] && grep -q "the module $(realpath "$vmods/example.so") (workload example.getpid) is under /tmp or /run" "$tmp/err" &&
+		pass ab_module_under_tmp_refused || fail ab_module_under_tmp_refused "rc=$rc $(cat "$tmp/err")"
+else
+	fail ab_module_under_tmp_refused "make examples failed"
+fi
+rm -rf "$vmods"
 # the agent's protocol, on stdio: hello, one sample, a bad request, quit
 printf 'sample 0 5000000000\nsample 9 1\nquit\n' | "$kscen" agent --stdio "$vfx/tiny.yaml" >"$tmp/out" 2>"$tmp/err"
 rc=$?
