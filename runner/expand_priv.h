@@ -28,6 +28,15 @@ int expand_key_index(const struct entry_keys *k, const char *key);
 int expand_combo_values(const struct kscen_job_spec *j,
 	const struct entry_keys *k, struct combo *c);
 void expand_combo_fini(const struct kscen_workload *w, struct combo *c);
+/*
+ * A value longer than ID_VALUE_MAX bytes (a command, a regex) would drown
+ * the id: it appears as its first ID_PREFIX bytes, '~' and the first 8 hex
+ * digits of its SHA-256. The hash keeps ids of different values different
+ * and the id of a value the same from run to run; the stored run keeps the
+ * whole value beside the id (params:).
+ */
+#define ID_VALUE_MAX	40
+#define ID_PREFIX	24
 char *expand_id_value(const char *v);
 size_t expand_id_len(const char *v);
 char *expand_id_put(char *p, const char *v);
