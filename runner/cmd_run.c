@@ -180,7 +180,10 @@ static int run_main(int argc, char **argv, bool *bisect)
 	} else if (compare_path_ok(compare)) {
 		return EXIT_USAGE;
 	}
-	if ((sharded = cmd_shard_opts("run", shard, shards, &sk, &sn)) < 0)
+	/* A resumed shard is the journal's: its jobs are those it lists. */
+	if (resume)
+		sharded = jh.shard && !kscen_shard_parse(jh.shard, &sk, &sn);
+	else if ((sharded = cmd_shard_opts("run", shard, shards, &sk, &sn)) < 0)
 		return EXIT_USAGE;
 	/*
 	 * A --filter'ed run holds only the jobs it runs; a shard is cut from
@@ -188,19 +191,24 @@ static int run_main(int argc, char **argv, bool *bisect)
 	 * as it runs.
 	 */
 	if (cmd_load_and_expand_some(resume ? jh.scenario_file : argv[optind], max_jobs,
-				     sharded ? NULL : ro.filter, &s, &jobs, &total) ||
-	    (resume && kscen_resume_check(resume, &jh, s, &jobs))) {
-		if (s) {
-			kscen_jobs_free(&jobs);
-			kscen_scenario_free(s);
-		}
+				     sharded ? NULL : ro.filter, &s, &jobs, &total)) {
 		kscen_journal_close(journal, false);
 		kscen_journal_hdr_fini(&jh);
 		free(resume_dir);
 		return EXIT_USAGE;
 	}
-	if (sharded)
+	if (sharded && resume)
+		kscen_resume_shard(&jh, &jobs, &all);
+	else if (sharded)
 		cmd_shard_jobs(&jobs, &all, sk, sn, results, s->name, &balance);
+	if (resume && kscen_resume_check(resume, &jh, s, &jobs)) {
+		cmd_jobs_release(&jobs, &all);
+		kscen_scenario_free(s);
+		kscen_journal_close(journal, false);
+		kscen_journal_hdr_fini(&jh);
+		free(resume_dir);
+		return EXIT_USAGE;
+	}
 	kscen_run_opts_resolve(&ro, s, repeat, warmup, until_ci, max_repeat);
 	if (resume) {
 		ro.repeat = jh.repeat;

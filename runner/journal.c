@@ -166,6 +166,8 @@ int kscen_journal_create(const char *path, const struct kscen_journal_hdr *h,
 	    h->repeat, h->warmup, h->max_repeat, h->until_ci, h->max_jobs);
 	if (h->filter)
 		put_str(j, "filter", h->filter);
+	if (h->shard)
+		put_str(j, "shard", h->shard);
 	put_str(j, "compare", h->compare ? h->compare : "none");
 	put(j, "jobs %u\n", jobs->nr);
 	for (unsigned i = 0; i < jobs->nr; i++)
@@ -200,6 +202,7 @@ static void hdr_fini(struct kscen_journal_hdr *h)
 	free(h->started);
 	free(h->command);
 	free(h->filter);
+	free(h->shard);
 	free(h->compare);
 	for (unsigned i = 0; i < h->nr_ids; i++)
 		free(h->ids[i]);
@@ -248,6 +251,7 @@ static int read_header(FILE *f, struct kscen_journal_hdr *h, unsigned *lineno)
 			     !strcmp(line, "started") ? &h->started :
 			     !strcmp(line, "command") ? &h->command :
 			     !strcmp(line, "filter") ? &h->filter :
+			     !strcmp(line, "shard") ? &h->shard :
 			     !strcmp(line, "compare") ? &h->compare : NULL;
 		if (str) {
 			if (*str || dec(val))

@@ -12,6 +12,7 @@ struct kscen_journal_hdr {
 	double until_ci;
 	unsigned long max_jobs;
 	char *filter;		/* NULL: all jobs */
+	char *shard;		/* "K/N" of a sharded run, or NULL */
 	char *compare;		/* run --compare as given: last, none, label:NAME or a path */
 	/* resume only: the job ids the run had, to check the expansion */
 	char **ids;
@@ -69,6 +70,14 @@ void kscen_save_failed(const char *results, int err, struct kscen_journal *j);
 /* --resume: open the journal; *@results is where its run is stored. */
 int kscen_resume_open(const char *path, struct kscen_journal_hdr *h,
 		      struct kscen_journal **j, char **results);
+/*
+ * A sharded run's jobs on resume: those of the whole plan *@jobs that the
+ * journal lists (the shard it was given when it started, whatever the
+ * stored runs that balanced it say now); the plan moves to *@all, as
+ * cmd_shard_jobs() leaves it.
+ */
+void kscen_resume_shard(const struct kscen_journal_hdr *h, struct kscen_jobs *jobs,
+			struct kscen_jobs *all);
 /* Does @s still expand to the journal's jobs? 0 or -EINVAL, said why. */
 int kscen_resume_check(const char *path, const struct kscen_journal_hdr *h,
 		       const struct kscen_scenario *s, const struct kscen_jobs *jobs);

@@ -16,6 +16,7 @@
 #include "util.h"
 #include "journal.h"
 #include "runner.h"
+#include "shard.h"
 
 /* "2026-12-02T16:51:06Z" -> "20261202T165106Z", keeping only digits and T/Z. */
 static void stamp_of(const char *iso, char *buf, size_t len)
@@ -54,6 +55,7 @@ struct kscen_journal *kscen_journal_start(const char *results,
 		.max_repeat = ro->max_repeat, .until_ci = ro->until_ci,
 		.max_jobs = max_jobs,
 		.filter = (char *)ro->filter,
+		.shard = run->shard,
 		.compare = (char *)compare,
 	};
 	struct kscen_journal *j = NULL;
@@ -148,4 +150,26 @@ int kscen_resume_check(const char *path, const struct kscen_journal_hdr *h,
 		}
 	}
 	return 0;
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void kscen_resume_shard(const struct kscen_journal_hdr *h, struct kscen_jobs *jobs,
+			struct kscen_jobs *all)
+{
+	char **ids = kscen_xcalloc(h->nr_ids + 1, sizeof(*ids));
+	bool *sel = kscen_xcalloc(jobs->nr + 1, sizeof(*sel));
+
+	memcpy(ids, h->ids, h->nr_ids * sizeof(*ids));
+	qsort(ids, h->nr_ids, sizeof(*ids), cmp_id);
+	for (unsigned i = 0; i < jobs->nr; i++)
+		sel[i] = h->nr_ids && bsearch(&jobs->job[i].id, ids, h->nr_ids,
+					      sizeof(*ids), cmp_id);
+	*all = *jobs;
+	kscen_jobs_subset(all, sel, jobs);
+	free(sel);
+	free(ids);
 }

@@ -96,6 +96,28 @@ printf 'kscen-journal 1\ngarbage\n' >"$rel/bad.journal"
 run "$kscen" run --resume "$rel/bad.journal"
 [ $rc = 2 ] && grep -q 'bad.journal:2:1: not a kscen journal' "$tmp/err" &&
 	pass resume_bad_journal_exit_2 || fail resume_bad_journal_exit_2 "rc=$rc $(cat "$tmp/err")"
+# A shard resumes as the shard it was: its journal names it and its jobs,
+# which are taken as listed (not balanced again by the runs stored since),
+# and merge joins it with the other shard. It used to stop at "expands to
+# 2 jobs, not 1".
+rm -rf "$rel/res"
+sed 's/^repeat: 4/repeat: 20/' "$rel/slow.yaml" >"$rel/shard.yaml"	# 1 s a shard
+"$kscen" run -q -o "$rel/res" --compare none --shard 1/2 "$rel/shard.yaml" >/dev/null 2>&1 &
+pid=$!
+wait_samples 2
+{ kill -9 $pid; wait $pid; } 2>/dev/null
+journal=$(ls "$rel"/res/rel-slow/*.journal 2>/dev/null)
+"$kscen" run -q -o "$rel/res" --compare none --shard 2/2 "$rel/shard.yaml" >/dev/null 2>&1
+named=$(grep -cx 'shard 1/2' "$journal" 2>/dev/null)
+run "$kscen" run -q --resume "$journal"
+if [ $rc = 0 ] && [ "$named" = 1 ] && [ ! -e "$journal" ] &&
+   [ "$(grep -l "^shard: '1/2'" "$rel"/res/rel-slow/*.yaml | wc -l)" = 1 ] &&
+   "$kscen" merge "$rel/merged.yaml" "$rel"/res/rel-slow/*.yaml >"$tmp/out" 2>"$tmp/err" &&
+   grep -q '^# 2 ok, 0 skipped, 0 failed' "$tmp/out"; then
+	pass resume_sharded_run
+else
+	fail resume_sharded_run "rc=$rc $(ls "$rel/res/rel-slow") $(cat "$tmp/err" "$tmp/out")"
+fi
 
 # ---- never exit 0 without the results: a full disk at the end ------------
 if [ "$(id -u)" = 0 ] && mkdir -p "$rel/full" && mount -t tmpfs -o size=64k tmpfs "$rel/full" 2>/dev/null; then
