@@ -9,13 +9,16 @@
  * - a round trip between two processes over a pair of pipes (two wake-ups);
  * - fork + _exit + waitpid, and the same with the child joining a cgroup
  *   by writing to its cgroup.procs first, as a sample process does (only
- *   with CGROUP_DIR: an empty cgroup v2 directory made for the purpose).
+ *   with CGROUP_DIR: an empty cgroup v2 directory made for the purpose);
+ * - with CGROUP_DIR, a mkdir + rmdir of a cgroup below it: what a cgroup
+ *   made for each sample costs beside one that serves them all.
  *
  * Each is the median of 5 runs, in microseconds, one per line.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -108,6 +111,20 @@ static double process(int procs)
 	return (now_us() - t0) / n;
 }
 
+static double cgroup_made(const char *dir)
+{
+	const int n = 200;
+	char path[4096];
+	double t0;
+
+	snprintf(path, sizeof(path), "%s/child", dir);
+	t0 = now_us();
+	for (int i = 0; i < n; i++)
+		if (mkdir(path, 0755) || rmdir(path))
+			return -1;
+	return (now_us() - t0) / n;
+}
+
 int main(int argc, char **argv)
 {
 	double v[RUNS];
@@ -136,6 +153,9 @@ int main(int argc, char **argv)
 		for (int i = 0; i < RUNS; i++)
 			v[i] = process(procs);
 		printf("fork + join the cgroup + exit + wait: %.1f us\n", median(v));
+		for (int i = 0; i < RUNS; i++)
+			v[i] = cgroup_made(argv[1]);
+		printf("mkdir + rmdir of a cgroup: %.1f us\n", median(v));
 	}
 	return 0;
 }

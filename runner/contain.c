@@ -11,10 +11,14 @@
  *    sample the runner SIGKILLs and reaps its children until none is left.
  *  - Where a cgroup v2 hierarchy is mounted at /sys/fs/cgroup, or can be
  *    mounted (a cgroup v1 machine: at /run/kscen/cgroup2), each sample runs
- *    in a cgroup of its own, <root>/kscen-<pid>/sample, which cgroup.kill
- *    empties at the end however the processes were started; its cpu.stat
- *    usage and memory.peak (when the memory controller is there) become two
- *    extra metrics of the sample.
+ *    in <root>/kscen-<pid>/sample, which cgroup.kill empties at the end
+ *    however the processes were started; its cpu.stat usage and memory.peak
+ *    (when the memory controller is there) become two extra metrics of the
+ *    sample. memory.peak only rises, so where it is read each sample has a
+ *    fresh cgroup; otherwise the one cgroup, emptied, serves every sample,
+ *    and a sample's CPU is what its usage grew by (a mkdir and an rmdir of a
+ *    cgroup less a sample: 0.1 ms of an `exec true` sample here,
+ *    docs/performance.md).
  *
  * If the runner is SIGKILLed, the sample process dies with it
  * (PR_SET_PDEATHSIG, isolate.c), and a guard process forked at the start,
@@ -54,8 +58,10 @@ static struct {
 	char *sample_dir;	/* run_dir/sample */
 	char reason[160];	/* why there is no cgroup */
 	bool memory;		/* memory.peak in the sample cgroup */
+	int procs_fd;		/* its cgroup.procs while kept, or -1 */
+	double cpu_seen;	/* its usage_usec when it was last emptied */
 	pid_t guard;
-} ct;
+} ct = { .procs_fd = -1 };
 
 static int write_str(const char *path, const char *s)
 {
@@ -248,12 +254,21 @@ int kscen_contain_sample_begin(void)
 {
 	if (!ct.run_dir)
 		return -1;
+	if (ct.procs_fd >= 0)
+		return ct.procs_fd;
 	if (mkdir(ct.sample_dir, 0755) && errno != EEXIST)
 		return -1;
 	char *procs = kscen_xasprintf("%s/cgroup.procs", ct.sample_dir);
 	int fd = open(procs, O_WRONLY | O_CLOEXEC);
 
 	free(procs);
+	if (fd >= 0 && !ct.memory) {
+		char *f = kscen_xasprintf("%s/cpu.stat", ct.sample_dir);
+
+		ct.cpu_seen = read_key(f, "usage_usec");
+		free(f);
+		ct.procs_fd = fd;
+	}
 	return fd;
 }
 
@@ -339,19 +354,37 @@ void kscen_contain_sample_end(int procs_fd, double *cpu_usec, double *mem_peak)
 	if (!ct.ready)
 		return;
 	if (procs_fd >= 0) {
-		char *f = kscen_xasprintf("%s/cgroup.kill", ct.sample_dir);
+		char *f = kscen_xasprintf("%s/cgroup.events", ct.sample_dir);
+		bool populated = read_key(f, "populated") != 0;
 
-		close(procs_fd);
-		write_str(f, "1");
 		free(f);
-		wait_empty(ct.sample_dir);
+		if (procs_fd != ct.procs_fd)
+			close(procs_fd);
+		if (populated) {
+			f = kscen_xasprintf("%s/cgroup.kill", ct.sample_dir);
+			write_str(f, "1");
+			free(f);
+			wait_empty(ct.sample_dir);
+		}
 		f = kscen_xasprintf("%s/cpu.stat", ct.sample_dir);
 		*cpu_usec = read_key(f, "usage_usec");
 		free(f);
-		f = kscen_xasprintf("%s/memory.peak", ct.sample_dir);
-		*mem_peak = read_key(f, "");
-		free(f);
-		rmdir(ct.sample_dir);	/* a fresh one, and fresh counters, each sample */
+		if (procs_fd == ct.procs_fd) {
+			double usage = *cpu_usec;
+
+			if (usage >= 0 && ct.cpu_seen >= 0)
+				*cpu_usec = usage - ct.cpu_seen;
+			else
+				*cpu_usec = -1;
+			ct.cpu_seen = usage;
+		} else {
+			if (ct.memory) {
+				f = kscen_xasprintf("%s/memory.peak", ct.sample_dir);
+				*mem_peak = read_key(f, "");
+				free(f);
+			}
+			rmdir(ct.sample_dir);	/* fresh counters each sample */
+		}
 	}
 	reap_all();
 }
@@ -359,6 +392,7 @@ void kscen_contain_sample_end(int procs_fd, double *cpu_usec, double *mem_peak)
 void kscen_contain_fini(void)
 {
 	if (ct.run_dir) {
+		kscen_close_fd(&ct.procs_fd);
 		rmdir(ct.sample_dir);
 		rmdir(ct.run_dir);
 	}

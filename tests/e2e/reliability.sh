@@ -175,6 +175,37 @@ if [ -n "$(ls -d /sys/fs/cgroup/kscen-* /run/kscen/cgroup2 2>/dev/null)" ] ||
    grep -q 'cgroup_cpu' "$tmp/out"; then
 	grep -Eq '^ +[0-9.,]+ usecs \(cgroup_cpu\)' "$tmp/out" &&
 		pass cgroup_cpu_is_an_extra_metric || fail cgroup_cpu_is_an_extra_metric "$(cat "$tmp/out")"
+	# Each sample's cgroup_cpu is its own, not the sum so far (one
+	# cgroup may serve every sample): a CPU-bound shell loop's stays
+	# within its wall time, and the fifth is not five times the first.
+	cat >"$rel/burn.yaml" <<'YAML'
+scenario: rel-burn
+repeat: 5
+warmup: 0
+jobs:
+  - name: burn
+    workload: exec
+    params: {command: "i=0; while [ $i -lt 5000 ]; do i=$((i+1)); done"}
+YAML
+	run "$kscen" run -q -o "$rel/burnres" --compare none "$rel/burn.yaml"
+	f=$(ls "$rel"/burnres/rel-burn/*.yaml 2>/dev/null | head -1)
+	verdict=$([ -n "$f" ] && awk '
+		/- name: wall_time/ { m = "w" } /- name: cgroup_cpu/ { m = "c" }
+		/^ +samples: \[/ && m != "" {
+			s = $0; sub(/.*\[/, "", s); sub(/\].*/, "", s)
+			n = split(s, v, /, */)
+			for (i = 1; i <= n; i++) x[m, i] = v[i] + 0
+			cnt[m] = n; m = ""
+		}
+		END {
+			if (cnt["w"] != 5 || cnt["c"] != 5) { print "samples: " cnt["w"] " " cnt["c"]; exit }
+			for (i = 1; i <= 5; i++)
+				if (x["c", i] <= 0 || x["c", i] > x["w", i] * 1.5e6 + 2000)
+					{ print "sample " i ": cgroup_cpu " x["c", i] " us, wall " x["w", i] " s"; exit }
+			print "ok"
+		}' "$f")
+	[ $rc = 0 ] && [ "$verdict" = ok ] && pass cgroup_cpu_is_each_samples_own ||
+		fail cgroup_cpu_is_each_samples_own "rc=$rc: ${verdict:-no result}"
 	# the runner SIGKILLed mid-sample: its guard kills the sample's cgroup
 	cat >"$rel/killed.yaml" <<YAML
 scenario: rel-killed
@@ -196,6 +227,7 @@ YAML
 		fail runner_sigkill_kills_escaped_daemon "$before before, $left after"
 	pkill -9 -f "sleep ${m}[45]" 2>/dev/null
 else
+	skip cgroup_cpu_is_each_samples_own "no cgroup v2 (not mounted, not mountable)"
 	skip runner_sigkill_kills_escaped_daemon "no cgroup v2 (not mounted, not mountable)"
 fi
 
