@@ -104,6 +104,7 @@ static int run_main(int argc, char **argv, bool *bisect)
 	unsigned matched = 0;
 	unsigned long total;
 	int ret, code = 0, tripped = 0, save_err = 0;
+	char *saved_as;
 
 	const struct kscen_option opts[] = {
 		OPT_UINT('r', "repeat", &repeat, "N", 1, 1000000,
@@ -173,6 +174,7 @@ static int run_main(int argc, char **argv, bool *bisect)
 			return EXIT_USAGE;
 		results = resume_dir;
 		compare = jh.compare;
+		label = jh.label;
 		ro.filter = jh.filter;
 		max_jobs = jh.max_jobs;
 	} else if (argc - optind != 1) {
@@ -278,7 +280,15 @@ static int run_main(int argc, char **argv, bool *bisect)
 	for (unsigned i = 0; i < run->nr_jobs && i < refs.nr; i++)
 		if (refs.ref[i].run && refs.ref[i].run->path)
 			run->jobs[i].reference = kscen_xstrdup(refs.ref[i].run->path);
-	if (save && (save_err = kscen_result_save(run, results)))
+	/* A journal that outlived its saved result: the runner died between. */
+	if (resume && save && !ret && (saved_as = kscen_result_saved_as(run, results))) {
+		fprintf(stderr, "kscen: %s: this run was saved as %s, and its runner "
+			"ended before it removed the journal; not saved again\n", resume, saved_as);
+		free(run->path);
+		run->path = saved_as;
+		kscen_journal_finish(journal, run, true);
+		kscen_profile_save_folded(run);
+	} else if (save && (save_err = kscen_result_save(run, results)))
 		kscen_save_failed(results, save_err, journal);
 	else if (save) {
 		kscen_journal_finish(journal, run, ret == 0);

@@ -169,6 +169,8 @@ int kscen_journal_create(const char *path, const struct kscen_journal_hdr *h,
 	if (h->shard)
 		put_str(j, "shard", h->shard);
 	put_str(j, "compare", h->compare ? h->compare : "none");
+	if (h->label)
+		put_str(j, "label", h->label);
 	put(j, "jobs %u\n", jobs->nr);
 	for (unsigned i = 0; i < jobs->nr; i++)
 		put_str(j, "job", jobs->job[i].id);
@@ -204,6 +206,7 @@ static void hdr_fini(struct kscen_journal_hdr *h)
 	free(h->filter);
 	free(h->shard);
 	free(h->compare);
+	free(h->label);
 	for (unsigned i = 0; i < h->nr_ids; i++)
 		free(h->ids[i]);
 	free(h->ids);
@@ -252,7 +255,8 @@ static int read_header(FILE *f, struct kscen_journal_hdr *h, unsigned *lineno)
 			     !strcmp(line, "command") ? &h->command :
 			     !strcmp(line, "filter") ? &h->filter :
 			     !strcmp(line, "shard") ? &h->shard :
-			     !strcmp(line, "compare") ? &h->compare : NULL;
+			     !strcmp(line, "compare") ? &h->compare :
+			     !strcmp(line, "label") ? &h->label : NULL;
 		if (str) {
 			if (*str || dec(val))
 				goto out;

@@ -14,6 +14,7 @@ struct kscen_journal_hdr {
 	char *filter;		/* NULL: all jobs */
 	char *shard;		/* "K/N" of a sharded run, or NULL */
 	char *compare;		/* run --compare as given: last, none, label:NAME or a path */
+	char *label;		/* run --label, or NULL */
 	/* resume only: the job ids the run had, to check the expansion */
 	char **ids;
 	unsigned nr_ids, nr_jobs;

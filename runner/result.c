@@ -21,12 +21,15 @@
 
 #include "util.h"
 #include "runmodel.h"
+#include "store.h"
 
 #define MAX_TRIES	100	/* names tried, one second apart */
 #define STAMP_LEN	16	/* 20261202T101503Z */
 #define HOST_LEN	64
 
 /* ---- Files and names ---------------------------------------------------- */
+
+static void host_part(const char *host, char *buf, size_t len);
 
 static char *join(const char *dir, const char *name)
 {
@@ -95,6 +98,19 @@ static time_t started_time(const char *started)
 	end = started ? strptime(started, "%Y-%m-%dT%H:%M:%S", &tm) : NULL;
 	/* A run without a usable start time is still worth keeping. */
 	return end ? timegm(&tm) : time(NULL);
+}
+
+/* The name @run gets in @sdir when started at @t: <stamp>-<host>[+<label>]. */
+static char *result_name(const char *sdir, const struct kscen_run *run, time_t t)
+{
+	char host[HOST_LEN + 1], stamp[STAMP_LEN + 1];
+	struct tm tm;
+
+	host_part(run->system.hostname, host, sizeof(host));
+	gmtime_r(&t, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	return kscen_xasprintf("%s/%s-%s%s%s.yaml", sdir, stamp, host,
+			       run->label ? "+" : "", run->label ? run->label : "");
 }
 
 /* link() fails with EEXIST instead of replacing; rename as a fallback. */
@@ -174,6 +190,59 @@ out:
 	return ret;
 }
 
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* @a and @b are one run: the same start, command and samples. */
+static bool same_run(const struct kscen_run *a, const struct kscen_run *b)
+{
+	if (a->partial || b->partial || !same_str(a->started, b->started) ||
+	    !same_str(a->command, b->command) || !same_str(a->label, b->label) ||
+	    !same_str(a->shard, b->shard) || !same_str(a->system.hostname, b->system.hostname) ||
+	    !same_str(a->scenario_sha256, b->scenario_sha256) || a->nr_jobs != b->nr_jobs)
+		return false;
+	for (unsigned i = 0; i < a->nr_jobs; i++) {
+		const struct kscen_job_result *x = &a->jobs[i], *y = &b->jobs[i];
+
+		if (!same_str(x->id, y->id) || x->status != y->status ||
+		    x->nr_metrics != y->nr_metrics)
+			return false;
+		for (unsigned m = 0; m < x->nr_metrics; m++) {
+			const struct kscen_metric *p = &x->metrics[m], *q = &y->metrics[m];
+
+			if (p->nr_samples != q->nr_samples || (p->nr_samples &&
+			    memcmp(p->samples, q->samples, p->nr_samples * sizeof(double))))
+				return false;
+		}
+	}
+	return true;
+}
+
+char *kscen_result_saved_as(const struct kscen_run *run, const char *dir)
+{
+	char *sdir, *found = NULL;
+	time_t t = started_time(run->started);
+
+	if (!run->scenario || !*run->scenario || strchr(run->scenario, '/'))
+		return NULL;
+	sdir = join(dir, run->scenario);
+	for (int i = 0; i < MAX_TRIES && !found; i++) {
+		char *path = result_name(sdir, run, t + i), err[8];
+		struct kscen_run *r = NULL;
+
+		if (!access(path, F_OK) && !kscen_result_load_err(path, &r, err, sizeof(err)) &&
+		    same_run(run, r))
+			found = path;
+		else
+			free(path);
+		kscen_run_free(r);
+	}
+	free(sdir);
+	return found;
+}
+
 int kscen_result_dir_ready(const char *dir, const char *scenario)
 {
 	return scenario_dir(dir, scenario, NULL);
@@ -182,10 +251,8 @@ int kscen_result_dir_ready(const char *dir, const char *scenario)
 int kscen_result_save(struct kscen_run *run, const char *dir)
 {
 	char *sdir = NULL, *tmp = NULL, *final = NULL;
-	char host[HOST_LEN + 1], stamp[STAMP_LEN + 1];
 	int fd, dfd, i, ret;
 	mode_t mask;
-	struct tm tm;
 	time_t t;
 
 	ret = scenario_dir(dir, run->scenario, &sdir);
@@ -207,17 +274,10 @@ int kscen_result_save(struct kscen_run *run, const char *dir)
 	if (ret)
 		goto out;
 
-	host_part(run->system.hostname, host, sizeof(host));
 	t = started_time(run->started);
 	for (i = 0, ret = -EEXIST; i < MAX_TRIES && ret == -EEXIST; i++) {
-		time_t ti = t + i;
-
 		free(final);
-		gmtime_r(&ti, &tm);
-		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
-		final = kscen_xasprintf("%s/%s-%s%s%s.yaml", sdir, stamp, host,
-					run->label ? "+" : "",
-					run->label ? run->label : "");
+		final = result_name(sdir, run, t + i);
 		ret = place(tmp, final);
 	}
 	if (ret)

@@ -57,6 +57,7 @@ struct kscen_journal *kscen_journal_start(const char *results,
 		.filter = (char *)ro->filter,
 		.shard = run->shard,
 		.compare = (char *)compare,
+		.label = run->label,
 	};
 	struct kscen_journal *j = NULL;
 	char stamp[32], host[65];

@@ -20,6 +20,14 @@ int kscen_result_write(struct kscen_run *run, const char *path);
  * -errno. Checked before a run, so that no run is lost at the end.
  */
 int kscen_result_dir_ready(const char *dir, const char *scenario);
+/*
+ * The result kscen_result_save() already wrote under @dir for @run, or NULL
+ * (else a malloc'ed path): a file of @run's name, or a later second's, that
+ * holds the same run: start, command, label, shard, host, scenario and
+ * every sample. A run resumed from a journal that outlived its saved
+ * result (the runner died in between) is not saved twice.
+ */
+char *kscen_result_saved_as(const struct kscen_run *run, const char *dir);
 /* Load a stored run; the caller frees it with kscen_run_free(). */
 int kscen_result_load(const char *path, struct kscen_run **out);
 /* The same; the first problem goes to @err instead of stderr. */

@@ -118,6 +118,58 @@ if [ $rc = 0 ] && [ "$named" = 1 ] && [ ! -e "$journal" ] &&
 else
 	fail resume_sharded_run "rc=$rc $(ls "$rel/res/rel-slow") $(cat "$tmp/err" "$tmp/out")"
 fi
+# A labeled run resumes under its label (the journal keeps it): it used to
+# be saved without one, so --compare label: did not find it.
+rm -rf "$rel/res"
+"$kscen" run -q -o "$rel/res" --compare none --label lab "$rel/slow.yaml" >/dev/null 2>&1 &
+pid=$!
+wait_samples 2
+{ kill -9 $pid; wait $pid; } 2>/dev/null
+journal=$(ls "$rel"/res/rel-slow/*.journal 2>/dev/null)
+run "$kscen" run -q --resume "$journal"
+saved=$(ls "$rel"/res/rel-slow/)
+[ $rc = 0 ] && [ -n "$journal" ] && [ ! -e "$journal" ] &&
+	[ "$(echo "$saved" | grep -c '+lab\.yaml$')" = 1 ] && [ "$(echo "$saved" | wc -l)" = 1 ] &&
+	grep -q '^label: lab' "$rel"/res/rel-slow/*.yaml &&
+	pass resume_keeps_label || fail resume_keeps_label "rc=$rc $saved $(cat "$tmp/err")"
+# The runner ends after saving its result and before removing its journal
+# (here: a preloaded unlink() that refuses journals). A resume finds the
+# run already saved, removes the journal and saves no second copy.
+if command -v cc >/dev/null; then
+	rm -rf "$rel/res"
+	cat >"$rel/keepj.c" <<'C'
+#define _GNU_SOURCE
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+int unlink(const char *p)
+{
+	size_t n = strlen(p);
+
+	if (n > 8 && !strcmp(p + n - 8, ".journal")) {
+		errno = EPERM;
+		return -1;
+	}
+	return syscall(SYS_unlink, p);
+}
+C
+	cc -shared -fPIC -o "$rel/keepj.so" "$rel/keepj.c"
+	sed 's/^repeat: 4/repeat: 2/' "$rel/slow.yaml" >"$rel/fast.yaml"
+	LD_PRELOAD="$rel/keepj.so" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+		"$kscen" run -q -o "$rel/res" --compare none "$rel/fast.yaml" >/dev/null 2>&1
+	journal=$(ls "$rel"/res/rel-slow/*.journal 2>/dev/null)
+	before=$(cat "$rel"/res/rel-slow/*.yaml 2>/dev/null | sha256sum)
+	run "$kscen" run -q --resume "$journal"
+	saved=$(ls "$rel"/res/rel-slow/)
+	[ $rc = 0 ] && [ -n "$journal" ] && [ ! -e "$journal" ] && [ "$(echo "$saved" | wc -l)" = 1 ] &&
+		[ "$(cat "$rel"/res/rel-slow/*.yaml | sha256sum)" = "$before" ] &&
+		grep -q 'not saved again' "$tmp/err" &&
+		pass resume_of_saved_run_saves_no_copy ||
+		fail resume_of_saved_run_saves_no_copy "rc=$rc journal=$journal: $saved $(cat "$tmp/err")"
+else
+	skip resume_of_saved_run_saves_no_copy "no C compiler for the unlink() shim"
+fi
 
 # ---- never exit 0 without the results: a full disk at the end ------------
 if [ "$(id -u)" = 0 ] && mkdir -p "$rel/full" && mount -t tmpfs -o size=64k tmpfs "$rel/full" 2>/dev/null; then
