@@ -15,7 +15,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <yaml.h>
@@ -521,12 +520,74 @@ out:
 
 /* ---- Only some jobs ---- */
 
-/* The line after the one @p is in, or @end. */
-static const char *next_line(const char *p, const char *end)
-{
-	const char *nl = memchr(p, '\n', end - p);
+/*
+ * A stored run's lines, read through one buffer: the jobs skipped are
+ * never copied or mapped. (A 2,000-job run is 2.3 MB. Reading it whole
+ * faulted in fresh memory for all of it, and mapping it took a page-table
+ * entry a page: 2.2-2.6 ms of a 13 ms run in a VM where page-table changes
+ * are costly, docs/performance.md figure 4. read(2) in 64 KiB pieces takes
+ * 0.2 ms.)
+ */
+struct lines {
+	int fd;
+	bool eof, err;		/* err: a read failed or a line is too long */
+	size_t pos, end;	/* the bytes of buf not yet given */
+	char buf[64 * 1024];
+};
 
-	return nl ? nl + 1 : end;
+/* The first newline in [@p, @end), a word at a time, or @end. */
+static const char *find_nl(const char *p, const char *end)
+{
+	const uint64_t ones = 0x0101010101010101ULL, nls = ones * '\n';
+
+	while (end - p >= 8) {
+		uint64_t w;
+
+		memcpy(&w, p, 8);
+		w ^= nls;	/* a zero byte where a newline was */
+		if ((w - ones) & ~w & (ones << 7))
+			break;
+		p += 8;
+	}
+	while (p < end && *p != '\n')
+		p++;
+	return p;
+}
+
+/* The next line, its newline included (the last one may have none). */
+static bool next_line(struct lines *l, const char **line, size_t *n)
+{
+	for (;;) {
+		const char *p = l->buf + l->pos, *e = l->buf + l->end;
+		const char *nl = find_nl(p, e);
+		size_t tail = e - p;
+		ssize_t got;
+
+		if (nl < e || (l->eof && tail)) {
+			*line = p;
+			*n = nl < e ? (size_t)(nl + 1 - p) : tail;
+			l->pos += *n;
+			return true;
+		}
+		if (l->eof)
+			return false;
+		if (tail == sizeof(l->buf)) {
+			l->err = true;
+			return false;
+		}
+		memmove(l->buf, p, tail);
+		l->pos = 0;
+		l->end = tail;
+		got = read(l->fd, l->buf + tail, sizeof(l->buf) - tail);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			l->err = true;
+			return false;
+		}
+		l->eof = !got;
+		l->end += got;
+	}
 }
 
 /*
@@ -561,78 +622,69 @@ static void append(char **out, size_t *len, size_t *cap, const char *p, size_t n
 }
 
 /*
- * The text of @buf with only the jobs in @want, if @buf is laid out as
- * result.c writes it: every other key before "jobs:", and each job a
- * "- id: ID" line with its lines indented below. NULL otherwise.
+ * The text of @l with only the jobs in @want, if it is laid out as result.c
+ * writes it: every other key before "jobs:", and each job a "- id: ID" line
+ * with its lines indented below. NULL otherwise.
  */
-static char *select_jobs(const char *buf, size_t len, const struct kscen_idset *want,
-			 size_t *out_len)
+static char *select_jobs(struct lines *l, const struct kscen_idset *want, size_t *out_len)
 {
-	const char *end = buf + len, *p = buf, *jobs = NULL;
 	char *out = NULL, id[4096];
-	size_t olen = 0, cap = 0;
+	size_t olen = 0, cap = 0, head = 0, n;
+	bool in_jobs = false, keep = false;
 	unsigned kept = 0;
+	const char *p;
 
-	for (; p < end; p = next_line(p, end)) {
-		if (end - p >= 6 && !memcmp(p, "jobs:\n", 6)) {
-			jobs = p;
-			break;
+	while (next_line(l, &p, &n)) {
+		if (!in_jobs) {
+			append(&out, &olen, &cap, p, n);
+			if (n == 6 && !memcmp(p, "jobs:\n", 6)) {
+				in_jobs = true;
+				head = olen - 6;
+			}
+			continue;
 		}
-	}
-	if (!jobs)
-		return NULL;
-	append(&out, &olen, &cap, buf, jobs - buf);
-	append(&out, &olen, &cap, "jobs:\n", 6);
-	for (p = jobs + 6; p < end; ) {
-		const char *q = next_line(p, end);
-
-		if (end - p < 6 || memcmp(p, "- id: ", 6) || !plain_id(p, end, id, sizeof(id))) {
-			free(out);
-			return NULL;
+		if (*p == ' ' || *p == '\n') {		/* a line of the job */
+			if (keep)
+				append(&out, &olen, &cap, p, n);
+			continue;
 		}
-		while (q < end && (*q == ' ' || *q == '\n'))
-			q = next_line(q, end);
-		if (q < end && (end - q < 2 || memcmp(q, "- ", 2))) {
-			free(out);	/* something else at the top: not ours */
-			return NULL;
-		}
-		if (kscen_idset_has(want, id)) {
-			append(&out, &olen, &cap, p, q - p);
+		/* something else at the top than a job: not ours */
+		if (n < 6 || memcmp(p, "- id: ", 6) || !plain_id(p, p + n, id, sizeof(id)))
+			goto fail;
+		keep = kscen_idset_has(want, id);
+		if (keep) {
+			append(&out, &olen, &cap, p, n);
 			kept++;
 		}
-		p = q;
 	}
+	if (l->err || !in_jobs)
+		goto fail;
 	if (!kept) {
-		olen = jobs - buf;
+		olen = head;
 		append(&out, &olen, &cap, "jobs: []\n", 9);
 	}
 	*out_len = olen;
 	return out;
+fail:
+	free(out);
+	return NULL;
 }
 
-/*
- * The file mapped, not read: the jobs skipped are never copied (a 2,000-job
- * run is 2.2 MB, and copying it into fresh memory took as long as the rest
- * of a short run's reference loading). NULL when it cannot be mapped or is
- * not a regular file of at most MAX_FILE bytes: the caller reads it.
- */
-static char *select_mapped(const char *path, const struct kscen_idset *want,
-			   size_t *some_len)
+/* NULL when @path is not a regular file of at most MAX_FILE bytes, or not ours. */
+static char *select_read(const char *path, const struct kscen_idset *want,
+			 size_t *some_len)
 {
-	char *some = NULL;
+	struct lines *l;
+	char *some;
 	size_t size;
-	void *map;
 	int fd = kscen_open_regular(path, MAX_FILE, &size);
 
 	if (fd < 0)
 		return NULL;
-	if (size > 0) {
-		map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (map != MAP_FAILED) {
-			some = select_jobs(map, size, want, some_len);
-			munmap(map, size);
-		}
-	}
+	l = kscen_xcalloc(1, sizeof(*l));
+	l->fd = fd;
+	some = select_jobs(l, want, some_len);
+	free(l);
 	close(fd);
 	return some;
 }
@@ -646,7 +698,7 @@ int kscen_result_load_some(const char *path, const struct kscen_idset *want,
 	int ret;
 
 	*out = NULL;
-	if (want && (some = select_mapped(path, want, &some_len))) {
+	if (want && (some = select_read(path, want, &some_len))) {
 		/* Quietly: a problem is said by the full parse, at its place. */
 		char quiet[256];
 		struct loader q = { .path = path, .err = quiet, .errlen = sizeof(quiet) };

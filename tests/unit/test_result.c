@@ -616,3 +616,70 @@ void test_result_load_some_jobs(void **state)
 	kscen_run_free(none);
 	kscen_run_free(odd);
 }
+
+/*
+ * A stored run larger than the selective reader's 64 KiB buffer: jobs and
+ * lines cut by its refills are read whole, and a line longer than the
+ * buffer sends the file to the full parse.
+ */
+void test_result_load_some_large(void **state)
+{
+	const char *path = "tests/fixtures/results/crash.yaml";
+	char tmp[] = "/tmp/kscen-large.XXXXXX", *text, *jobs;
+	struct kscen_run *all, *some;
+	struct kscen_idset want = { 0 };
+	size_t len;
+	FILE *f;
+	int fd;
+
+	(void)state;
+	assert_int_equal(kscen_read_regular(path, 1 << 20, &text, &len), 0);
+	jobs = strstr(text, "\njobs:\n");
+	assert_non_null(jobs);
+	for (int long_line = 0; long_line < 2; long_line++) {
+		strcpy(tmp, "/tmp/kscen-large.XXXXXX");
+		fd = mkstemp(tmp);
+		assert_true(fd >= 0);
+		f = fdopen(fd, "w");
+		assert_non_null(f);
+		fwrite(text, 1, jobs + 1 - text, f);
+		if (long_line) {
+			fputs("# ", f);
+			for (int i = 0; i < 70000; i++)
+				fputc('x', f);
+			fputc('\n', f);
+		}
+		fputs("jobs:\n", f);
+		for (unsigned i = 0; i < 1000; i++)
+			fprintf(f, "- id: j/n=%u\n  name: j\n  workload: exec\n  params:\n"
+				"    command: true %u\n  status: ok\n  reason: null\n"
+				"  metrics:\n  - name: wall_time\n    unit: s\n"
+				"    better: lower\n    samples: [%u, %u]\n"
+				"  baseline: null\n  previous: null\n", i, i, i, i + 1);
+		fclose(f);
+		assert_int_equal(kscen_result_load(tmp, &all), 0);
+		assert_int_equal(all->nr_jobs, 1000);
+		for (unsigned i = 0; i < 999; i++)	/* all but the last */
+			kscen_idset_add(&want, all->jobs[i].id);
+		kscen_idset_sort(&want);
+		assert_int_equal(kscen_result_load_some(tmp, &want, &some, NULL, 0), 0);
+		if (long_line) {	/* not selected: read whole */
+			assert_int_equal(some->nr_jobs, 1000);
+		} else {
+			assert_int_equal(some->nr_jobs, 999);
+			for (unsigned i = 0; i < 999; i++) {
+				const struct kscen_job_result *b = &some->jobs[i];
+
+				assert_string_equal(b->id, all->jobs[i].id);
+				assert_int_equal(b->metrics[0].nr_samples, 2);
+				assert_true(b->metrics[0].samples[0] == i);
+				assert_true(b->metrics[0].samples[1] == i + 1);
+			}
+		}
+		unlink(tmp);
+		kscen_idset_free(&want);
+		kscen_run_free(all);
+		kscen_run_free(some);
+	}
+	free(text);
+}

@@ -23,6 +23,7 @@
 	X(test_expand_metrics_list)		\
 	X(test_sampler_request_round_trip)	\
 	X(test_result_load_some_jobs)		\
+	X(test_result_load_some_large)		\
 	X(test_sampler_runs_and_reaps)		\
 	X(test_expand_stream_same_ids_in_order)	\
 	X(test_expand_stream_refuses_what_expand_does) \
