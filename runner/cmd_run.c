@@ -174,7 +174,8 @@ static int run_main(int argc, char **argv, bool *bisect)
 			return EXIT_USAGE;
 		results = resume_dir;
 		compare = jh.compare;
-		label = jh.label;
+		label = jh.label ? jh.label : label;	/* an older journal has none */
+		ro.profile = ro.profile || jh.profile;
 		ro.filter = jh.filter;
 		max_jobs = jh.max_jobs;
 	} else if (argc - optind != 1) {

@@ -171,6 +171,8 @@ int kscen_journal_create(const char *path, const struct kscen_journal_hdr *h,
 	put_str(j, "compare", h->compare ? h->compare : "none");
 	if (h->label)
 		put_str(j, "label", h->label);
+	if (h->profile)
+		put(j, "profile 1\n");
 	put(j, "jobs %u\n", jobs->nr);
 	for (unsigned i = 0; i < jobs->nr; i++)
 		put_str(j, "job", jobs->job[i].id);
@@ -283,6 +285,8 @@ static int read_header(FILE *f, struct kscen_journal_hdr *h, unsigned *lineno)
 				h->max_repeat = v;
 			else if (!strcmp(line, "max_jobs"))
 				h->max_jobs = v;
+			else if (!strcmp(line, "profile") && v <= 1)
+				h->profile = v;
 			else if (!strcmp(line, "jobs") && !h->ids) {
 				h->nr_jobs = v;
 				h->ids = kscen_xcalloc(v + 1, sizeof(char *));

@@ -15,6 +15,7 @@ struct kscen_journal_hdr {
 	char *shard;		/* "K/N" of a sharded run, or NULL */
 	char *compare;		/* run --compare as given: last, none, label:NAME or a path */
 	char *label;		/* run --label, or NULL */
+	bool profile;		/* run --profile */
 	/* resume only: the job ids the run had, to check the expansion */
 	char **ids;
 	unsigned nr_ids, nr_jobs;

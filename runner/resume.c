@@ -58,6 +58,7 @@ struct kscen_journal *kscen_journal_start(const char *results,
 		.shard = run->shard,
 		.compare = (char *)compare,
 		.label = run->label,
+		.profile = ro->profile,
 	};
 	struct kscen_journal *j = NULL;
 	char stamp[32], host[65];

@@ -120,4 +120,32 @@ if why=$(need_setpriv); then
 else
 	skip profile_unprivileged_is_skipped "$why"
 fi
+# A run --profile cut short resumes with its profiles: the journal keeps
+# --profile, and the profiles are taken after the rounds, replayed ones
+# included. It used to resume without them.
+if ! why=$(need_bpf); then
+	skip resume_keeps_profile "$why"
+else
+	cat >"$tmp/ps.yaml" <<'YAML'
+scenario: e2e-resume-profile
+repeat: 8
+jobs:
+  - {name: s, workload: exec, params: {command: "sleep 0.05"}}
+  - {name: t, workload: exec, params: {command: "sleep 0.04"}}
+YAML
+	"$kscen" run -q -o "$tmp/rp" --profile --compare none "$tmp/ps.yaml" >/dev/null 2>&1 &
+	pid=$!
+	for _ in $(seq 100); do
+		[ "$(cat "$tmp"/rp/e2e-resume-profile/*.journal 2>/dev/null | grep -c '^s ')" -ge 3 ] && break
+		sleep 0.05
+	done
+	{ kill -9 $pid; wait $pid; } 2>/dev/null
+	journal=$(ls "$tmp"/rp/e2e-resume-profile/*.journal 2>/dev/null)
+	run "$kscen" run -q --resume "$journal"
+	rfile=$(ls "$tmp"/rp/e2e-resume-profile/*.yaml 2>/dev/null)
+	[ $rc = 0 ] && [ -n "$journal" ] && [ ! -e "$journal" ] &&
+		[ "$(grep -c '^  profile:' "$rfile" 2>/dev/null)" = 2 ] &&
+		pass resume_keeps_profile ||
+		fail resume_keeps_profile "rc=$rc journal=$journal $(ls "$tmp/rp/e2e-resume-profile") $(cat "$tmp/err")"
+fi
 finish profile
