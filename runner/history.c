@@ -36,11 +36,6 @@ static const char *str(const char *s)
 	return s ? s : "";
 }
 
-static bool same_str(const char *a, const char *b)
-{
-	return !strcmp(str(a), str(b));
-}
-
 static void now_iso(char *buf, size_t len)
 {
 	time_t t = time(NULL);
@@ -54,7 +49,7 @@ static void now_iso(char *buf, size_t len)
 static const char *unusable(const struct kscen_run *run, const char *scenario,
 			    const char *now)
 {
-	if (scenario && !same_str(run->scenario, scenario))
+	if (scenario && !kscen_same_str(run->scenario, scenario))
 		return "another scenario";
 	if (run->partial)
 		return "partial: the run was cut short";
@@ -155,8 +150,8 @@ void kscen_history_free(struct kscen_history *h)
 bool kscen_job_same(const struct kscen_job_result *a,
 		    const struct kscen_job_result *b, bool strict)
 {
-	if (!a || !b || !same_str(a->id, b->id) ||
-	    !same_str(a->workload, b->workload))
+	if (!a || !b || !kscen_same_str(a->id, b->id) ||
+	    !kscen_same_str(a->workload, b->workload))
 		return false;
 	if (!a->workload_version || !b->workload_version ||
 	    !a->nr_eff || !b->nr_eff)
@@ -171,9 +166,9 @@ bool kscen_job_same(const struct kscen_job_result *a,
 		unsigned k;
 
 		for (k = 0; k < b->nr_eff; k++)
-			if (same_str(a->eff_keys[i], b->eff_keys[k]))
+			if (kscen_same_str(a->eff_keys[i], b->eff_keys[k]))
 				break;
-		if (k == b->nr_eff || !same_str(a->eff_values[i], b->eff_values[k]))
+		if (k == b->nr_eff || !kscen_same_str(a->eff_values[i], b->eff_values[k]))
 			return false;
 	}
 	return true;
@@ -268,9 +263,9 @@ static void drift_of(const struct kscen_history *h, const struct kscen_run *ref,
 		const struct kscen_system *a = &r->system, *b = &ref->system;
 		const struct kscen_job_result *j = kscen_run_find(r, job->id);
 
-		if (!same_str(a->hostname, b->hostname) ||
-		    !same_str(a->kernel, b->kernel) ||
-		    !same_str(a->kernel_build, b->kernel_build) ||
+		if (!kscen_same_str(a->hostname, b->hostname) ||
+		    !kscen_same_str(a->kernel, b->kernel) ||
+		    !kscen_same_str(a->kernel_build, b->kernel_build) ||
 		    !kscen_job_same(j, job, false) ||
 		    !kscen_find_metric(j, name) ||
 		    !log_median_se(kscen_find_metric(j, name), &lmed[k], &se[k]))
@@ -362,8 +357,8 @@ void kscen_refs_history(struct kscen_refs *r, const struct kscen_run *run,
 			const struct kscen_run *h = r->hist.run[k];
 			const struct kscen_job_result *hj = kscen_run_find(h, j->id);
 
-			if ((host && !same_str(h->system.hostname, host)) ||
-			    (label && !same_str(h->label, label)) || !hj)
+			if ((host && !kscen_same_str(h->system.hostname, host)) ||
+			    (label && !kscen_same_str(h->label, label)) || !hj)
 				continue;
 			if (!kscen_primary(hj)) {
 				r->ref[i].why = "not ok in the earlier runs";
@@ -396,7 +391,7 @@ void kscen_refs_single(struct kscen_refs *r, const struct kscen_run *run,
 		const struct kscen_job_result *j = &run->jobs[i];
 		const struct kscen_job_result *rj = kscen_run_find(ref, j->id);
 
-		if (!same_str(run->scenario, ref->scenario))
+		if (!kscen_same_str(run->scenario, ref->scenario))
 			r->ref[i].why = "the reference is another scenario";
 		else if (!rj)
 			r->ref[i].why = "not in the reference";

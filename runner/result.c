@@ -29,8 +29,6 @@
 
 /* ---- Files and names ---------------------------------------------------- */
 
-static void host_part(const char *host, char *buf, size_t len);
-
 static char *join(const char *dir, const char *name)
 {
 	size_t n = strlen(dir);
@@ -190,23 +188,21 @@ out:
 	return ret;
 }
 
-static bool same_str(const char *a, const char *b)
-{
-	return a == b || (a && b && !strcmp(a, b));
-}
-
 /* @a and @b are one run: the same start, command and samples. */
 static bool same_run(const struct kscen_run *a, const struct kscen_run *b)
 {
-	if (a->partial || b->partial || !same_str(a->started, b->started) ||
-	    !same_str(a->command, b->command) || !same_str(a->label, b->label) ||
-	    !same_str(a->shard, b->shard) || !same_str(a->system.hostname, b->system.hostname) ||
-	    !same_str(a->scenario_sha256, b->scenario_sha256) || a->nr_jobs != b->nr_jobs)
+	if (a->partial || b->partial || a->nr_jobs != b->nr_jobs ||
+	    !kscen_same_str(a->started, b->started) ||
+	    !kscen_same_str(a->command, b->command) ||
+	    !kscen_same_str(a->label, b->label) ||
+	    !kscen_same_str(a->shard, b->shard) ||
+	    !kscen_same_str(a->system.hostname, b->system.hostname) ||
+	    !kscen_same_str(a->scenario_sha256, b->scenario_sha256))
 		return false;
 	for (unsigned i = 0; i < a->nr_jobs; i++) {
 		const struct kscen_job_result *x = &a->jobs[i], *y = &b->jobs[i];
 
-		if (!same_str(x->id, y->id) || x->status != y->status ||
+		if (!kscen_same_str(x->id, y->id) || x->status != y->status ||
 		    x->nr_metrics != y->nr_metrics)
 			return false;
 		for (unsigned m = 0; m < x->nr_metrics; m++) {

@@ -453,6 +453,11 @@ int kscen_metric_regex(regex_t *re, const char *pattern, const char *what,
 	return 0;
 }
 
+bool kscen_same_str(const char *a, const char *b)
+{
+	return !strcmp(a ? a : "", b ? b : "");
+}
+
 bool kscen_blank(const char *s)
 {
 	if (!s)

@@ -48,6 +48,8 @@ unsigned kscen_utf8_len(const char *s);
 unsigned kscen_utf8_len_n(const char *s, size_t max);
 /* NULL, empty or only white space (isspace). */
 bool kscen_blank(const char *s);
+/* The same text, NULL read as "". */
+bool kscen_same_str(const char *a, const char *b);
 /*
  * Compile @pattern as a metric's regex: POSIX extended, ^ and $ at lines
  * (REG_NEWLINE, as grep users expect), exactly one capture group. On error
