@@ -287,11 +287,10 @@ static int run_main(int argc, char **argv, bool *bisect)
 			"ended before it removed the journal; not saved again\n", resume, saved_as);
 		free(run->path);
 		run->path = saved_as;
-		kscen_journal_finish(journal, run, true);
-		kscen_profile_save_folded(run);
-	} else if (save && (save_err = kscen_result_save(run, results)))
+	} else if (save && (save_err = kscen_result_save(run, results))) {
 		kscen_save_failed(results, save_err, journal);
-	else if (save) {
+	}
+	if (save && !save_err) {
 		kscen_journal_finish(journal, run, ret == 0);
 		kscen_profile_save_folded(run);	/* profile.h */
 	}

@@ -250,6 +250,16 @@ const char *kscen_contain_reason(void)
 	return ct.reason;
 }
 
+/* read_key() of a file of the sample cgroup. */
+static double sample_key(const char *file, const char *key)
+{
+	char *f = kscen_xasprintf("%s/%s", ct.sample_dir, file);
+	double v = read_key(f, key);
+
+	free(f);
+	return v;
+}
+
 int kscen_contain_sample_begin(void)
 {
 	if (!ct.run_dir)
@@ -263,10 +273,7 @@ int kscen_contain_sample_begin(void)
 
 	free(procs);
 	if (fd >= 0 && !ct.memory) {
-		char *f = kscen_xasprintf("%s/cpu.stat", ct.sample_dir);
-
-		ct.cpu_seen = read_key(f, "usage_usec");
-		free(f);
+		ct.cpu_seen = sample_key("cpu.stat", "usage_usec");
 		ct.procs_fd = fd;
 	}
 	return fd;
@@ -354,21 +361,16 @@ void kscen_contain_sample_end(int procs_fd, double *cpu_usec, double *mem_peak)
 	if (!ct.ready)
 		return;
 	if (procs_fd >= 0) {
-		char *f = kscen_xasprintf("%s/cgroup.events", ct.sample_dir);
-		bool populated = read_key(f, "populated") != 0;
-
-		free(f);
 		if (procs_fd != ct.procs_fd)
 			close(procs_fd);
-		if (populated) {
-			f = kscen_xasprintf("%s/cgroup.kill", ct.sample_dir);
+		if (sample_key("cgroup.events", "populated") != 0) {
+			char *f = kscen_xasprintf("%s/cgroup.kill", ct.sample_dir);
+
 			write_str(f, "1");
 			free(f);
 			wait_empty(ct.sample_dir);
 		}
-		f = kscen_xasprintf("%s/cpu.stat", ct.sample_dir);
-		*cpu_usec = read_key(f, "usage_usec");
-		free(f);
+		*cpu_usec = sample_key("cpu.stat", "usage_usec");
 		if (procs_fd == ct.procs_fd) {
 			double usage = *cpu_usec;
 
@@ -378,11 +380,8 @@ void kscen_contain_sample_end(int procs_fd, double *cpu_usec, double *mem_peak)
 				*cpu_usec = -1;
 			ct.cpu_seen = usage;
 		} else {
-			if (ct.memory) {
-				f = kscen_xasprintf("%s/memory.peak", ct.sample_dir);
-				*mem_peak = read_key(f, "");
-				free(f);
-			}
+			if (ct.memory)
+				*mem_peak = sample_key("memory.peak", "");
 			rmdir(ct.sample_dir);	/* fresh counters each sample */
 		}
 	}
