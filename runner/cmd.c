@@ -16,6 +16,7 @@
 #include "scenario_load.h"
 #include "util.h"
 #include "cmd.h"
+#include "options.h"
 
 int cmd_usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -76,6 +77,21 @@ int cmd_opt_pct(const char *cmd, const char *opt, const char *arg,
 	cmd_usage_error(cmd, "%s: '%s' is not a percentage above 0 and up to 100",
 		    opt, arg);
 	return -EINVAL;
+}
+
+/* --gate-fdr Q: a false discovery rate, above 0 and below 1 ("0.05"). */
+int cmd_opt_fdr(const char *cmd, const struct kscen_option *o, const char *arg)
+{
+	char *end;
+	double q;
+
+	errno = 0;
+	q = strtod(arg, &end);
+	if (!*arg || *end || errno || !(q > 0) || !(q < 1))
+		return cmd_usage_error(cmd, "--gate-fdr: '%s' is not a q-value above 0 "
+				       "and below 1", arg);
+	*(double *)o->value = q;
+	return 0;
 }
 
 int cmd_load_and_expand(const char *path, unsigned long max_jobs,

@@ -47,6 +47,8 @@ int cmd_opt_uint(const char *cmd, const char *opt, const char *arg,
 		 unsigned long max, unsigned long *out);
 int cmd_opt_format(const char *cmd, const char *arg, enum kscen_format *f);
 int cmd_opt_pct(const char *cmd, const char *opt, const char *arg, double *out);
+struct kscen_option;
+int cmd_opt_fdr(const char *cmd, const struct kscen_option *o, const char *arg);
 
 /* Load @path and expand it: 0, or -EINVAL with the problems said. */
 int cmd_load_and_expand(const char *path, unsigned long max_jobs,

@@ -39,10 +39,27 @@ static int self_run(char **args)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+/* One line of the table: @d of job @id (@what: a delta of it). */
+static void print_drift(const struct kscen_drift *d, const char *id, const char *what)
+{
+	char a[32], b[32], w[32];
+
+	if (d->src != KSCEN_DRIFT_OWN) {
+		printf("%4u %11s %9s %9s  %s%s\n", d->runs, "too few", "-", "-", id, what);
+		return;
+	}
+	kscen_format_spread(expm1(d->spread), a, sizeof(a));
+	snprintf(b, sizeof(b), "%.1f%%", 100 * expm1(d->mde_between));
+	snprintf(w, sizeof(w), "%.1f%%", 100 * expm1(d->mde_within));
+	printf("%4u %12s %9s %9s  %s%s\n", d->runs, a, b, w, id, what);
+}
+
 /*
  * Seed the history: N ordinary stored runs, then per job the run-to-run
  * drift and the smallest change a comparison between runs can find, beside
- * the one an interleaved comparison within a run can.
+ * the one an interleaved comparison within a run can; the same for each
+ * delta within a run; and the drift pooled over the jobs, recorded for the
+ * host (calib.c) for the comparisons of jobs with too short a history.
  */
 int cmd_calibrate(int argc, char **argv)
 {
@@ -52,6 +69,8 @@ int cmd_calibrate(int argc, char **argv)
 	struct kscen_system sys;
 	struct kscen_history h;
 	struct kscen_jobs jobs;
+	struct kscen_calib cal = { 0 };
+	double v = 0;
 	bool quiet = false;
 	char *dir, *args[16], repeat[24];
 	int code = 0;
@@ -107,11 +126,12 @@ int cmd_calibrate(int argc, char **argv)
 	kscen_history_load(dir, s->name, NULL, NULL, &h);
 	printf("# kscen calibrate: scenario %s, %s, kernel %s\n", s->name,
 	       sys.hostname, sys.kernel);
-	printf("# run-to-run: two runs' medians differ by up to this, 95%%, "
-	       "with nothing changed\n# detectable: the smallest change found "
-	       "80%% of the time at 95%% confidence\n");
+	printf("# run-to-run: how far one more run's median may fall from the level "
+	       "of the runs\n# since the last change point, 95%%, with nothing "
+	       "changed; detectable: the smallest\n# change found 80%% of the "
+	       "time at 95%% confidence, between runs and within one\n");
 	printf("%4s %11s %9s %9s  %s\n", "runs", "run-to-run", "between",
-	       "within", "job (detectable change: between runs, within a run)");
+	       "within", "job (to baseline, to previous: the delta within a run)");
 	for (unsigned i = 0; i < h.nr; i++) {
 		const struct kscen_run *ref = h.run[i];
 
@@ -122,24 +142,51 @@ int cmd_calibrate(int argc, char **argv)
 		for (unsigned k = 0; k < ref->nr_jobs; k++) {
 			const struct kscen_job_result *j = &ref->jobs[k];
 			struct kscen_drift d;
-			char a[32], b[32], w[32];
 
 			if (!kscen_primary(j))
 				continue;
 			kscen_history_drift(&h, ref, j, kscen_primary(j)->name, &d);
-			if (d.runs < KSCEN_DRIFT_MIN_RUNS) {
-				printf("%4u %11s %9s %9s  %s\n", d.runs, "too few",
-				       "-", "-", j->id);
-				continue;
+			print_drift(&d, j->id, "");
+			if (d.src == KSCEN_DRIFT_OWN) {
+				v += d.df * d.s * d.s;
+				cal.df += d.df;
+				cal.jobs++;
 			}
-			snprintf(a, sizeof(a), "±%.1f%%", 100 * expm1(d.spread));
-			snprintf(b, sizeof(b), "%.1f%%", 100 * expm1(d.mde_between));
-			snprintf(w, sizeof(w), "%.1f%%", 100 * expm1(d.mde_within));
-			printf("%4u %12s %9s %9s  %s\n", d.runs, a, b, w, j->id);
+			/* the deltas within a run, where the job has them */
+			for (unsigned b = 0; b < 2; b++) {
+				const char *other = b ? j->previous : j->baseline;
+				const struct kscen_job_result *o = kscen_run_find(ref, other);
+
+				if (!o || !kscen_primary(o) || !strcmp(other, j->id) ||
+				    (b && j->baseline && !strcmp(j->baseline, other)))
+					continue;
+				kscen_pair_drift(&h, ref, j, o, &d);
+				print_drift(&d, j->id, b ? "  to previous" : "  to baseline");
+			}
 		}
 		break;	/* the newest run of this machine lists the jobs */
 	}
 	printf("# history: %s (%u usable runs)\n", dir, h.nr);
+	if (cal.df) {
+		char *now = kscen_utc_now(), sp[32];
+		int err;
+
+		cal.s = sqrt(v / cal.df);
+		snprintf(cal.when, sizeof(cal.when), "%s", now);
+		free(now);
+		err = kscen_calib_save(results, &sys, s->name, &cal);
+		kscen_format_spread(expm1(1.959963984540054 * cal.s), sp, sizeof(sp));
+		printf("# pool: a run-to-run SD of %.2f%% over %u jobs (%u degrees of "
+		       "freedom), %s at 95%%;\n#   %s %s/.calibration/ for the jobs "
+		       "of this host with too short a history\n", 100 * expm1(cal.s),
+		       cal.jobs, cal.df, sp, err ? "could not be saved in" : "saved in",
+		       results);
+		if (err)
+			fprintf(stderr, "kscen calibrate: %s/.calibration: %s\n", results,
+				strerror(-err));
+	} else {
+		printf("# pool: none, no job has 3 runs since its last change point\n");
+	}
 	kscen_history_free(&h);
 	kscen_system_fini(&sys);
 	free(dir);

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd_history.c - `kscen history [SCENARIO|DIR] [--job GLOB]`: the stored
- * runs of a scenario, newest first (date, label, host, kernel, jobs ok /
- * skipped / failed, partial or filtered), and with --job one job's median
- * over time, oldest first, marking the runs whose change against the run
- * before it is a verdict (worse or better, drift allowed for), which is
- * where a bisect would start.
+ * cmd_history.c - `kscen history [SCENARIO|DIR] [--job GLOB] [--changes]`:
+ * the stored runs of a scenario, newest first (date, label, host, kernel,
+ * jobs ok / skipped / failed, partial or filtered); with --job one job's
+ * median over time, oldest first, marking the runs whose change against
+ * the run before it is a verdict (worse or better, drift allowed for),
+ * which is where a bisect would start; with --changes each job's change
+ * points (changepoint.c): the run where its median moved to a new level,
+ * by how much, and the permutation test's p-value.
  */
 #include <fnmatch.h>
 #include <getopt.h>
@@ -67,6 +69,7 @@ static int job_over_time(const char *dir, const char *glob)
 			const struct kscen_job_result *j = &r->jobs[i];
 			const struct kscen_metric *m = kscen_primary(j);
 			const struct kscen_job_result *pj = NULL;
+			const struct kscen_run *pr = NULL;
 			struct kscen_change c;
 			struct kscen_drift d;
 			char chg[192] = "", ci[32], lbl[96];
@@ -81,6 +84,7 @@ static int job_over_time(const char *dir, const char *glob)
 			/* The previous run of this job: the next older usable one. */
 			for (unsigned p = k + 1; p < h.nr && !pj; p++) {
 				pj = kscen_run_find(h.run[p], j->id);
+				pr = h.run[p];
 				if (pj && (!kscen_primary(pj) || !kscen_job_same(j, pj, false)))
 					pj = NULL;
 			}
@@ -95,20 +99,20 @@ static int job_over_time(const char *dir, const char *glob)
 			kscen_format_ci(m, ci, sizeof(ci));
 			if (pj && kscen_change_compute(kscen_find_metric(pj, m->name),
 						       m, false, &c)) {
-				/* The drift of the runs before this one only. */
+				/* The drift of the runs up to the one before. */
 				struct kscen_history before = {
 					.run = h.run + k + 1, .nr = h.nr - k - 1,
 				};
 
-				kscen_history_drift(&before, r, j, m->name, &d);
-				kscen_change_widen(&c, &d, m->better);
-				kscen_format_change(&c, chg, sizeof(chg));
+				kscen_history_drift(&before, pr, pj, m->name, &d);
+				kscen_change_between(&c, m, &d, m->better);
+				kscen_format_change(&c, NAN, chg, sizeof(chg));
 			}
 			kscen_metric_label(m, lbl, sizeof(lbl));
 			printf("%-20s %-14s %14.6g %-10s  %s%s%s%s\n", str(r->started),
 			       r->label ? r->label : "-", m->sum.median, ci,
-			       c.verdict != KSCEN_SAME && *chg ? "<- " : "", str(j->id),
-			       *chg ? ": " : "", chg);
+			       (c.verdict == KSCEN_WORSE || c.verdict == KSCEN_BETTER) &&
+			       *chg ? "<- " : "", str(j->id), *chg ? ": " : "", chg);
 		}
 	}
 	if (!shown)
@@ -117,15 +121,128 @@ static int job_over_time(const char *dir, const char *glob)
 	return 0;
 }
 
+/* A job on a host: its series, oldest first. */
+struct series {
+	const char *id, *host;
+	const struct kscen_job_result *newest;
+	struct kscen_series_pt pt[KSCEN_HISTORY_MAX_FILES];
+	unsigned n;
+	bool ended;		/* older runs measured something else */
+};
+
+/* Mean of @pt[a..b)'s log medians. */
+static double level(const struct kscen_series_pt *pt, unsigned a, unsigned b)
+{
+	double s = 0;
+
+	for (unsigned i = a; i < b; i++)
+		s += pt[i].l;
+	return s / (b - a);
+}
+
+/* Each job's change points over the usable runs of @dir (@glob: some jobs). */
+static int changes(const char *dir, const char *glob)
+{
+	struct kscen_history h;
+	struct series *sr = NULL;
+	unsigned ns = 0, total = 0, hosts = 0;
+	const char *host0 = NULL;
+
+	kscen_history_load(dir, NULL, NULL, NULL, &h);
+	/* newest first: each series' jobs as the newest run measured them */
+	for (unsigned k = 0; k < h.nr; k++) {
+		const struct kscen_run *r = h.run[k];
+
+		if (!host0 || !kscen_same_str(host0, r->system.hostname))
+			hosts += !host0 || hosts < 2;
+		host0 = host0 ? host0 : str(r->system.hostname);
+		for (unsigned i = 0; i < r->nr_jobs; i++) {
+			const struct kscen_job_result *j = &r->jobs[i];
+			const struct kscen_metric *m = kscen_primary(j);
+			struct series *s = NULL;
+
+			if (!m || (glob && fnmatch(glob, str(j->id), 0)))
+				continue;
+			for (unsigned q = 0; q < ns && !s; q++)
+				if (kscen_same_str(sr[q].id, j->id) &&
+				    kscen_same_str(sr[q].host, r->system.hostname))
+					s = &sr[q];
+			if (!s) {
+				sr = kscen_xrealloc(sr, (ns + 1) * sizeof(*sr));
+				s = memset(&sr[ns++], 0, sizeof(*sr));
+				s->id = str(j->id);
+				s->host = str(r->system.hostname);
+				s->newest = j;
+			}
+			if (s->ended || !kscen_job_same(j, s->newest, false)) {
+				s->ended = true;
+				continue;
+			}
+			if (s->n < KSCEN_HISTORY_MAX_FILES &&
+			    kscen_log_median(m, &s->pt[s->n].l, &s->pt[s->n].se)) {
+				s->pt[s->n].n = m->nr_samples;
+				s->pt[s->n++].run = r;
+			}
+		}
+	}
+	printf("# where each job's median moved to a new level: E-divisive, "
+	       "permutation test p <= %.2g;\n# the run is the first at the new "
+	       "level, the change its level against the one before\n",
+	       KSCEN_CP_ALPHA);
+	printf("%-17s  %-14s %-24s %8s %6s  %s\n", "started", "label", "kernel",
+	       "change", "p", "job");
+	for (unsigned q = 0; q < ns; q++) {
+		struct series *s = &sr[q];
+		struct kscen_cpoint cp[16];
+		double z[KSCEN_HISTORY_MAX_FILES];
+		unsigned nc;
+
+		/* oldest first */
+		for (unsigned i = 0; i < s->n / 2; i++) {
+			struct kscen_series_pt t = s->pt[i];
+
+			s->pt[i] = s->pt[s->n - 1 - i];
+			s->pt[s->n - 1 - i] = t;
+		}
+		for (unsigned i = 0; i < s->n; i++)
+			z[i] = s->pt[i].l;
+		nc = kscen_changepoints(z, s->n, cp, ARRAY_SIZE(cp));
+		for (unsigned c = 0; c < nc; c++) {
+			const struct kscen_run *r = s->pt[cp[c].at].run;
+			unsigned a = c ? cp[c - 1].at : 0;
+			unsigned b = c + 1 < nc ? cp[c + 1].at : s->n;
+			char when[32], size[32];
+
+			kscen_short_time(r->started, when, sizeof(when));
+			snprintf(size, sizeof(size), "%+.1f%%",
+				 100 * expm1(level(s->pt, cp[c].at, b) -
+					     level(s->pt, a, cp[c].at)));
+			printf("%-17s  %-14s %-24s %8s %6.3f  %s%s%s\n", when,
+			       r->label ? r->label : "-", str(r->system.kernel), size,
+			       cp[c].p, s->id, hosts > 1 ? " on " : "", hosts > 1 ? s->host : "");
+		}
+		total += nc;
+	}
+	printf("# %u change point%s in %u job%s\n", total, total == 1 ? "" : "s", ns,
+	       ns == 1 ? "" : "s");
+	free(sr);
+	kscen_history_free(&h);
+	return 0;
+}
+
 int kscen_cmd_history(int argc, char **argv)
 {
 	const char *glob = NULL, *results = "results";
 	char *dir, **paths;
+	bool cps = false;
 	unsigned nr;
 	const struct kscen_option opts[] = {
 		OPT_STRING(0, "job", &glob, "GLOB",
 			   "one job (glob on job ids) over time, '<-' where\n"
 			   "its change against the run before is a verdict"),
+		OPT_BOOL(0, "changes", &cps,
+			 "each job's change points (with --job: those jobs):\n"
+			 "the run where its median moved, by how much, p"),
 		OPT_STRING('o', "results", &results, "DIR",
 			   "where runs are stored (default: results/)"),
 		OPT_END(),
@@ -144,7 +261,9 @@ int kscen_cmd_history(int argc, char **argv)
 		free(dir);
 		return 2;
 	}
-	if (glob)
+	if (cps)
+		changes(dir, glob);
+	else if (glob)
 		job_over_time(dir, glob);
 	else
 		list_runs(paths, nr);

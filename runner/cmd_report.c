@@ -72,13 +72,17 @@ int cmd_compare(int argc, char **argv)
 	struct kscen_refs refs;
 	int code = 0, nargs;
 	bool labels;
-	double gate = 0;
+	double gate = 0, fdr = 0;
 	enum kscen_format fmt = KSCEN_FMT_TEXT;
 	const struct kscen_option opts[] = {
 		OPT_FORMAT(&fmt),
 		OPT_PCT(0, "gate", &gate,
 			"exit 1 if a job got worse by more than PCT%, with its\n"
-			"whole 95% CI beyond PCT (inconclusive never trips it)"),
+			"whole 95% interval beyond PCT (inconclusive never trips\n"
+			"it); 125 if a job cannot be told (no run-to-run estimate)"),
+		OPT_CALLBACK(0, "gate-fdr", &fdr, "Q",
+			     "the same gate on q-values: a job worse with q <= Q\n"
+			     "(Benjamini-Hochberg over the jobs compared)", cmd_opt_fdr),
 		OPT_BOOL(0, "fleet", &fleet,
 			 "OLD and NEW hold runs from several hosts: compare each\n"
 			 "host's newest runs, then the geomean across hosts,\n"
@@ -92,7 +96,7 @@ int cmd_compare(int argc, char **argv)
 		return optind == KSCEN_OPT_HELP ? 0 : EXIT_USAGE;
 	nargs = argc - optind;
 	if (fleet) {
-		if (nargs != 2 || gate > 0)
+		if (nargs != 2 || gate > 0 || fdr > 0)
 			return cmd_usage_error("compare", "--fleet needs OLD and NEW (runs or "
 					   "directories of runs), and no --gate");
 		return kscen_fleet_compare(stdout, argv[optind], argv[optind + 1]) ?
@@ -119,14 +123,15 @@ int cmd_compare(int argc, char **argv)
 		kscen_compare_print(stdout, new_, &refs);
 	else
 		kscen_report(stdout, new_, &refs, fmt);
-	if (gate > 0) {
+	if (gate > 0 || fdr > 0) {
 		bool data = fmt == KSCEN_FMT_JSON || fmt == KSCEN_FMT_CSV;
 		int bad;
 
 		if (!data)
 			fputc('\n', stdout);
-		bad = kscen_gate(data ? stderr : stdout, new_, &refs, gate);
-		code = bad > 0 ? EXIT_GATE : bad < 0 ? EXIT_USAGE : 0;
+		bad = kscen_gate(data ? stderr : stdout, new_, &refs, gate, fdr);
+		code = bad > 0 ? EXIT_GATE : bad == KSCEN_GATE_CANNOT_TELL ?
+		       EXIT_BISECT_SKIP : bad < 0 ? EXIT_USAGE : 0;
 	}
 	kscen_refs_free(&refs);
 	kscen_run_free(new_);

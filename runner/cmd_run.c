@@ -88,7 +88,7 @@ static int run_main(int argc, char **argv, bool *bisect)
 	const char *resume = NULL;
 	char *resume_dir = NULL;
 	unsigned long max_repeat = 0;
-	double gate = 0, until_ci = 0;
+	double gate = 0, fdr = 0, until_ci = 0;
 	unsigned long repeat = 0, warmup = ULONG_MAX, max_jobs = DEFAULT_MAX_JOBS;
 	enum kscen_format fmt = KSCEN_FMT_TEXT;
 	struct kscen_run_opts ro = { 0 };
@@ -134,8 +134,11 @@ static int run_main(int argc, char **argv, bool *bisect)
 			 "refuse a larger matrix (default 100000)"),
 		OPT_PCT(0, "gate", &gate,
 			"exit 1 if a job got worse than its reference by more\n"
-			"than PCT%, with its whole 95% CI beyond PCT; exit 2\n"
-			"if no job could be compared"),
+			"than PCT%, with its whole 95% interval beyond PCT; 125\n"
+			"if a job has no run-to-run estimate; 2 if none compared"),
+		OPT_CALLBACK(0, "gate-fdr", &fdr, "Q",
+			     "the same gate on q-values: a job worse with q <= Q\n"
+			     "(Benjamini-Hochberg over the jobs compared)", cmd_opt_fdr),
 		OPT_BOOL(0, "bisect", bisect,
 			 "exit as `git bisect run` reads it: 0 good, 1 the gate\n"
 			 "(default 5%) tripped, 125 cannot tell"),
@@ -221,7 +224,7 @@ static int run_main(int argc, char **argv, bool *bisect)
 	}
 
 	/* --bisect judges by the gate: 5% unless told otherwise. */
-	if (*bisect && !gate)
+	if (*bisect && !gate && !fdr)
 		gate = 5;
 	for (unsigned i = 0; i < jobs.nr; i++) {
 		if (ro.filter && fnmatch(ro.filter, jobs.job[i].id, 0))
@@ -236,7 +239,7 @@ static int run_main(int argc, char **argv, bool *bisect)
 		code = EXIT_USAGE;
 	} else if (kscen_ref_spec_check("run", compare, results, s, &want, &rs)) {
 		code = EXIT_USAGE;
-	} else if (gate > 0 && rs.kind == KSCEN_REF_NONE) {
+	} else if ((gate > 0 || fdr > 0) && rs.kind == KSCEN_REF_NONE) {
 		cmd_usage_error("run", "--gate needs a reference: not --compare none");
 		code = EXIT_USAGE;
 	} else if (save && (ret = kscen_result_dir_ready(results, s->name))) {
@@ -296,11 +299,11 @@ static int run_main(int argc, char **argv, bool *bisect)
 	}
 	journal = NULL;
 	kscen_report(stdout, run, &refs, fmt);
-	if (gate > 0 && fmt == KSCEN_FMT_TEXT)
+	if ((gate > 0 || fdr > 0) && fmt == KSCEN_FMT_TEXT)
 		fputc('\n', stdout);
-	if (gate > 0)
+	if (gate > 0 || fdr > 0)
 		tripped = kscen_gate(fmt == KSCEN_FMT_JSON || fmt == KSCEN_FMT_CSV ?
-				     stderr : stdout, run, &refs, gate);
+				     stderr : stdout, run, &refs, gate, fdr);
 	/* JSON and CSV stay parseable: the path goes beside them. */
 	if (save && run->path)
 		fprintf(fmt == KSCEN_FMT_JSON || fmt == KSCEN_FMT_CSV ? stderr :

@@ -43,17 +43,26 @@ static void cell(const struct kscen_job_result *j, const struct kscen_metric *m,
 	snprintf(buf, len, "%.6g %s", m->sum.median, ci);
 }
 
-/* The old and the new cell of job @i: its reference's, and the model's. */
+/*
+ * The old and the new cell of job @i: its reference's, and the model's.
+ * Where the change is against the level of several runs, old is that
+ * level, the geometric mean of their medians.
+ */
 static void cells(const struct kscen_report_model *rm, unsigned i, char *oc,
 		  char *nc, size_t len)
 {
 	const struct kscen_report_job *rj = &rm->job[i];
+	const struct kscen_change *c = &rj->delta[KSCEN_DELTA_REF].c;
 	const struct kscen_metric *om = kscen_primary(rj->ref_job);
 	char oci[32] = "";
 
 	if (om)
 		kscen_format_ci(om, oci, sizeof(oci));
-	cell(rj->ref_job, om, oci, oc, len);
+	if (rj->delta[KSCEN_DELTA_REF].present && c->hist_runs > 1 &&
+	    isfinite(c->old))
+		snprintf(oc, len, "%.6g (%u runs)", c->old, c->hist_runs);
+	else
+		cell(rj->ref_job, om, oci, oc, len);
 	cell(rj->job, rj->primary, rj->ci, nc, len);
 }
 
@@ -114,7 +123,7 @@ static void group(FILE *out, const struct kscen_report_model *rm,
 		cells(rm, i, oc, nc, sizeof(oc));
 		chg[0] = '\0';
 		if (d->present) {
-			kscen_format_change(&d->c, chg, sizeof(chg));
+			kscen_format_change(&d->c, d->q, chg, sizeof(chg));
 			if (d->c.old > 0 && d->c.new_ > 0) {
 				lo += log(d->c.old);
 				ln += log(d->c.new_);
@@ -167,10 +176,11 @@ void kscen_compare_print(FILE *out, const struct kscen_run *new_,
 			str(old->scenario), str(new_->scenario));
 	if (old)
 		kscen_env_diff_print(out, old, new_, "# ");
-	fprintf(out, "# change: ratio of medians [95%% CI], ~ when not "
-		"significant; with 3 or more earlier runs\n# the interval "
-		"includes the run-to-run drift (history in the old run's "
-		"directory)\n");
+	fprintf(out, "# change: the new median against the old run's level (with "
+		"the runs before it\n# since their last change point, in its "
+		"directory), [95%% prediction interval]\n# allowing for their "
+		"run-to-run drift; ~ when not significant, cannot tell\n# "
+		"without a run-to-run estimate\n");
 	for (i = 0; i < new_->nr_jobs; i++)
 		if (!done[i] && rm.job[i].ref)
 			group(out, &rm, i, done, w, wc);
@@ -196,39 +206,71 @@ void kscen_compare_print(FILE *out, const struct kscen_run *new_,
 	free(done);
 }
 
+/* "gate 5%", "gate q<=0.05", "gate 5%, q<=0.05" */
+static void gate_name(char *buf, size_t len, double pct, double fdr)
+{
+	if (pct > 0 && fdr > 0)
+		snprintf(buf, len, "gate %g%%, q<=%g", pct, fdr);
+	else if (fdr > 0)
+		snprintf(buf, len, "gate q<=%g", fdr);
+	else
+		snprintf(buf, len, "gate %g%%", pct);
+}
+
 int kscen_gate(FILE *out, const struct kscen_run *new_,
-	       const struct kscen_refs *refs, double pct)
+	       const struct kscen_refs *refs, double pct, double fdr)
 {
 	struct kscen_report_model rm;
-	unsigned i, bad = 0, checked = 0;
-	char chg[192];
+	unsigned i, bad = 0, checked = 0, unknown = 0;
+	char chg[192], name[64];
 
+	gate_name(name, sizeof(name), pct, fdr);
 	kscen_report_model_build(new_, refs, &rm);
 	for (i = 0; refs && i < new_->nr_jobs; i++) {
 		const struct kscen_report_delta *d = &rm.job[i].delta[KSCEN_DELTA_REF];
+		const struct kscen_change *c = &d->c;
 
 		if (!d->present)
 			continue;
 		checked++;
-		if (!kscen_change_beyond(&d->c, rm.job[i].primary->better, pct))
+		if (c->verdict == KSCEN_CANNOT_TELL) {
+			unknown++;
 			continue;
-		if (!bad++)
-			fprintf(out, "# gate %g%%: FAILED: worse by more than %g%% "
-				"with the 95%% CI beyond it:\n", pct, pct);
-		kscen_format_change(&d->c, chg, sizeof(chg));
+		}
+		if (c->verdict != KSCEN_WORSE ||
+		    (pct > 0 && !kscen_change_beyond(c, rm.job[i].primary->better, pct)) ||
+		    (fdr > 0 && !(d->q <= fdr)))
+			continue;
+		if (!bad++ && pct > 0)
+			fprintf(out, "# %s: FAILED: worse by more than %g%% with the "
+				"whole interval beyond it%s:\n", name, pct,
+				fdr > 0 ? ", and q-value within the gate" : "");
+		else if (bad == 1)
+			fprintf(out, "# %s: FAILED: worse with a q-value of at most %g:\n",
+				name, fdr);
+		kscen_format_change(c, d->q, chg, sizeof(chg));
 		fprintf(out, "#   %s: %s\n", str(new_->jobs[i].id), chg);
 	}
+	if (fdr > 0 && kscen_family_too_few(&rm.fam[KSCEN_FAM_BETWEEN], fdr))
+		fprintf(out, "# %s: warning: with these sample counts no job alone can "
+			"pass q<=%g over %u comparisons\n", name, fdr,
+			rm.fam[KSCEN_FAM_BETWEEN].m);
 	kscen_report_model_free(&rm);
 	if (!checked) {
 		fprintf(out, "gate: nothing compared: %s\n",
 			!refs || !refs->asked ? "no reference run (--compare none)" :
 			!refs->main && !refs->own ? "no earlier run holds these jobs" :
 			"no job of this run matches one of the reference");
-		return -1;
+		return KSCEN_GATE_NOTHING;
 	}
-	if (!bad)
-		fprintf(out, "# gate %g%%: passed (%u jobs checked against %s)\n",
-			pct, checked, refs->main ? str(refs->main->path) :
-			refs->own ? str(refs->own->path) : "?");
-	return bad;
+	if (bad)
+		return bad;
+	if (unknown) {
+		fprintf(out, "# %s: cannot tell: %u of %u jobs have no run-to-run "
+			"estimate (kscen calibrate)\n", name, unknown, checked);
+		return KSCEN_GATE_CANNOT_TELL;
+	}
+	fprintf(out, "# %s: passed (%u jobs checked against %s)\n", name, checked,
+		refs->main ? str(refs->main->path) : refs->own ? str(refs->own->path) : "?");
+	return 0;
 }

@@ -29,7 +29,6 @@
 #include "report.h"
 
 #define WARN_LINES 3		/* skipped runs named; the rest are counted */
-#define Z80 0.8416212335729143	/* 80% power */
 
 static const char *str(const char *s)
 {
@@ -174,114 +173,6 @@ bool kscen_job_same(const struct kscen_job_result *a,
 	return true;
 }
 
-/* ---- Drift ----------------------------------------------------------- */
-
-double kscen_t975(unsigned df)
-{
-	static const double t[] = {
-		NAN, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306,
-		2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110,
-		2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
-		2.052, 2.048, 2.045, 2.042,
-	};
-
-	if (df < ARRAY_SIZE(t))
-		return t[df];
-	return df < 60 ? 2.021 : df < 120 ? 2.000 : 1.960;
-}
-
-/*
- * Method of moments: the variance of the log medians over runs is the
- * between-run variance plus the mean within-run variance of a median; what
- * the runs' own noise explains is taken off, never below zero.
- */
-void kscen_drift_from(const double *lmed, const double *se, unsigned k,
-		      struct kscen_drift *d)
-{
-	double mean = 0, s2 = 0, w2 = 0;
-
-	memset(d, 0, sizeof(*d));
-	d->runs = k;
-	if (k < KSCEN_DRIFT_MIN_RUNS)
-		return;
-	for (unsigned i = 0; i < k; i++)
-		mean += lmed[i] / k;
-	for (unsigned i = 0; i < k; i++) {
-		s2 += (lmed[i] - mean) * (lmed[i] - mean) / (k - 1);
-		w2 += se[i] * se[i] / k;
-	}
-	d->tau = sqrt(fmax(0, s2 - w2));
-	d->se = sqrt(w2);
-	d->t = kscen_t975(k - 1);
-	d->spread = d->t * M_SQRT2 * d->tau;
-	d->mde_between = (d->t + Z80) * sqrt(2 * d->tau * d->tau + 2 * w2);
-	d->mde_within = (1.959963984540054 + Z80) * sqrt(2 * w2);
-}
-
-/*
- * The standard error of the log median of @m's samples: 1.2533 sigma / sqrt(n)
- * (the median's efficiency under a normal shape). false when the samples
- * cannot give one: fewer than 2, or not all positive.
- */
-static bool log_median_se(const struct kscen_metric *m, double *lmed, double *se)
-{
-	double mean = 0, ss = 0, *l;
-	unsigned n = m->nr_samples;
-
-	if (n < 2)
-		return false;
-	l = kscen_xmalloc(n * sizeof(*l));
-	for (unsigned i = 0; i < n; i++) {
-		if (!(m->samples[i] > 0) || !isfinite(m->samples[i])) {
-			free(l);
-			return false;
-		}
-		l[i] = log(m->samples[i]);
-		mean += l[i] / n;
-	}
-	for (unsigned i = 0; i < n; i++)
-		ss += (l[i] - mean) * (l[i] - mean);
-	*se = 1.2533141373155 * sqrt(ss / (n - 1)) / sqrt(n);
-	*lmed = log(kscen_median(m->samples, n));
-	free(l);
-	return true;
-}
-
-/*
- * The drift of @job's metric @name over the runs of @h made on the host and
- * kernel build of @ref, newest first, at most KSCEN_DRIFT_MAX_RUNS.
- */
-static void drift_of(const struct kscen_history *h, const struct kscen_run *ref,
-		     const struct kscen_job_result *job, const char *name,
-		     struct kscen_drift *d)
-{
-	double lmed[KSCEN_DRIFT_MAX_RUNS], se[KSCEN_DRIFT_MAX_RUNS];
-	unsigned k = 0;
-
-	for (unsigned i = 0; i < h->nr && k < KSCEN_DRIFT_MAX_RUNS; i++) {
-		const struct kscen_run *r = h->run[i];
-		const struct kscen_system *a = &r->system, *b = &ref->system;
-		const struct kscen_job_result *j = kscen_run_find(r, job->id);
-
-		if (!kscen_same_str(a->hostname, b->hostname) ||
-		    !kscen_same_str(a->kernel, b->kernel) ||
-		    !kscen_same_str(a->kernel_build, b->kernel_build) ||
-		    !kscen_job_same(j, job, false) ||
-		    !kscen_find_metric(j, name) ||
-		    !log_median_se(kscen_find_metric(j, name), &lmed[k], &se[k]))
-			continue;
-		k++;
-	}
-	kscen_drift_from(lmed, se, k, d);
-}
-
-void kscen_history_drift(const struct kscen_history *h, const struct kscen_run *ref,
-			 const struct kscen_job_result *job, const char *metric,
-			 struct kscen_drift *d)
-{
-	drift_of(h, ref, job, metric, d);
-}
-
 /* ---- References ------------------------------------------------------- */
 
 /* The reference most jobs use is named once; the others where they differ. */
@@ -318,7 +209,59 @@ static void set_ref(struct kscen_refs *r, unsigned i, const struct kscen_run *re
 	r->ref[i].run = ref;
 	r->ref[i].job = rj;
 	r->compared++;
-	drift_of(&r->hist, ref, j, kscen_primary(j)->name, &r->ref[i].drift);
+	kscen_history_drift(&r->hist, ref, rj, kscen_primary(j)->name,
+			    &r->ref[i].drift);
+}
+
+/*
+ * The jobs whose own history is too short: the drift pooled (relative)
+ * over the other jobs whose reference ran on the same host and kernel
+ * build, else the pool `kscen calibrate` recorded for it before @run.
+ */
+static void pool_drifts(struct kscen_refs *r, const struct kscen_run *run)
+{
+	const struct kscen_system *cached = NULL;
+	struct kscen_calib cal = { 0 };
+	bool have_cal = false;
+
+	for (unsigned i = 0; i < r->nr; i++) {
+		struct kscen_drift *d = &r->ref[i].drift;
+		const struct kscen_system *sys;
+		double v = 0;
+		unsigned df = 0, jobs = 0;
+		char which[48];
+
+		if (!r->ref[i].run || d->src != KSCEN_DRIFT_NONE || !isfinite(d->level))
+			continue;
+		sys = &r->ref[i].run->system;
+		for (unsigned k = 0; k < r->nr; k++) {
+			const struct kscen_drift *o = &r->ref[k].drift;
+
+			if (k == i || !r->ref[k].run || o->src != KSCEN_DRIFT_OWN ||
+			    !kscen_same_str(r->ref[k].run->system.hostname, sys->hostname) ||
+			    !kscen_same_str(r->ref[k].run->system.kernel, sys->kernel) ||
+			    !kscen_same_str(r->ref[k].run->system.kernel_build,
+					    sys->kernel_build))
+				continue;
+			v += o->df * o->s * o->s;
+			df += o->df;
+			jobs++;
+		}
+		if (df) {
+			snprintf(which, sizeof(which), "%u other job%s", jobs,
+				 jobs == 1 ? "" : "s");
+			kscen_drift_pool(d, sqrt(v / df), df, which);
+			continue;
+		}
+		if (sys != cached) {
+			cached = sys;
+			have_cal = kscen_calib_load(r->results, sys, run->started, &cal);
+		}
+		if (have_cal) {
+			snprintf(which, sizeof(which), "calibrated %.10s", cal.when);
+			kscen_drift_pool(d, cal.s, cal.df, which);
+		}
+	}
 }
 
 static char *dir_of(const char *path)
@@ -327,6 +270,12 @@ static char *dir_of(const char *path)
 
 	free(p);
 	return d;
+}
+
+/* Where runs are stored: the parent of a scenario's directory of runs. */
+static char *parent_of(const char *dir)
+{
+	return dir_of(dir);
 }
 
 /* The runs of @scenario in @dir before @run, with only @run's jobs read. */
@@ -344,6 +293,7 @@ void kscen_refs_history(struct kscen_refs *r, const struct kscen_run *run,
 			const char *dir, const char *host, const char *label)
 {
 	refs_init(r, run);
+	r->results = parent_of(dir);
 	history_for(dir, run->scenario, run, &r->hist);
 	for (unsigned i = 0; i < run->nr_jobs; i++) {
 		const struct kscen_job_result *j = &run->jobs[i];
@@ -372,6 +322,7 @@ void kscen_refs_history(struct kscen_refs *r, const struct kscen_run *run,
 			break;
 		}
 	}
+	pool_drifts(r, run);
 	pick_main(r);
 }
 
@@ -384,6 +335,7 @@ void kscen_refs_single(struct kscen_refs *r, const struct kscen_run *run,
 	r->own = ref;
 	if (ref->path) {
 		dir = dir_of(ref->path);
+		r->results = parent_of(dir);
 		history_for(dir, ref->scenario, run, &r->hist);
 		free(dir);
 	}
@@ -402,6 +354,7 @@ void kscen_refs_single(struct kscen_refs *r, const struct kscen_run *run,
 		else
 			set_ref(r, i, ref, rj, j);
 	}
+	pool_drifts(r, run);
 	pick_main(r);
 }
 
@@ -445,6 +398,7 @@ void kscen_refs_stored(struct kscen_refs *r, const struct kscen_run *run)
 		first = run->jobs[i].reference;
 	if (first) {
 		dir = dir_of(first);
+		r->results = parent_of(dir);
 		history_for(dir, run->scenario, run, &r->hist);
 		free(dir);
 	}
@@ -466,6 +420,7 @@ void kscen_refs_stored(struct kscen_refs *r, const struct kscen_run *run)
 		}
 		set_ref(r, i, ref, rj, j);
 	}
+	pool_drifts(r, run);
 	pick_main(r);
 }
 
@@ -473,6 +428,7 @@ void kscen_refs_free(struct kscen_refs *r)
 {
 	kscen_history_free(&r->hist);
 	kscen_run_free(r->own);
+	free(r->results);
 	free(r->ref);
 	memset(r, 0, sizeof(*r));
 }
@@ -490,31 +446,6 @@ bool kscen_ref_change(const struct kscen_refs *r, const struct kscen_run *run,
 	if (!m || !kscen_change_compute(kscen_find_metric(ref->job, m->name), m,
 					false, c))
 		return false;
-	kscen_change_widen(c, &ref->drift, m->better);
+	kscen_change_between(c, m, &ref->drift, m->better);
 	return true;
-}
-
-void kscen_change_widen(struct kscen_change *c, const struct kscen_drift *d,
-			enum kscen_better better)
-{
-	double llo, lhi, lc, b;
-
-	c->between = true;
-	c->hist_runs = d->runs;
-	if (d->runs >= KSCEN_DRIFT_MIN_RUNS)
-		c->spread = expm1(d->spread);
-	if (d->runs < KSCEN_DRIFT_MIN_RUNS || !c->ci_valid || !isfinite(c->lo) ||
-	    !isfinite(c->hi) || c->lo <= -1 || c->rel <= -1)
-		return;
-	llo = log1p(c->lo);
-	lhi = log1p(c->hi);
-	lc = fmin(fmax(log1p(c->rel), llo), lhi);
-	b = d->spread;
-	c->lo = expm1(lc - sqrt((lc - llo) * (lc - llo) + b * b));
-	c->hi = expm1(lc + sqrt((lhi - lc) * (lhi - lc) + b * b));
-	c->drift = true;
-	c->verdict = KSCEN_SAME;
-	if (c->lo > 0 || c->hi < 0)
-		c->verdict = (c->lo > 0) == (better == KSCEN_HIGHER) ?
-			     KSCEN_BETTER : KSCEN_WORSE;
 }

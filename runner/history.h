@@ -10,8 +10,9 @@
 #include "run.h"
 
 #define KSCEN_HISTORY_MAX_FILES 100	/* newest stored runs examined */
-#define KSCEN_DRIFT_MAX_RUNS 20		/* newest matching runs in a drift */
-#define KSCEN_DRIFT_MIN_RUNS 3		/* fewer: in-run noise only */
+#define KSCEN_DRIFT_MAX_RUNS 20		/* newest runs of a segment in a drift */
+#define KSCEN_DRIFT_MIN_RUNS 3		/* fewer: a pool, or cannot tell */
+#define KSCEN_SERIES_MAX 50		/* newest runs searched for change points */
 
 /* The usable stored runs of one directory, newest first. */
 struct kscen_history {
@@ -53,46 +54,99 @@ bool kscen_job_same(const struct kscen_job_result *a,
 		    const struct kscen_job_result *b, bool strict);
 
 /*
- * Run-to-run drift of one job's median, from k earlier runs (a one-way
- * random-effects model on the log medians, as in Kalibera & Jones,
- * "Rigorous Benchmarking in Reasonable Time", ISMM 2013): all on the log
- * scale, where a shift is a ratio.
+ * Run-to-run drift (drift.c): how far a run's log median (or a job pair's
+ * log ratio within a run) moves from run to run when nothing changed, from
+ * the stable segment of its history: the runs since its last change point
+ * (changepoint.c), so that a level shift in the history is a change and
+ * never drift. All on the log scale, where a shift is a ratio.
  */
 struct kscen_drift {
-	unsigned runs;		/* k; below KSCEN_DRIFT_MIN_RUNS nothing else is set */
-	double tau;		/* between-run SD of the log median */
-	double se;		/* within-run SE of a log median (RMS over runs) */
-	double t;		/* Student's t, 97.5%, k - 1 df */
-	double spread;		/* t * sqrt(2) * tau: what two runs may differ by */
-	double mde_between;	/* smallest change a between-run comparison finds */
-	double mde_within;	/* the same for an interleaved one, within a run */
+	enum kscen_drift_src src;	/* stats.h: none, own, pool */
+	unsigned runs;		/* k: runs in the stable segment */
+	unsigned history;	/* runs in the series it was cut from */
+	unsigned changes;	/* change points found in that series */
+	double level;		/* mean log median of the segment; NaN: none */
+	double se2;		/* mean in-run variance of a segment run's value */
+	double s;		/* run-to-run SD: own (k - 1 df) or the pool's */
+	unsigned df;
+	double t;		/* Student's t, 97.5%, df */
+	double spread;		/* t s sqrt(1 + 1/k): a new run's 95% allowance */
+	double mde_between;	/* smallest change found 80% of the time, between runs */
+	double mde_within;	/* the same within a run, interleaved */
+	char pool[48];		/* KSCEN_DRIFT_POOL: which */
 };
 
 /*
- * The drift of @k runs' log medians @lmed with their within-run standard
- * errors @se (exposed for the unit tests).
+ * A series point: one run's log median of a metric, the in-run standard
+ * error of it (robust: from the median absolute deviation), its samples.
  */
-void kscen_drift_from(const double *lmed, const double *se, unsigned k,
+struct kscen_series_pt {
+	const struct kscen_run *run;
+	double l, se;
+	unsigned n;
+};
+/*
+ * The log median and its in-run standard error of @m's samples: false when
+ * the median is not positive (no ratio to speak of).
+ */
+bool kscen_log_median(const struct kscen_metric *m, double *l, double *se);
+/*
+ * The drift of the points @pt[0..@n) (oldest first): change points over
+ * them, then the last segment's level and spread; own when it has at least
+ * KSCEN_DRIFT_MIN_RUNS runs.
+ */
+void kscen_drift_from(const struct kscen_series_pt *pt, unsigned n,
 		      struct kscen_drift *d);
 /*
- * The drift of @job's metric @metric over the runs of @h from the host and
- * kernel build of @ref, newest first, at most KSCEN_DRIFT_MAX_RUNS.
+ * The drift for a comparison against run @ref's job @rj (metric @metric):
+ * the runs of @h up to @ref (it included, last) from its host, kernel
+ * release and build, holding the same job.
  */
 void kscen_history_drift(const struct kscen_history *h, const struct kscen_run *ref,
-			 const struct kscen_job_result *job, const char *metric,
+			 const struct kscen_job_result *rj, const char *metric,
 			 struct kscen_drift *d);
-/* 97.5% quantile of Student's t with @df degrees of freedom. */
-double kscen_t975(unsigned df);
+/*
+ * The drift of the in-run delta of job @j against job @base of @run:
+ * the same delta in the runs of @h before @run from its host, kernel
+ * release and build.
+ */
+void kscen_pair_drift(const struct kscen_history *h, const struct kscen_run *run,
+		      const struct kscen_job_result *j,
+		      const struct kscen_job_result *base, struct kscen_drift *d);
+/* @d from a pool: a run-to-run SD @s with @df degrees of freedom. */
+void kscen_drift_pool(struct kscen_drift *d, double s, unsigned df,
+		      const char *which);
 
 /*
- * Make @c, a change between two runs, allow for drift @d: with enough
- * history each side of its interval is widened to the root of the sum of
- * squares of the in-run half and the drift's (on the log scale), and the
- * verdict is read off the wider interval; with too little, @c stays as it
- * is and says so.
+ * A change between runs: @c (kscen_change_compute() of the reference's
+ * samples against @m's) becomes the new median against the level of the
+ * reference's stable segment, with a 95% prediction interval from @d and
+ * both sides' in-run noise; without a drift (own or pooled), "cannot tell".
+ */
+void kscen_change_between(struct kscen_change *c, const struct kscen_metric *m,
+			  const struct kscen_drift *d, enum kscen_better better);
+/*
+ * An in-run delta @c widened by its own run-to-run drift @d where the
+ * history has one: the union of its interval and t s around its estimate.
  */
 void kscen_change_widen(struct kscen_change *c, const struct kscen_drift *d,
 			enum kscen_better better);
+
+/*
+ * calib.c: the pooled run-to-run drift `kscen calibrate` records for a
+ * host, per kernel release and build, in DIR/.calibration/HOST.yaml (DIR:
+ * where runs are stored).
+ */
+struct kscen_calib {
+	double s;		/* pooled run-to-run SD of a log median */
+	unsigned df, jobs;
+	char when[32];		/* when it was calibrated */
+};
+int kscen_calib_save(const char *results, const struct kscen_system *sys,
+		     const char *scenario, const struct kscen_calib *c);
+/* The pool for @sys calibrated before @before (NULL: any); false: none. */
+bool kscen_calib_load(const char *results, const struct kscen_system *sys,
+		      const char *before, struct kscen_calib *c);
 
 /* One job's reference: the run and job it is compared with. */
 struct kscen_ref {
@@ -110,6 +164,7 @@ struct kscen_refs {
 	struct kscen_history hist;
 	struct kscen_run *own;		/* an explicit reference run */
 	bool asked;			/* a reference was asked for */
+	char *results;			/* where the reference's runs are stored */
 };
 
 /*
@@ -134,8 +189,9 @@ void kscen_refs_stored(struct kscen_refs *r, const struct kscen_run *run);
 void kscen_refs_free(struct kscen_refs *r);
 
 /*
- * Job @i of @run against its reference: Mann-Whitney with the interval
- * widened by the job's drift when there is enough history (signif.c).
+ * Job @i of @run against its reference: the new median against the level
+ * of the reference's stable segment, allowing for the job's drift, pooled
+ * where its own history is short; "cannot tell" without either.
  */
 bool kscen_ref_change(const struct kscen_refs *r, const struct kscen_run *run,
 		      unsigned i, struct kscen_change *c);

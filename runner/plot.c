@@ -5,13 +5,16 @@
  * of the other varying parameters, CI error bars, the baseline marked), a
  * comparison of two runs (each job's median relative to the old run's,
  * both with their CIs) and a history (one job's median and CI over the
- * stored runs). kscen writes the data and the script into a temporary
- * directory and runs gnuplot on them; SVG or PNG by the output's name.
+ * stored runs, its change points marked: changepoint.c). Every interval is
+ * labelled with its true coverage. kscen writes the data and the script
+ * into a temporary directory and runs gnuplot on them; SVG or PNG by the
+ * output's name.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fnmatch.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +24,7 @@
 #include "child.h"
 #include "plot.h"
 #include "report.h"
+#include "stats.h"
 #include "util.h"
 
 #define ROW_HEIGHT 360
@@ -300,6 +304,18 @@ int kscen_plot_sweep(const struct kscen_run *run, const char *out)
 
 /* ---- compare and history ------------------------------------------------------ */
 
+/* "96.9% CI", "CI (75% to 96.9%)": the coverage of medians of @lo..@hi samples. */
+static void ci_label(char *buf, size_t len, unsigned lo, unsigned hi)
+{
+	double a = kscen_median_ci_level(lo), b = kscen_median_ci_level(hi);
+
+	if (a == b)
+		snprintf(buf, len, "%.3g%% CI", a);
+	else
+		snprintf(buf, len, "CI (%.3g%% to %.3g%%)", a, b);
+}
+
+
 /*
  * The short name of job @i on an axis: its entry's name and the parameters
  * in which it differs from the entry's first job.
@@ -322,9 +338,9 @@ int kscen_plot_compare(const struct kscen_run *old, const struct kscen_run *new_
 		       const char *out)
 {
 	struct plot p = { 0 };
-	char po[160], pn[160], label[256];
+	char po[160], pn[160], label[256], lvl[48];
+	unsigned x = 0, nlo = UINT32_MAX, nhi = 0;
 	FILE *fo, *fn;
-	unsigned x = 0;
 	int ret;
 
 	ret = plot_open(&p, out, 1, ROW_HEIGHT * 3 / 2);
@@ -336,8 +352,7 @@ int kscen_plot_compare(const struct kscen_run *old, const struct kscen_run *new_
 		ret = -errno;
 		goto out;
 	}
-	fputs("set title 'median relative to the old run, 95% CI'\n"
-	      "set ylabel 'new / old'\nset xtics rotate by -35 left (", p.gp);
+	fputs("set ylabel 'new / old'\nset xtics rotate by -35 left (", p.gp);
 	for (unsigned i = 0; i < new_->nr_jobs; i++) {
 		const struct kscen_job_result *jn = &new_->jobs[i];
 		const struct kscen_job_result *jo = kscen_run_find(old, jn->id);
@@ -348,6 +363,10 @@ int kscen_plot_compare(const struct kscen_run *old, const struct kscen_run *new_
 		if (!mn || !mo || !mn->nr_samples || !mo->nr_samples || !(mo->sum.median != 0))
 			continue;
 		b = mo->sum.median;
+		nlo = mo->nr_samples < nlo ? mo->nr_samples : nlo;
+		nlo = mn->nr_samples < nlo ? mn->nr_samples : nlo;
+		nhi = mo->nr_samples > nhi ? mo->nr_samples : nhi;
+		nhi = mn->nr_samples > nhi ? mn->nr_samples : nhi;
 		short_name(new_, i, label, sizeof(label));
 		fprintf(p.gp, "%s", x ? ", " : "");
 		gp_label(p.gp, label);
@@ -367,8 +386,10 @@ int kscen_plot_compare(const struct kscen_run *old, const struct kscen_run *new_
 		ret = -EINVAL;
 		goto out;
 	}
-	fprintf(p.gp, ")\nset xrange [-0.5:%u.5]\nset bmargin 12\n"
-		"plot '%s' using 1:2:3:4 with yerrorbars pt 7 title ", x - 1, po);
+	ci_label(lvl, sizeof(lvl), nlo, nhi);
+	fprintf(p.gp, ")\nset title 'median relative to the old run, %s'\n"
+		"set xrange [-0.5:%u.5]\nset bmargin 12\n"
+		"plot '%s' using 1:2:3:4 with yerrorbars pt 7 title ", lvl, x - 1, po);
 	gp_quote(p.gp, str(old->label ? old->label : old->started));
 	fprintf(p.gp, ", '%s' using 1:2:3:4 with yerrorbars pt 5 title ", pn);
 	gp_quote(p.gp, str(new_->label ? new_->label : new_->started));
@@ -381,13 +402,39 @@ out:
 	return ret;
 }
 
+/*
+ * The change points of @x points' log medians @l: a dashed line before the
+ * first run at each new level, labelled with the change and its p-value.
+ */
+static void mark_changes(struct plot *p, const double *l, unsigned x)
+{
+	struct kscen_cpoint cp[16];
+	unsigned nc = kscen_changepoints(l, x, cp, ARRAY_SIZE(cp));
+
+	for (unsigned c = 0; c < nc; c++) {
+		unsigned a = c ? cp[c - 1].at : 0, b = c + 1 < nc ? cp[c + 1].at : x;
+		double before = 0, after = 0;
+
+		for (unsigned i = a; i < cp[c].at; i++)
+			before += l[i] / (cp[c].at - a);
+		for (unsigned i = cp[c].at; i < b; i++)
+			after += l[i] / (b - cp[c].at);
+		fprintf(p->gp, "set arrow from %g, graph 0 to %g, graph 1 nohead dt 2 "
+			"lw 1.5 lc rgb 'red'\nset label '%+.1f%% p=%.3f' at %g, graph "
+			"0.95 left offset 0.5,0 tc rgb 'red'\n", cp[c].at - 0.5,
+			cp[c].at - 0.5, 100 * expm1(after - before), cp[c].p, cp[c].at - 0.5);
+	}
+}
+
 int kscen_plot_history(struct kscen_run *const *runs, unsigned nr, const char *glob,
 		       const char *out)
 {
 	const struct kscen_job_result *job = NULL;
 	struct plot p = { 0 };
-	char path[160];
-	unsigned x = 0;
+	char path[160], lvl[48];
+	unsigned x = 0, nlo = UINT32_MAX, nhi = 0;
+	double *l = kscen_xcalloc(nr + 1, sizeof(*l));
+	bool logs = true;
 	FILE *f;
 	int ret;
 
@@ -415,6 +462,10 @@ int kscen_plot_history(struct kscen_run *const *runs, unsigned nr, const char *g
 		fprintf(p.gp, "%s", x ? ", " : "");
 		gp_label(p.gp, str(runs[r]->label ? runs[r]->label : runs[r]->started));
 		fprintf(p.gp, " %u", x);
+		logs &= m->sum.median > 0;
+		l[x] = m->sum.median > 0 ? log(m->sum.median) : 0;
+		nlo = m->nr_samples < nlo ? m->nr_samples : nlo;
+		nhi = m->nr_samples > nhi ? m->nr_samples : nhi;
 		fprintf(f, "%u %.17g %.17g %.17g\n", x++, m->sum.median, m->sum.ci_lo,
 			m->sum.ci_hi);
 	}
@@ -428,10 +479,15 @@ int kscen_plot_history(struct kscen_run *const *runs, unsigned nr, const char *g
 	gp_quote(p.gp, str(job->id));
 	fprintf(p.gp, "\nset ylabel ");
 	gp_quote(p.gp, str(kscen_primary(job) ? kscen_primary(job)->unit : ""));
-	fprintf(p.gp, "\nplot '%s' using 1:2:3:4 with yerrorlines pt 7 lw 1.5 "
-		"title 'median, 95%% CI'\n", path);
+	fputc('\n', p.gp);
+	if (logs)
+		mark_changes(&p, l, x);
+	ci_label(lvl, sizeof(lvl), nlo, nhi);
+	fprintf(p.gp, "plot '%s' using 1:2:3:4 with yerrorlines pt 7 lw 1.5 "
+		"title 'median, %s'\n", path, lvl);
 	ret = plot_run(&p, false);
 out:
+	free(l);
 	if (p.gp)
 		fclose(p.gp);
 	plot_cleanup(&p);

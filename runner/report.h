@@ -30,13 +30,17 @@ void kscen_report(FILE *out, const struct kscen_run *run,
 void kscen_compare_print(FILE *out, const struct kscen_run *new_,
 			 const struct kscen_refs *refs);
 /*
- * The regression gate: name the jobs of @new_ worse than their reference by
- * more than @pct percent with the whole 95% CI beyond it; return their
- * number, or -1 when no job could be compared (a gate that compared nothing
- * fails closed: exit 2).
+ * The regression gate: name the jobs of @new_ worse than their reference
+ * by more than @pct percent (0: any) with the whole interval beyond it, and
+ * with @fdr (0: not asked) a q-value of at most @fdr; return their number,
+ * KSCEN_GATE_NOTHING when no job could be compared (a gate that compared
+ * nothing fails closed: exit 2), KSCEN_GATE_CANNOT_TELL when none tripped
+ * but some could not be judged (no run-to-run estimate: exit 125).
  */
+#define KSCEN_GATE_NOTHING (-1)
+#define KSCEN_GATE_CANNOT_TELL (-2)
 int kscen_gate(FILE *out, const struct kscen_run *new_,
-	       const struct kscen_refs *refs, double pct);
+	       const struct kscen_refs *refs, double pct, double fdr);
 
 
 /* The primary metric of an ok job with samples, else NULL. */
@@ -47,10 +51,17 @@ const struct kscen_metric *kscen_find_metric(const struct kscen_job_result *j,
 /* "usecs/op", or "s (wall_time)" where name and unit differ. */
 void kscen_metric_label(const struct kscen_metric *m, char *buf, size_t len);
 /*
- * "+10.0% [+5.2% .. +14.1%] worse (p=0.008 n=5+5)", "~" for a change that is
- * not significant; with kscen_verbose the test is named too.
+ * "+10.0% [+5.2% .. +14.1%] worse (p=0.008 q=0.016 n=5+5)", "~" for a change
+ * that is not significant, the run-to-run allowance where the interval has
+ * one, "cannot tell" between runs without one; @q (NaN: none) is its
+ * q-value. With kscen_verbose the test is named too.
  */
-void kscen_format_change(const struct kscen_change *c, char *buf, size_t len);
+void kscen_format_change(const struct kscen_change *c, double q, char *buf,
+			 size_t len);
+/* "2026-12-01T10:02:33Z" -> "2026-12-01T10:02Z" */
+void kscen_short_time(const char *iso, char *buf, size_t len);
+/* A run-to-run allowance, relative: "±4.1%", "±0.042%". */
+void kscen_format_spread(double v, char *buf, size_t len);
 /* "±2.1%": the median's 95% CI half-width, or "(n=5)" with too few. */
 void kscen_format_ci(const struct kscen_metric *m, char *buf, size_t len);
 /*

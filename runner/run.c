@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "history.h"
+#include "report.h"
 #include "scenario_load.h"
 #include "util.h"
 #include "journal.h"
@@ -372,7 +373,9 @@ struct kscen_run *kscen_run_new(const struct kscen_scenario *s,
 
 int kscen_run_exit_code(const struct kscen_run *run, int ret, int tripped, bool saved)
 {
-	int code = tripped > 0 ? KSCEN_EXIT_GATE : tripped < 0 ? KSCEN_EXIT_USAGE : 0;
+	int code = tripped > 0 ? KSCEN_EXIT_GATE :
+		   tripped == KSCEN_GATE_CANNOT_TELL ? KSCEN_EXIT_BISECT_SKIP :
+		   tripped < 0 ? KSCEN_EXIT_USAGE : 0;
 
 	/* Failed jobs win over the gate: their numbers are not all there. */
 	for (unsigned i = 0; i < run->nr_jobs; i++)
@@ -395,12 +398,18 @@ int kscen_run_bisect_code(int code, const struct kscen_run *run,
 		return code;
 	if (code && code != KSCEN_EXIT_GATE)
 		return KSCEN_EXIT_BISECT_SKIP;
+	for (unsigned i = 0; i < run->nr_jobs; i++)
+		if (run->jobs[i].status != KSCEN_OK)
+			return KSCEN_EXIT_BISECT_SKIP;
+	/* a regression found stays one, whatever the other jobs say */
+	if (tripped > 0)
+		return KSCEN_EXIT_GATE;
 	for (unsigned i = 0; i < run->nr_jobs; i++) {
 		struct kscen_change c;
 
-		if (run->jobs[i].status != KSCEN_OK)
-			return KSCEN_EXIT_BISECT_SKIP;
-		if (!kscen_ref_change(refs, run, i, &c) || !c.ci_valid)
+		/* no interval, or no run-to-run estimate: cannot tell */
+		if (!kscen_ref_change(refs, run, i, &c) || !c.ci_valid ||
+		    c.verdict == KSCEN_CANNOT_TELL)
 			return KSCEN_EXIT_BISECT_SKIP;
 	}
 	return tripped > 0 ? KSCEN_EXIT_GATE : tripped < 0 ? KSCEN_EXIT_BISECT_SKIP : 0;

@@ -94,6 +94,25 @@ unsigned kscen_median_ci_rank(unsigned n)
 }
 
 /*
+ * The true coverage of the interval kscen_summarize() gives, in percent:
+ * [x(k), x(n+1-k)] holds the median with probability 1 - 2 P(B <= k-1),
+ * k the rank above, or 1 ([min, max]) below 6 samples: 93.8% for 5, 75%
+ * for 3, 96.9% for 6, 95.7% for 30.
+ */
+double kscen_median_ci_level(unsigned n)
+{
+	unsigned k = kscen_median_ci_rank(n);
+	double cdf = 0;
+
+	if (n < 2)
+		return 0;
+	for (unsigned i = 0; i < (k ? k : 1); i++)
+		cdf += exp(lgamma(n + 1.0) - lgamma(i + 1.0) - lgamma(n - i + 1.0) -
+			   n * M_LN2);
+	return 100 * (1 - 2 * cdf);
+}
+
+/*
  * Bimodality, by a gap test: split the sorted samples at their widest gap,
  * with at least a quarter of them (and two) on each side. Two modes are
  * claimed when that gap is over three times the spread of either side and

@@ -89,15 +89,15 @@ static unsigned csv_params(const struct kscen_run *run, const char ***out)
 static const char *const csv_deltas[] = { "to_baseline", "to_previous", "vs_ref" };
 
 /*
- * A delta as ratio new/old, its 95% CI as ratios, p and the verdict; empty
- * cells without one (@d NULL: a row of a metric that is not the primary).
+ * A delta as ratio new/old, its interval as ratios, p, q and the verdict;
+ * empty cells without one (@d NULL: a row of a metric that is not the
+ * primary).
  */
 static void csv_delta(FILE *out, const struct kscen_report_delta *d, bool more)
 {
-	static const char *const verdicts[] = { "same", "better", "worse" };
 	bool have = d && d->present && isfinite(d->c.rel);
 	const struct kscen_change *c = d ? &d->c : NULL;
-	char v[4][32] = { "", "", "", "" };
+	char v[5][32] = { "", "", "", "", "" };
 
 	if (have) {
 		snprintf(v[0], sizeof(v[0]), "%.6g", 1 + c->rel);
@@ -107,10 +107,12 @@ static void csv_delta(FILE *out, const struct kscen_report_delta *d, bool more)
 		}
 		if (isfinite(c->p))
 			snprintf(v[3], sizeof(v[3]), "%.4g", c->p);
+		if (isfinite(d->q))
+			snprintf(v[4], sizeof(v[4]), "%.4g", d->q);
 	}
-	for (unsigned i = 0; i < 4; i++)
+	for (unsigned i = 0; i < 5; i++)
 		csv_field(out, v[i], true);
-	csv_field(out, have ? verdicts[c->verdict] : "", more);
+	csv_field(out, have ? kscen_verdict_names[c->verdict] : "", more);
 }
 
 /*
@@ -133,9 +135,10 @@ void report_csv(FILE *out, const struct kscen_report_model *rm)
 	for (k = 0; k < np; k++)
 		fprintf(out, "param.%s,", params[k]);
 	for (k = 0; k < ARRAY_SIZE(csv_deltas); k++)
-		fprintf(out, "%s_ratio,%s_ci_low,%s_ci_high,%s_p,%s_verdict%s",
+		fprintf(out, "%s_ratio,%s_ci_low,%s_ci_high,%s_p,%s_q,%s_verdict%s",
 			csv_deltas[k], csv_deltas[k], csv_deltas[k], csv_deltas[k],
-			csv_deltas[k], k + 1 < ARRAY_SIZE(csv_deltas) ? "," : "\n");
+			csv_deltas[k], csv_deltas[k],
+			k + 1 < ARRAY_SIZE(csv_deltas) ? "," : "\n");
 	for (i = 0; i < run->nr_jobs; i++) {
 		const struct kscen_report_job *rj = &rm->job[i];
 		const struct kscen_job_result *j = rj->job;

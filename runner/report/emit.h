@@ -26,6 +26,15 @@ static inline const char *report_status_name(enum kscen_status s)
 
 /* The true coverage of the median's interval from @n samples: 95, or less. */
 double report_ci_level(unsigned n);
+/*
+ * The lines that sum a run's comparisons up (no newline, no prefix): per
+ * family "N of M changed; about X expected by chance", a warning when none
+ * could pass the correction, and how to get a run-to-run estimate where
+ * one was missing. Returns how many.
+ */
+#define REPORT_LINE 320
+unsigned report_footer(const struct kscen_report_model *m, char (*line)[REPORT_LINE],
+		       unsigned max);
 /* "2026-12-01T10:02:33Z" -> "2026-12-01T10:02Z" */
 void report_short_time(const char *iso, char *buf, size_t len);
 

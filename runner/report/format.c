@@ -125,6 +125,11 @@ void report_short_time(const char *iso, char *buf, size_t len)
 		snprintf(buf, len, "%s", iso ? iso : "unknown time");
 }
 
+void kscen_short_time(const char *iso, char *buf, size_t len)
+{
+	report_short_time(iso, buf, len);
+}
+
 /* ---- Changes ------------------------------------------------------------ */
 
 static void pct(char *buf, size_t len, double v)
@@ -133,21 +138,47 @@ static void pct(char *buf, size_t len, double v)
 	snprintf(buf, len, "%+.1f%%", fabs(v) < 0.0005 ? 0.0 : 100 * v);
 }
 
-/* Between runs: what the interval allows for, or that it allows for nothing. */
-static void between_note(const struct kscen_change *c, char *buf, size_t len)
+void kscen_format_spread(double v, char *buf, size_t len)
 {
-	buf[0] = '\0';
-	if (c->between && c->hist_runs < KSCEN_DRIFT_MIN_RUNS)
-		snprintf(buf, len, "; in-run noise only (%u earlier run%s)",
-			 c->hist_runs, c->hist_runs == 1 ? "" : "s");
-	else if (c->between && !c->drift)
-		snprintf(buf, len, "; run-to-run ±%.1f%%, %u runs",
-			 100 * c->spread, c->hist_runs);
+	/* a small allowance keeps its digits: never a ±0.0% that is not 0 */
+	if (!isfinite(v))
+		snprintf(buf, len, "±?");
+	else if (v > 0 && v < 0.001)
+		snprintf(buf, len, "±%.2g%%", 100 * v);
+	else
+		snprintf(buf, len, "±%.1f%%", 100 * v);
 }
 
-void kscen_format_change(const struct kscen_change *c, char *buf, size_t len)
+/* "p=0.008" or "p<0.001", and " q=..." where it has one */
+static void pq(char *buf, size_t len, double p, double q)
 {
-	char rel[32], lo[32], hi[32], n[32], note[64];
+	int n = snprintf(buf, len, "p%s%.3f", p < 0.001 ? "<" : "=",
+			 p < 0.001 ? 0.001 : p);
+
+	if (isfinite(q) && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, " q%s%.3f", q < 0.001 ? "<" : "=",
+			 q < 0.001 ? 0.001 : q);
+}
+
+/* What the interval allows for: the run-to-run drift, and where it came from. */
+static void allowance(const struct kscen_change *c, char *buf, size_t len)
+{
+	char sp[32];
+
+	kscen_format_spread(c->spread, sp, sizeof(sp));
+	if (c->src == KSCEN_DRIFT_POOL)
+		snprintf(buf, len, "run-to-run %s pooled over %s; %u run%s", sp, c->pool,
+			 c->hist_runs, c->hist_runs == 1 ? "" : "s");
+	else
+		snprintf(buf, len, "run-to-run %s, %u runs", sp, c->hist_runs);
+}
+
+void kscen_format_change(const struct kscen_change *c, double q, char *buf,
+			 size_t len)
+{
+	char rel[32], lo[32], hi[32], n[48], p[48], note[128];
+	const char *v = c->verdict == KSCEN_WORSE ? "worse" :
+			c->verdict == KSCEN_BETTER ? "better" : "~";
 
 	if (!isfinite(c->rel)) {
 		snprintf(buf, len, "n/a");
@@ -158,38 +189,35 @@ void kscen_format_change(const struct kscen_change *c, char *buf, size_t len)
 		snprintf(n, sizeof(n), "n=%u pairs", c->n_new);
 	else
 		snprintf(n, sizeof(n), "n=%u+%u", c->n_old, c->n_new);
-	between_note(c, note, sizeof(note));
+	if (c->verdict == KSCEN_CANNOT_TELL) {
+		snprintf(buf, len, "%s cannot tell (no run-to-run estimate, %u run%s)",
+			 rel, c->hist_runs, c->hist_runs == 1 ? "" : "s");
+		return;
+	}
 	if (!c->ci_valid || !isfinite(c->lo)) {
-		snprintf(buf, len, "%s ~ (too few samples for a 95%% CI, %s%s)",
-			 rel, n, note);
+		snprintf(buf, len, "%s ~ (too few samples for a 95%% CI, %s)", rel, n);
 		return;
 	}
 	pct(lo, sizeof(lo), c->lo);
 	pct(hi, sizeof(hi), c->hi);
+	pq(p, sizeof(p), c->p, q);
 	if (c->drift) {
-		/* The interval is the evidence; the in-run p would overclaim. */
-		snprintf(buf, len, "%s [%s .. %s] %s (run-to-run ±%.1f%%, %u runs%s%s)",
-			 rel, lo, hi, c->verdict == KSCEN_WORSE ? "worse" :
-			 c->verdict == KSCEN_BETTER ? "better" : "~",
-			 100 * c->spread, c->hist_runs, kscen_verbose ? "; " : "",
-			 kscen_verbose ? n : "");
+		allowance(c, note, sizeof(note));
+		snprintf(buf, len, "%s [%s .. %s] %s (%s; %s%s%s)", rel, lo, hi, v, p,
+			 note, kscen_verbose ? "; " : "", kscen_verbose ? n : "");
 		return;
 	}
-	snprintf(buf, len, "%s [%s .. %s] %s (p%s%.3f %s%s%s%s)", rel, lo, hi,
-		 c->verdict == KSCEN_WORSE ? "worse" :
-		 c->verdict == KSCEN_BETTER ? "better" : "~",
-		 c->p < 0.001 ? "<" : "=", c->p < 0.001 ? 0.001 : c->p, n,
-		 kscen_verbose ? ", " : "", kscen_verbose ? kscen_change_test(c) : "",
-		 note);
+	snprintf(buf, len, "%s [%s .. %s] %s (%s %s%s%s)", rel, lo, hi, v, p, n,
+		 kscen_verbose ? ", " : "", kscen_verbose ? kscen_change_test(c) : "");
 }
 
 /*
- * Below 6 samples the interval is [min, max], whose coverage is only
- * 1 - 2^(1-n): 93.8% for the default 5. Say so rather than call it 95%.
+ * The interval's true coverage: below 6 samples it is [min, max], only
+ * 1 - 2^(1-n), 93.8% for the default 5; from 6 on a little over 95%.
  */
 double report_ci_level(unsigned n)
 {
-	return kscen_median_ci_rank(n) ? 95 : 100 * (1 - ldexp(1, 1 - (int)n));
+	return kscen_median_ci_level(n);
 }
 
 void kscen_format_ci(const struct kscen_metric *m, char *buf, size_t len)
@@ -201,5 +229,50 @@ void kscen_format_ci(const struct kscen_metric *m, char *buf, size_t len)
 	else if (!kscen_median_ci_rank(m->nr_samples))
 		snprintf(buf, len, "±%.1f%% (%.1f%%)", hw, report_ci_level(m->nr_samples));
 	else
-		snprintf(buf, len, "±%.1f%%", hw);
+		snprintf(buf, len, "±%.1f%%", hw);	/* 95% or a little more */
+}
+
+/* ---- What a run's comparisons add up to ---------------------------------- */
+
+static const char *const fam_names[] = {
+	[KSCEN_FAM_WITHIN] = "within the run",
+	[KSCEN_FAM_BETWEEN] = "against the reference",
+};
+
+unsigned report_footer(const struct kscen_report_model *m, char (*line)[REPORT_LINE],
+		       unsigned max)
+{
+	unsigned n = 0;
+
+	for (unsigned f = 0; f < KSCEN_NR_FAMS && n < max; f++) {
+		const struct kscen_report_family *fam = &m->fam[f];
+		int o;
+
+		if (!fam->m)
+			continue;
+		o = snprintf(line[n], REPORT_LINE, "%s: %u of %u changed; about %.*f "
+			     "expected by chance", fam_names[f], fam->changed, fam->m,
+			     fam->expected < 0.095 ? 2 : 1, fam->expected);
+		if (fam->changed && o > 0 && o < REPORT_LINE)
+			snprintf(line[n] + o, REPORT_LINE - o, "; %u with q <= %.2g",
+				 fam->found, KSCEN_FDR);
+		n++;
+	}
+	for (unsigned f = 0; f < KSCEN_NR_FAMS && n < max; f++)
+		if (kscen_family_too_few(&m->fam[f], KSCEN_FDR))
+			snprintf(line[n++], REPORT_LINE, "warning: %s, no comparison "
+				 "alone can pass the FDR correction at q %.2g over %u "
+				 "(the smallest p these samples can give is %.2g): take "
+				 "more samples (-r)", fam_names[f], KSCEN_FDR, m->fam[f].m,
+				 m->fam[f].p_min);
+	if (m->fam[KSCEN_FAM_BETWEEN].cannot_tell && n < max) {
+		unsigned k = m->fam[KSCEN_FAM_BETWEEN].cannot_tell;
+
+		snprintf(line[n++], REPORT_LINE, "against the reference: cannot tell "
+			 "for %u job%s, no run-to-run estimate; to get one, run `kscen "
+			 "calibrate` on the scenario (or 3 runs of it), or put both "
+			 "sides in one run (kscen ab, or an axis with a baseline)", k,
+			 k == 1 ? "" : "s");
+	}
+	return n;
 }

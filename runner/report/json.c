@@ -212,17 +212,25 @@ static void json_change(FILE *out, const char *key, const char *against,
 	json_num(out, c->ci_valid ? c->lo : NAN);
 	fputs(", \"ci_high\": ", out);
 	json_num(out, c->ci_valid ? c->hi : NAN);
+	fputs(", \"level\": ", out);
+	json_num(out, c->ci_valid ? c->level : NAN);
 	fputs(", \"p\": ", out);
 	json_num(out, c->p);
+	fputs(", \"q\": ", out);
+	json_num(out, d->q);
 	fprintf(out, ", \"n_old\": %u, \"n_new\": %u, \"paired\": %s, "
 		"\"test\": \"%s\", \"verdict\": \"%s\"", c->n_old, c->n_new,
-		c->paired ? "true" : "false", kscen_change_test(c),
-		c->verdict == KSCEN_WORSE ? "worse" :
-		c->verdict == KSCEN_BETTER ? "better" : "same");
-	if (c->between) {
+		c->paired ? "true" : "false", c->between ? "prediction interval" :
+		kscen_change_test(c), kscen_verdict_names[c->verdict]);
+	if (c->between || c->drift) {
 		fprintf(out, ", \"history_runs\": %u, \"run_to_run\": ",
 			c->hist_runs);
-		json_num(out, c->hist_runs >= KSCEN_DRIFT_MIN_RUNS ? c->spread : NAN);
+		json_num(out, c->drift ? c->spread : NAN);
+		fputs(", \"drift\": ", out);
+		json_str(out, c->src == KSCEN_DRIFT_OWN ? "own" :
+			 c->src == KSCEN_DRIFT_POOL ? "pool" : NULL);
+		fputs(", \"pool\": ", out);
+		json_str(out, c->src == KSCEN_DRIFT_POOL ? c->pool : NULL);
 	}
 	fputc('}', out);
 }

@@ -10,6 +10,7 @@
  * (model.c).
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,13 +94,18 @@ static void header(FILE *out, const struct kscen_run *run,
 	}
 }
 
-/* "+5.5%", "~" when not significant, "" when there is nothing to say. */
+/*
+ * "+5.5%", "~" when not significant, "?" when it cannot be told, "" when
+ * there is nothing to say.
+ */
 static void delta(char *buf, size_t len, const struct kscen_report_delta *d)
 {
 	const struct kscen_change *c = &d->c;
 
 	if (!d->present || !isfinite(c->rel))
 		*buf = '\0';
+	else if (c->verdict == KSCEN_CANNOT_TELL)
+		snprintf(buf, len, "?");
 	else if (!c->ci_valid || c->verdict == KSCEN_SAME)
 		snprintf(buf, len, "~");
 	else
@@ -238,10 +244,54 @@ static void entry(FILE *out, const struct kscen_report_model *rm,
 	}
 }
 
+/* "93.8%" or "93.8% to 95%": the medians' CIs' true coverage, by n. */
+static void median_levels(const struct kscen_report_model *rm, char *buf, size_t len)
+{
+	double lo = INFINITY, hi = -INFINITY;
+
+	for (unsigned i = 0; i < rm->run->nr_jobs; i++) {
+		const struct kscen_metric *m = rm->job[i].primary;
+
+		if (m && m->nr_samples >= 2) {
+			lo = fmin(lo, report_ci_level(m->nr_samples));
+			hi = fmax(hi, report_ci_level(m->nr_samples));
+		}
+	}
+	if (!isfinite(lo))
+		snprintf(buf, len, "no");
+	else if (lo == hi)
+		snprintf(buf, len, "%.3g%%", lo);
+	else
+		snprintf(buf, len, "%.3g%% to %.3g%%", lo, hi);
+}
+
+/* Every delta present has too few samples for an interval: nothing to say. */
+static bool too_few_for_any(const struct kscen_report_model *rm, unsigned *n_min)
+{
+	unsigned present = 0, few = 0;
+
+	*n_min = UINT32_MAX;
+	for (unsigned i = 0; i < rm->run->nr_jobs; i++)
+		for (unsigned k = 0; k < KSCEN_NR_DELTAS; k++) {
+			const struct kscen_report_delta *d = &rm->job[i].delta[k];
+
+			if (!d->present || d->c.verdict == KSCEN_CANNOT_TELL)
+				continue;
+			present++;
+			if (!d->c.ci_valid) {
+				few++;
+				*n_min = d->c.n_new < *n_min ? d->c.n_new : *n_min;
+			}
+		}
+	return present && few == present;
+}
+
 void report_mail(FILE *out, const struct kscen_report_model *rm)
 {
 	const struct kscen_run *run = rm->run;
 	const unsigned *n = rm->nr_status;
+	char line[8][REPORT_LINE], lv[48], *s;
+	unsigned nl, nmin;
 
 	header(out, run, rm->refs);
 	for (unsigned e = 0; e < rm->nr_entries; e++)
@@ -256,8 +306,26 @@ void report_mail(FILE *out, const struct kscen_report_model *rm)
 			     "FAILED ", "  ", s);
 			free(s);
 		}
-	wrap(out, "", "", "Medians of the samples, 95% CI of the median; deltas "
-	     "are changes of the median, ~ where not significant (95%).");
+	median_levels(rm, lv, sizeof(lv));
+	s = kscen_xasprintf("Medians of the samples, %s CI of the median; "
+			    "deltas: Hodges-Lehmann estimates within the run, "
+			    "the median against the reference's level between "
+			    "runs, ~ where not significant, ? where there is no "
+			    "run-to-run estimate.", lv);
+	wrap(out, "", "", s);
+	free(s);
+	if (too_few_for_any(rm, &nmin)) {
+		s = kscen_xasprintf("Too few samples for any verdict (n=%u): at "
+				    "least 4 a side, 6 rounds paired.", nmin);
+		wrap(out, "", "  ", s);
+		free(s);
+	}
+	nl = report_footer(rm, line, 8);
+	for (unsigned i = 0; i < nl; i++) {
+		line[i][0] = line[i][0] >= 'a' && line[i][0] <= 'z' ?
+			     line[i][0] - 'a' + 'A' : line[i][0];
+		wrap(out, "", "  ", line[i]);
+	}
 	fprintf(out, "%u ok, %u skipped, %u failed\n", n[KSCEN_OK], n[KSCEN_SKIPPED],
 		n[KSCEN_FAILED]);
 }

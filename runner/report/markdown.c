@@ -41,8 +41,32 @@ static void md_change(FILE *out, const struct kscen_report_delta *d)
 	char buf[192] = "";
 
 	if (d && d->present)
-		kscen_format_change(&d->c, buf, sizeof(buf));
+		kscen_format_change(&d->c, d->q, buf, sizeof(buf));
 	md_cell(out, buf);
+}
+
+/* The coverage of the within-run intervals shown: "96.8%", "95% to 98.4%". */
+static const char *md_change_levels(const struct kscen_report_model *rm)
+{
+	static char buf[48];
+	double lo = INFINITY, hi = -INFINITY;
+
+	for (unsigned i = 0; i < rm->run->nr_jobs; i++)
+		for (unsigned k = 0; k < KSCEN_DELTA_REF; k++) {
+			const struct kscen_report_delta *d = &rm->job[i].delta[k];
+
+			if (d->present && d->c.ci_valid && isfinite(d->c.level)) {
+				lo = fmin(lo, d->c.level);
+				hi = fmax(hi, d->c.level);
+			}
+		}
+	if (!isfinite(lo))
+		snprintf(buf, sizeof(buf), "at least 95%%");
+	else if (lo == hi)
+		snprintf(buf, sizeof(buf), "%.3g%%", lo);
+	else
+		snprintf(buf, sizeof(buf), "%.3g%% to %.3g%%", lo, hi);
+	return buf;
 }
 
 /* The CI's coverage when every cell of the table has the same one, else 0. */
@@ -150,7 +174,8 @@ void report_markdown(FILE *out, const struct kscen_report_model *rm)
 	const struct kscen_run *run = rm->run;
 	const struct kscen_refs *refs = rm->refs;
 	const struct kscen_system *sys = &run->system;
-	char when[64];
+	char when[64], line[8][REPORT_LINE];
+	unsigned n;
 
 	fprintf(out, "**kscen %s**: scenario `%s`, %u jobs, repeat %u (warmup %u)%s  \n",
 		run->version ? run->version : KSCEN_VERSION,
@@ -164,8 +189,11 @@ void report_markdown(FILE *out, const struct kscen_report_model *rm)
 			when, refs->main->label ? ", label " : "",
 			str(refs->main->label), str(refs->main->system.kernel));
 	}
-	fprintf(out, "  \nChanges: median ratio, [95%% CI], ~ when not significant "
-		"(Mann-Whitney U; Wilcoxon signed-rank on pairs of rounds)");
+	fprintf(out, "  \nChanges: within the run the Hodges-Lehmann estimate "
+		"[its interval, %s] (Mann-Whitney U; Wilcoxon signed-rank on pairs "
+		"of rounds); between runs the new median against the level of the "
+		"reference's stable segment [95%% prediction interval]; ~ when not "
+		"significant, q: Benjamini-Hochberg", md_change_levels(rm));
 	/* What differs from the reference's machine comes before the jobs. */
 	if (refs && refs->main) {
 		fputs("\n\n", out);
@@ -175,5 +203,8 @@ void report_markdown(FILE *out, const struct kscen_report_model *rm)
 	fputc('\n', out);
 	for (unsigned e = 0; e < rm->nr_entries; e++)
 		md_entry(out, rm, &rm->entry[e]);
+	n = report_footer(rm, line, 8);
+	for (unsigned i = 0; i < n; i++)
+		fprintf(out, "%s%s%s", i ? "  \n" : "\n", line[i], i + 1 == n ? "\n" : "");
 	kscen_profile_markdown(out, run);	/* profile_report.h */
 }

@@ -39,16 +39,98 @@ bool kscen_entry_param_fixed(const struct kscen_run *run, unsigned first,
 	return true;
 }
 
-/* @j's primary metric against job @ref of the same run: rounds pair them. */
-static bool ref_change(const struct kscen_run *run, const struct kscen_job_result *j,
-		       const char *ref, struct kscen_change *c)
+/*
+ * @j's primary metric against job @ref of the same run: rounds pair them;
+ * where the history of @refs holds the same pair, its run-to-run drift
+ * widens the interval (drift.c).
+ */
+static bool ref_change(const struct kscen_run *run, const struct kscen_refs *refs,
+		       const struct kscen_job_result *j, const char *ref,
+		       struct kscen_change *c)
 {
 	const struct kscen_metric *m = kscen_primary(j);
+	const struct kscen_job_result *b;
+	struct kscen_drift d;
 
 	if (!m || !ref || !j->id || !strcmp(ref, j->id))
 		return false;
-	return kscen_change_compute(kscen_find_metric(kscen_run_find(run, ref),
-						      m->name), m, true, c);
+	b = kscen_run_find(run, ref);
+	if (!kscen_change_compute(kscen_find_metric(b, m->name), m, true, c))
+		return false;
+	if (refs && refs->hist.nr) {
+		kscen_pair_drift(&refs->hist, run, j, b, &d);
+		kscen_change_widen(c, &d, m->better);
+	}
+	return true;
+}
+
+bool kscen_family_too_few(const struct kscen_report_family *f, double q)
+{
+	return f->m && f->p_min > q / f->m;
+}
+
+/* Each family's q-values, and what its footer says. */
+static void families(struct kscen_report_model *m)
+{
+	unsigned nr = m->run->nr_jobs * KSCEN_NR_DELTAS, n = 0;
+	struct kscen_report_delta **dp = kscen_xcalloc(nr + 1, sizeof(*dp));
+	double *p = kscen_xcalloc(nr + 1, sizeof(*p)), *q = kscen_xcalloc(nr + 1, sizeof(*q));
+
+	for (unsigned f = 0; f < KSCEN_NR_FAMS; f++) {
+		struct kscen_report_family *fam = &m->fam[f];
+
+		n = 0;
+		fam->p_min = INFINITY;
+		for (unsigned i = 0; i < m->run->nr_jobs; i++) {
+			const struct kscen_job_result *j = &m->run->jobs[i];
+
+			for (unsigned k = 0; k < KSCEN_NR_DELTAS; k++) {
+				struct kscen_report_delta *d = &m->job[i].delta[k];
+
+				if ((k == KSCEN_DELTA_REF) != (f == KSCEN_FAM_BETWEEN))
+					continue;
+				d->q = NAN;
+				if (!d->present)
+					continue;
+				/* a job pair is one comparison, however named */
+				if (k == KSCEN_DELTA_PREVIOUS && j->baseline &&
+				    !strcmp(j->previous, j->baseline) &&
+				    m->job[i].delta[KSCEN_DELTA_BASELINE].present)
+					continue;
+				if (d->c.verdict == KSCEN_CANNOT_TELL) {
+					fam->cannot_tell++;
+					continue;
+				}
+				if (!isfinite(d->c.p))
+					continue;
+				dp[n] = d;
+				p[n++] = d->c.p;
+				fam->changed += d->c.verdict == KSCEN_WORSE ||
+						d->c.verdict == KSCEN_BETTER;
+				if (isfinite(d->c.size))
+					fam->expected += d->c.size;
+				if (isfinite(d->c.p_min))
+					fam->p_min = fmin(fam->p_min, d->c.p_min);
+			}
+		}
+		fam->m = kscen_bh_qvalues(p, n, q);
+		for (unsigned i = 0; i < n; i++) {
+			dp[i]->q = q[i];
+			fam->found += (dp[i]->c.verdict == KSCEN_WORSE ||
+				       dp[i]->c.verdict == KSCEN_BETTER) && q[i] <= KSCEN_FDR;
+		}
+	}
+	/* "to previous" that is "to baseline" shares its q */
+	for (unsigned i = 0; i < m->run->nr_jobs; i++) {
+		struct kscen_report_delta *d = m->job[i].delta;
+
+		if (d[KSCEN_DELTA_PREVIOUS].present && isnan(d[KSCEN_DELTA_PREVIOUS].q) &&
+		    d[KSCEN_DELTA_BASELINE].present)
+			d[KSCEN_DELTA_PREVIOUS].q = d[KSCEN_DELTA_BASELINE].q;
+	}
+	free(dp);
+	free(p);
+	free(q);
 }
 
 static void build_job(struct kscen_report_model *m, unsigned i)
@@ -73,16 +155,20 @@ static void build_job(struct kscen_report_model *m, unsigned i)
 	if (rj->primary)
 		kscen_format_ci(rj->primary, rj->ci, sizeof(rj->ci));
 	d[KSCEN_DELTA_BASELINE].present =
-		ref_change(run, j, j->baseline, &d[KSCEN_DELTA_BASELINE].c);
-	d[KSCEN_DELTA_PREVIOUS].present =
-		ref_change(run, j, j->previous, &d[KSCEN_DELTA_PREVIOUS].c);
+		ref_change(run, refs, j, j->baseline, &d[KSCEN_DELTA_BASELINE].c);
+	/* the second of a two-value axis: the same pair, computed once */
+	if (j->previous && j->baseline && !strcmp(j->previous, j->baseline))
+		d[KSCEN_DELTA_PREVIOUS] = d[KSCEN_DELTA_BASELINE];
+	else
+		d[KSCEN_DELTA_PREVIOUS].present =
+			ref_change(run, refs, j, j->previous, &d[KSCEN_DELTA_PREVIOUS].c);
 	d[KSCEN_DELTA_REF].present = kscen_ref_change(refs, run, i,
 						      &d[KSCEN_DELTA_REF].c);
 	if (refs && i < refs->nr) {
 		rj->ref = refs->ref[i].run;
 		rj->ref_job = refs->ref[i].job;
-		/* What drift between runs can hide, where there is history. */
-		if (rj->ref && refs->ref[i].drift.runs >= KSCEN_DRIFT_MIN_RUNS)
+		/* What drift between runs can hide, where there is an estimate. */
+		if (rj->ref && refs->ref[i].drift.src != KSCEN_DRIFT_NONE)
 			m->drift_hides = fmax(m->drift_hides,
 					      expm1(refs->ref[i].drift.mde_between));
 	}
@@ -102,6 +188,7 @@ void kscen_report_model_build(const struct kscen_run *run,
 	m->entry = kscen_xcalloc(run->nr_jobs + 1, sizeof(*m->entry));
 	for (i = 0; i < run->nr_jobs; i++)
 		build_job(m, i);
+	families(m);
 	for (i = 0; i < run->nr_jobs; i = last + 1) {
 		struct kscen_report_entry *e = &m->entry[m->nr_entries];
 

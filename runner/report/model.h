@@ -27,6 +27,28 @@ enum kscen_delta_kind {
 struct kscen_report_delta {
 	bool present;		/* false: no such job, or nothing to compare */
 	struct kscen_change c;	/* of the primary metric; only when present */
+	double q;		/* Benjamini-Hochberg q-value in its family, or NaN */
+};
+
+/*
+ * The comparisons of a run read together, as two families: those within
+ * the run (to baseline, to previous; a job pair once) and those against
+ * the reference runs. Their q-values are each family's.
+ */
+enum kscen_family {
+	KSCEN_FAM_WITHIN,
+	KSCEN_FAM_BETWEEN,
+	KSCEN_NR_FAMS,
+};
+#define KSCEN_FDR 0.05		/* the q-value the report counts as found */
+
+struct kscen_report_family {
+	unsigned m;		/* comparisons with a p-value */
+	unsigned changed;	/* with a verdict (worse or better) */
+	unsigned found;		/* of those, q <= KSCEN_FDR */
+	unsigned cannot_tell;	/* between runs: no run-to-run estimate */
+	double expected;	/* verdicts expected by chance if nothing changed */
+	double p_min;		/* the smallest p any of them could give */
 };
 
 struct kscen_report_job {
@@ -69,7 +91,14 @@ struct kscen_report_model {
 	 * the jobs' references with enough history; 0 without any.
 	 */
 	double drift_hides;
+	struct kscen_report_family fam[KSCEN_NR_FAMS];
 };
+
+/*
+ * A family's warning when no comparison alone can pass the correction at
+ * @q: its smallest possible p is over q / m. NULL when one can.
+ */
+bool kscen_family_too_few(const struct kscen_report_family *f, double q);
 
 /*
  * Compute everything the report of @run says; @refs may be NULL. Both

@@ -3,9 +3,10 @@
  * text.c - a run's report for the terminal, the default: it reads like perf
  * bench, a block a job with its median in a unit people read, "to baseline"
  * and "to previous" deltas as perf bench uprobe prints them, then each
- * delta with its 95% CI, p-value and verdict, "~" when not significant,
- * like benchstat, and the change against the reference run. The numbers
- * are the report model's (model.c); this file only prints them.
+ * delta with its interval, p- and q-value and verdict, "~" when not
+ * significant, like benchstat, the change against the reference run, and
+ * what the comparisons add up to. The numbers are the report model's
+ * (model.c); this file only prints them.
  */
 #include <math.h>
 #include <stdio.h>
@@ -75,6 +76,30 @@ static void text_hint(FILE *out, const struct kscen_report_model *rm)
 		"run-to-run drift here\n# (kscen calibrate); for a sharper answer "
 		"put both variants in one scenario,\n# as an axis with a "
 		"baseline: their rounds are then interleaved\n", 100 * rm->drift_hides);
+}
+
+/* The comparisons added up: "# " lines of at most 78 columns, broken at spaces. */
+static void text_footer(FILE *out, const struct kscen_report_model *rm)
+{
+	char line[8][REPORT_LINE];
+	unsigned n = report_footer(rm, line, 8);
+
+	for (unsigned i = 0; i < n; i++) {
+		const char *p = line[i], *lead = "# ";
+
+		while (strlen(p) > 76) {
+			const char *sp = p + 76;
+
+			while (sp > p && *sp != ' ')
+				sp--;
+			if (sp == p)
+				break;
+			fprintf(out, "%s%.*s\n", lead, (int)(sp - p), p);
+			p = sp + 1;
+			lead = "#   ";
+		}
+		fprintf(out, "%s%s\n", lead, p);
+	}
 }
 
 /* ", converged after 12" / ", did not converge: ±7.2% after max 30" */
@@ -168,13 +193,14 @@ static void text_job(FILE *out, const struct kscen_report_model *rm, unsigned ji
 	 * perf bench uprobe's absolute deltas, in the unit and digits of the
 	 * value, then the honest ones below.
 	 */
+	/* the change printed below, in the value's unit */
 	if (b->present) {
-		kscen_format_num(&rj->num[0], b->c.new_ - b->c.old, true, num,
+		kscen_format_num(&rj->num[0], b->c.old * b->c.rel, true, num,
 				 sizeof(num));
 		fprintf(out, " %s to baseline", num);
 	}
 	if (p->present) {
-		kscen_format_num(&rj->num[0], p->c.new_ - p->c.old, true, num,
+		kscen_format_num(&rj->num[0], p->c.old * p->c.rel, true, num,
 				 sizeof(num));
 		fprintf(out, " %s to previous", num);
 	}
@@ -187,16 +213,16 @@ static void text_job(FILE *out, const struct kscen_report_model *rm, unsigned ji
 		fputc('\n', out);
 	}
 	if (b->present) {
-		kscen_format_change(&b->c, chg, sizeof(chg));
+		kscen_format_change(&b->c, b->q, chg, sizeof(chg));
 		fprintf(out, "     to baseline: %s\n", chg);
 	}
 	/* The second of a two-value axis: one line says both. */
 	if (p->present && !(b->present && !strcmp(j->baseline, j->previous))) {
-		kscen_format_change(&p->c, chg, sizeof(chg));
+		kscen_format_change(&p->c, p->q, chg, sizeof(chg));
 		fprintf(out, "     to previous: %s\n", chg);
 	}
 	if (r->present) {
-		kscen_format_change(&r->c, chg, sizeof(chg));
+		kscen_format_change(&r->c, r->q, chg, sizeof(chg));
 		ref_name(run, rj->ref, rj->ref != rm->refs->main, when, sizeof(when));
 		fprintf(out, "     vs %s: %s\n", when, chg);
 	}
@@ -239,5 +265,6 @@ void report_text(FILE *out, const struct kscen_report_model *rm)
 	}
 	fprintf(out, "\n# %u ok, %u skipped, %u failed\n", rm->nr_status[KSCEN_OK],
 		rm->nr_status[KSCEN_SKIPPED], rm->nr_status[KSCEN_FAILED]);
+	text_footer(out, rm);
 	text_hint(out, rm);
 }

@@ -10,9 +10,13 @@ file=$(ls "$res"/e2e-tiny/*.yaml 2>/dev/null | head -n1)
 # The planted jobs print $E2E_COST plus noise (fixtures/e2e/gate.yaml): 100,
 # then 200. Printed, not timed, so a busy machine cannot flip these checks;
 # the gate at 50% is far from both +100% and the A/A noise (under 10%).
+# Three runs at 100 first: the history each job's run-to-run drift comes from.
 E2E_COST=100 run "$kscen" run -q -o "$res" $fx/e2e/gate.yaml
 expect_rc gate_first_run_exit_0 0
-g1=$(ls "$res"/e2e-gate/*.yaml 2>/dev/null | head -n1)
+for i in 2 3; do sleep 1; E2E_COST=100 "$kscen" run -q -o "$res" $fx/e2e/gate.yaml >"$tmp/out" 2>&1; done
+grep -q '±0\.0%' "$tmp/out" && fail history_never_prints_zero_drift "$(grep '±0.0%' "$tmp/out")" ||
+	pass history_never_prints_zero_drift
+g1=$(ls "$res"/e2e-gate/*.yaml 2>/dev/null | tail -n1)
 for key in cv ci_low ci_high outliers bimodal governor smt mitigations thp isolcpus \
 	   nohz_full loadavg; do
 	grep -Eq "^ *(- )?$key:" "$g1" && pass "result_has_$key" || fail "result_has_$key" "missing in $g1"
@@ -26,7 +30,7 @@ if [ $rc = 1 ] && grep -q '^# gate 50%: FAILED' "$tmp/out" &&
 g2=$(ls "$res"/e2e-gate/*.yaml | tail -n1)
 run "$kscen" compare --gate 50 "$g1" "$g2"
 if [ $rc = 1 ] && grep -q '^## planted: usecs (value)' "$tmp/out" &&
-   grep -q '^planted/command=echo v: .* worse (p=0.0[0-9]* n=5+5; in-run noise only (1 earlier run))' "$tmp/out" &&
+   grep -Eq '^planted/command=echo v: .* 1[01][0-9]\.?[0-9]* \(3 runs\) .* worse \(p[<=]0.0[0-9]* q[<=]0.0[0-9]*; run-to-run ±[0-9.]+%, 3 runs\)' "$tmp/out" &&
    grep -q '^geomean ' "$tmp/out" && grep -q '^## steady' "$tmp/out"; then
 	pass compare_table_and_gate; else fail compare_table_and_gate "rc=$rc $(cat "$tmp/out")"; fi
 run "$kscen" compare "$g1" "$g2" --gate 50
@@ -35,14 +39,18 @@ run "$kscen" compare "$g1" "$g2" --gate 50
 # every format through a real parser: compare NEW against OLD
 for f in json csv markdown mail; do "$kscen" compare --format $f "$g1" "$g2" >"$tmp/cmp.$f" 2>"$tmp/err"; done
 if /usr/bin/python3 - "$tmp" <<'PY'
-import csv, json, sys
+import csv, json, re, sys
 d = sys.argv[1]
 j = json.load(open(d + "/cmp.json"))
 planted = [x for x in j["jobs"] if x["name"] == "planted"]
 assert planted and all(x["deltas"]["last"]["verdict"] == "worse" for x in planted), planted
+# every comparison carries its q-value and where its allowance came from
+assert all(0 <= x["deltas"]["last"]["q"] <= 0.05 and x["deltas"]["last"]["drift"] == "own"
+           and x["deltas"]["last"]["history_runs"] == 3 for x in planted), planted
 rows = list(csv.DictReader(open(d + "/cmp.csv", newline="")))
 prim = [r for r in rows if r["name"] == "planted" and r["metric"] == "value"]
 assert prim and all(r["vs_ref_verdict"] == "worse" and float(r["vs_ref_ratio"]) > 1.5 for r in prim), prim
+assert all(0 <= float(r["vs_ref_q"]) <= 0.05 for r in prim), prim
 assert "param.command" in rows[0] and all(r["param.command"] for r in rows), rows[0]
 # markdown: every table row has as many cells as its header
 lines = open(d + "/cmp.markdown").read().split("\n")
@@ -58,18 +66,25 @@ for i, l in enumerate(lines):
 assert tables == 2, tables
 mail = open(d + "/cmp.mail", encoding="utf-8").read().split("\n")
 assert all(len(l) <= 72 for l in mail) and any("vs last" in l for l in mail)
+# the mail names the true coverage of its intervals (5 samples: 93.8%)
+assert any("93.8% CI of the median" in l for l in mail), mail
+# the steady job is an A/A pair: flagged now and then, as the footer says
+assert any(re.match(r"Against the reference: [23] of 3 changed; about 0\.2 expected", l)
+           for l in mail), mail
 PY
 then pass compare_formats_parse; else fail compare_formats_parse "$(cat "$tmp/err")"; fi
 run "$kscen" compare --gate 50 "$g1" "$g1"
-[ $rc = 0 ] && [ "$(grep -c ' ~ (p=1.000 n=5+5; in-run noise only (0 earlier runs))$' "$tmp/out")" = 3 ] &&
+[ $rc = 0 ] && [ "$(grep -Ec ' ~ \(p=[0-9.]+ q=[0-9.]+; run-to-run ±[0-9.]+%, 3 runs\)$' "$tmp/out")" = 3 ] &&
 	grep -q '^# gate 50%: passed (3 jobs checked' "$tmp/out" && pass compare_same_run_is_all_tilde ||
 	fail compare_same_run_is_all_tilde "rc=$rc $(cat "$tmp/out")"
 sleep 1
 E2E_COST=100 run "$kscen" run -q -o "$res" --compare "$g1" --gate 50 $fx/e2e/gate.yaml
 [ $rc = 0 ] && grep -q '^# gate 50%: passed' "$tmp/out" && pass gate_aa_does_not_trip ||
 	fail gate_aa_does_not_trip "rc=$rc $(tail -n 8 "$tmp/out")"
-E2E_COST=100 run "$kscen" run -q -o "$res" $fx/e2e/gate-fail.yaml
-sleep 1
+for i in 1 2 3; do
+	E2E_COST=100 run "$kscen" run -q -o "$res" $fx/e2e/gate-fail.yaml
+	sleep 1
+done
 E2E_COST=200 run "$kscen" run -q -o "$res" --gate 50 $fx/e2e/gate-fail.yaml
 [ $rc = 3 ] && grep -q '^# gate 50%: FAILED' "$tmp/out" && pass failed_job_wins_over_gate ||
 	fail failed_job_wins_over_gate "rc=$rc $(tail -n 5 "$tmp/out")"
@@ -137,7 +152,7 @@ if [ $rc = 0 ] && grep -q 'skipping stored run .*: filtered' "$tmp/err" &&
    grep -q 'skipping stored run .*20991231T235959Z-vm.yaml: partial' "$tmp/err" &&
    grep -q "^# reference: .*$(basename "$first")" "$tmp/out" &&
    grep -q '^# environment: the same as the reference' "$tmp/out" &&
-   grep -q 'vs last run: .*in-run noise only (1 earlier run)' "$tmp/out"; then
+   grep -q 'vs last run: .* cannot tell (no run-to-run estimate, 1 run)$' "$tmp/out"; then
 	pass reference_skips_filtered_and_partial_runs
 else fail reference_skips_filtered_and_partial_runs "$(cat "$tmp/err" "$tmp/out")"; fi
 rm -f "$cr/e2e-gate/20991231T235959Z-vm.yaml"
@@ -146,7 +161,7 @@ for i in 1 2; do
 	sleep 1
 	E2E_COST=100 run "$kscen" run -q -o "$cr" $fx/e2e/gate.yaml
 done
-grep -Eq 'vs last run: .* (~|worse|better) \(run-to-run ±[0-9.]+%, 3 runs\)' "$tmp/out" &&
+grep -Eq 'vs last run: .* (~|worse|better) \(p[=<][0-9.]+ q[=<][0-9.]+; run-to-run ±[0-9.]+%, 3 runs\)' "$tmp/out" &&
 	pass history_widens_between_run_verdict || fail history_widens_between_run_verdict "$(cat "$tmp/out")"
 last_file=$(ls "$cr"/e2e-gate/*.yaml | tail -n1)
 grep -v '^results: ' "$tmp/out" | sed '$d' >"$tmp/run.txt"
@@ -191,16 +206,85 @@ sleep 1
 run "$kscen" calibrate -q -n 1 -r 6 -o "$tmp/cal" $fx/e2e/gate.yaml
 grep -Eq '^   3 +±[0-9.]+% +[0-9.]+% +[0-9.]+%  steady/' "$tmp/out" && pass calibrate_prints_drift ||
 	fail calibrate_prints_drift "rc=$rc $(cat "$tmp/out" "$tmp/err")"
+# ---- verdicts between runs that hold: the gate stays awake, cannot tell, q-values --
+# A CI that saves every run and compares with label:good: four runs at 100,
+# the last one "good", then regressed runs at 200, each saved. They are
+# after the reference, so never its drift: each one trips (before: from the
+# second on, +100% read as run-to-run noise and the gate passed).
+aw=$tmp/awake
+for i in 1 2 3 4; do
+	lbl=(); [ $i = 4 ] && lbl=(--label good)
+	E2E_COST=100 "$kscen" run -q -o "$aw" "${lbl[@]}" $fx/e2e/gate.yaml >/dev/null 2>&1
+	sleep 1
+done
+codes=""
+for i in 1 2 3 4; do
+	E2E_COST=200 run "$kscen" run -q -o "$aw" --bisect --compare label:good $fx/e2e/gate.yaml
+	codes="$codes$rc"
+	sleep 1
+done
+[ "$codes" = 1111 ] && grep -q '^bisect: bad' "$tmp/out" &&
+	grep -Eq 'vs good: \+(9[0-9]|1[0-2][0-9])\.[0-9]% \[.*\] worse \(p[<=]0.0[0-9]* q[<=]0.0[0-9]*; run-to-run ±[0-9.]+%, 4 runs\)' "$tmp/out" &&
+	pass gate_stays_awake_after_saved_regressions ||
+	fail gate_stays_awake_after_saved_regressions "exit codes $codes $(grep 'vs good' "$tmp/out")"
+# The level shift is a change point of the history, at the first run at 200.
+first_bad=$(ls "$aw"/e2e-gate/*.yaml | sed -n 5p)
+first_bad_at=$(sed -n "s/^started: '\(.\{16\}\).*/\1/p" "$first_bad")
+run "$kscen" history --changes --job 'planted/*' "$aw/e2e-gate"
+[ $rc = 0 ] && [ "$(grep -Ec "^${first_bad_at}Z  -  .* \+(9[0-9]|1[0-2][0-9])\.[0-9]% +0\.0[0-4][0-9]  planted/" "$tmp/out")" = 2 ] &&
+	grep -q '^# 2 change points in 2 jobs$' "$tmp/out" && pass history_changes_finds_the_regression ||
+	fail history_changes_finds_the_regression "rc=$rc first bad $first_bad_at $(cat "$tmp/out")"
+# On q-values: the regression trips --gate-fdr, an A/A run does not.
+E2E_COST=200 run "$kscen" run -q --no-save -o "$aw" --gate-fdr 0.05 --compare label:good $fx/e2e/gate.yaml
+[ $rc = 1 ] && grep -q '^# gate q<=0.05: FAILED: worse with a q-value of at most 0.05:' "$tmp/out" &&
+	pass gate_fdr_trips_on_regression || fail gate_fdr_trips_on_regression "rc=$rc $(tail -n 5 "$tmp/out")"
+E2E_COST=100 run "$kscen" run -q --no-save -o "$aw" --gate-fdr 0.05 --compare label:good $fx/e2e/gate.yaml
+[ $rc = 0 ] && grep -q '^# gate q<=0.05: passed' "$tmp/out" && pass gate_fdr_aa_passes ||
+	fail gate_fdr_aa_passes "rc=$rc $(tail -n 5 "$tmp/out")"
+run "$kscen" run -q --no-save -o "$aw" --gate-fdr 1.5 $fx/e2e/gate.yaml
+[ $rc = 2 ] && grep -q "gate-fdr: '1.5' is not a q-value" "$tmp/err" && pass gate_fdr_bad_value_exit_2 ||
+	fail gate_fdr_bad_value_exit_2 "rc=$rc $(cat "$tmp/err")"
+# One earlier run and no pool: cannot tell, with how to get an estimate;
+# the gate and --bisect say so with 125, never a guess.
+ct=$tmp/cannot
+E2E_COST=100 "$kscen" run -q -o "$ct" $fx/e2e/gate.yaml >/dev/null 2>&1
+sleep 1
+E2E_COST=200 run "$kscen" run -q --no-save -o "$ct" --gate 50 $fx/e2e/gate.yaml
+[ $rc = 125 ] && grep -Eq 'vs last run: \+(9[0-9]|1[0-2][0-9])\.[0-9]% cannot tell \(no run-to-run estimate, 1 run\)$' "$tmp/out" &&
+	grep -q '^#   get one, run `kscen calibrate`' "$tmp/out" &&
+	grep -q '^# gate 50%: cannot tell: 3 of 3 jobs have no run-to-run estimate' "$tmp/out" &&
+	pass gate_without_estimate_exit_125 || fail gate_without_estimate_exit_125 "rc=$rc $(tail -n 8 "$tmp/out")"
+E2E_COST=200 run "$kscen" run -q --no-save -o "$ct" --bisect $fx/e2e/gate.yaml
+[ $rc = 125 ] && grep -q '^bisect: cannot tell' "$tmp/out" && pass bisect_without_estimate_exit_125 ||
+	fail bisect_without_estimate_exit_125 "rc=$rc"
+E2E_COST=200 run "$kscen" run -q --no-save -o "$ct" --format mail $fx/e2e/gate.yaml
+[ "$(grep -c '^  echo v: .* ?$' "$tmp/out")" = 2 ] && pass mail_marks_cannot_tell ||
+	fail mail_marks_cannot_tell "$(cat "$tmp/out")"
+# What calibrate records is the pool of a job with too short a history:
+# another scenario, one earlier run, the same machine.
+run "$kscen" calibrate -q -n 3 -r 6 -o "$ct" $fx/e2e/gate.yaml
+if [ $rc = 0 ] && ls "$ct"/.calibration/*.yaml >/dev/null 2>&1 &&
+   grep -Eq '^# pool: a run-to-run SD of [0-9.]+% over 3 jobs \([0-9]+ degrees of freedom\)' "$tmp/out"; then
+	pass calibrate_records_pool
+else fail calibrate_records_pool "rc=$rc $(cat "$tmp/out" "$tmp/err")"; fi
+"$kscen" run -q -o "$ct" $fx/e2e/tiny.yaml >/dev/null 2>&1
+sleep 1
+run "$kscen" run -q --no-save -o "$ct" $fx/e2e/tiny.yaml
+[ $rc = 0 ] && [ "$(grep -Ec 'vs last run: .*run-to-run ±[0-9.]+% pooled over calibrated [0-9-]+; 1 run\)$' "$tmp/out")" = 3 ] &&
+	pass pool_from_calibration_used || fail pool_from_calibration_used "$(grep 'vs last' "$tmp/out")"
+
 # ---- plots through gnuplot: a sweep, two runs, one job over time -----------------
 if ! why=$(need_tool gnuplot gnuplot-nox); then
 	skip plots_sweep_compare_history "$why"
 else
 	"$kscen" plot "$g2" -o "$tmp/sweep.svg" 2>"$tmp/err" &&
 	"$kscen" plot "$g1" "$g2" -o "$tmp/cmp.svg" 2>>"$tmp/err" &&
-	"$kscen" plot --history 'planted/*' "$cr/e2e-gate" -o "$tmp/hist.png" 2>>"$tmp/err"
+	"$kscen" plot --history 'planted/*' "$cr/e2e-gate" -o "$tmp/hist.png" 2>>"$tmp/err" &&
+	"$kscen" plot --history 'planted/command=echo v: $((${E2E_COST:-1~aaa*' "$aw/e2e-gate" \
+		-o "$tmp/changes.svg" 2>>"$tmp/err"
 	rc=$?
 	if [ $rc = 0 ] && /usr/bin/python3 - "$tmp" <<'PY'
-import struct, sys
+import re, struct, sys
 import xml.etree.ElementTree as E
 d = sys.argv[1]
 ns = "{http://www.w3.org/2000/svg}"
@@ -212,6 +296,10 @@ assert "planted" in sweep and "steady" in sweep and "usecs" in sweep, sweep
 cmp = texts(d + "/cmp.svg")
 assert any("median relative to the old run" in t for t in cmp), cmp
 assert sum(1 for t in cmp if t.startswith("planted")) == 2 and "steady" in cmp, cmp
+# the change point of the history, marked where it is, and the true coverage
+ch = texts(d + "/changes.svg")
+assert any(re.match(r"\+(9[0-9]|1[0-2][0-9])\.[0-9]% p=0\.0", t) for t in ch), ch
+assert "median, 93.8% CI" in ch, ch
 png = open(d + "/hist.png", "rb").read()
 assert png[:8] == b"\x89PNG\r\n\x1a\n", png[:8]
 w, h = struct.unpack(">II", png[16:24])

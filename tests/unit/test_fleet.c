@@ -23,9 +23,12 @@
 
 static const double around[6] = { 100, 101, 99, 100, 102, 98 };
 
-/* A run of scenario "fleet" on @host: job "a" at @fa times around[], "b" at 1. */
+/*
+ * A run of scenario "fleet" on @host: job "a" at @fa times around[], "b" at
+ * @fb times.
+ */
 static void write_run(const char *dir, const char *host, const char *governor,
-		      const char *started, double fa)
+		      const char *started, double fa, double fb)
 {
 	struct kscen_run *r = kscen_xcalloc(1, sizeof(*r));
 	char *path;
@@ -56,11 +59,11 @@ static void write_run(const char *dir, const char *host, const char *governor,
 		m->nr_samples = ARRAY_SIZE(around);
 		m->samples = kscen_xcalloc(m->nr_samples, sizeof(double));
 		for (unsigned i = 0; i < m->nr_samples; i++)
-			m->samples[i] = (k ? 1 : fa) * around[i];
+			m->samples[i] = (k ? fb : fa) * around[i];
 		kscen_summarize(m->samples, m->nr_samples, &m->sum);
 	}
-	path = kscen_xasprintf("%s/%.4s%.2s%.2sT000000Z-%s.yaml", dir, started,
-			       started + 5, started + 8, host);
+	path = kscen_xasprintf("%s/%.4s%.2s%.2sT%.2s0000Z-%s.yaml", dir, started,
+			       started + 5, started + 8, started + 11, host);
 	assert_int_equal(kscen_result_write(r, path), 0);
 	free(path);
 	kscen_run_free(r);
@@ -83,9 +86,18 @@ void test_fleet_geomean_per_host_and_configuration(void **state)
 	new_ = kscen_xasprintf("%s/new", base);
 	assert_int_equal(mkdir(old, 0700), 0);
 	assert_int_equal(mkdir(new_, 0700), 0);
+	/*
+	 * Four old runs a host, moving by about 1% from run to run: each
+	 * host's own run-to-run drift, from its own history in OLD.
+	 */
 	for (unsigned h = 0; h < 3; h++) {
-		write_run(old, hosts[h], gov[h], "2026-12-01T00:00:00Z", 1);
-		write_run(new_, hosts[h], gov[h], "2026-12-02T00:00:00Z", f[h]);
+		static const char *when[] = { "2026-12-01T01:00:00Z", "2026-12-01T02:00:00Z",
+					      "2026-12-01T03:00:00Z", "2026-12-01T04:00:00Z" };
+		static const double jit[] = { 1, 1.01, 0.99, 1.005 };
+
+		for (unsigned r = 0; r < 4; r++)
+			write_run(old, hosts[h], gov[h], when[r], jit[r], jit[r]);
+		write_run(new_, hosts[h], gov[h], "2026-12-02T00:00:00Z", f[h], 1);
 	}
 	out = open_memstream(&text, &len);
 	assert_non_null(out);
@@ -99,15 +111,25 @@ void test_fleet_geomean_per_host_and_configuration(void **state)
 	g1 = g3 == 'A' ? 'B' : 'A';
 	snprintf(want, sizeof(want), "## h1 (configuration %c)", g1);
 	assert_non_null(strstr(text, want));
-	/* (2 x 1.5 x 2)^(1/3) = 1.817; the performance hosts (2 x 1.5)^(1/2) */
-	assert_non_null(p = strstr(text, "    +81.7%  a/x=1  (3 hosts: 3 worse, 0 better, 0 ~; "
-				   "lower is better)"));
-	snprintf(want, sizeof(want), "A: %s B: %s\n", g3 == 'A' ? "+100.0%" : "+73.2%",
-		 g3 == 'A' ? "+73.2%" : "+100.0%");
+	/* each host against its own history: 4 runs, its own drift */
+	assert_non_null(strstr(text, "(p<0.001; run-to-run ±"));
+	assert_non_null(strstr(text, ", 4 runs)  a/x=1\n"));
+	/*
+	 * Against the level of the 4 old runs (their geometric mean, 1.0012):
+	 * (2 x 1.5 x 2)^(1/3) / 1.0012 = 1.815, with an interval from the
+	 * hosts' own; the performance hosts (2 x 1.5)^(1/2) / 1.0012.
+	 */
+	assert_non_null(p = strstr(text, "    +81.5% [+"));
+	assert_non_null(strstr(p, "] worse  a/x=1  (3 hosts: 3 worse, 0 better, 0 ~, 0 "
+			       "cannot tell; range +49.8% .. +99.8%; lower is better)"));
+	snprintf(want, sizeof(want), "A: %s B: %s\n", g3 == 'A' ? "+99.8%" : "+73.0%",
+		 g3 == 'A' ? "+73.0%" : "+99.8%");
 	assert_ptr_equal(strstr(p, want), strchr(p, '\n') - strlen(want) + 1);
-	assert_non_null(strstr(text, "     +0.0%  b/x=1  (3 hosts: 0 worse, 0 better, 3 ~; "));
-	/* (2 x 1.5 x 2 x 1 x 1 x 1)^(1/6): every job of every host */
-	assert_non_null(strstr(text, "    +34.8%  all jobs, all hosts (6 ratios)\n"));
+	assert_non_null(p = strstr(text, "     -0.1% [-"));
+	assert_non_null(strstr(p, "] ~  b/x=1  (3 hosts: 0 worse, 0 better, 3 ~, "));
+	/* every job of every host */
+	assert_non_null(strstr(text, "    +34.6%  all jobs, all hosts (6 ratios, no "
+			       "interval: the jobs differ)\n"));
 	snprintf(want, sizeof(want), "     governor: %s (A: %s)\n",
 		 g3 == 'A' ? "performance" : "powersave",
 		 g3 == 'A' ? "powersave" : "performance");

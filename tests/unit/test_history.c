@@ -52,61 +52,171 @@ void test_expand_ids_escape_separators(void **state)
 	kscen_scenario_free(s);
 }
 
-void test_history_drift_random_effects(void **state)
+/* Five samples whose log median is @l and MAD-based standard error @se. */
+static void five(double *x, double l, double se)
+{
+	/* MAD = b: 1.2533 * 1.4826 * b / sqrt(5) = se */
+	double b = se * sqrt(5) / (1.2533141373155 * 1.482602218505602);
+	const double at[5] = { -0.2, -b, 0, b, 0.2 };
+
+	for (unsigned i = 0; i < 5; i++)
+		x[i] = exp(l + at[i]);
+}
+
+void test_history_drift_prediction_interval(void **state)
 {
 	/*
-	 * By hand: the log medians' variance is 0.025/4 = 0.00625, the mean
-	 * within-run variance 0.02^2 = 0.0004, so tau = sqrt(0.00585) =
-	 * 0.0764853; t(4) = 2.776; spread = 2.776 * sqrt(2) * tau = 0.300266.
+	 * By hand (python3, the t tail by Simpson's rule): five runs, log
+	 * medians 0, .1, -.1, .05, -.05, in-run SE .02 each; s^2 = .025/4,
+	 * t(4) = 2.7764451, spread = t sqrt(s^2 (1 + 1/5)) = 0.2404472.
 	 */
-	const double lmed[] = { 0, 0.1, -0.1, 0.05, -0.05 };
-	const double se[] = { 0.02, 0.02, 0.02, 0.02, 0.02 };
-	const double big[] = { 0.5, 0.5, 0.5 };
+	const double l[] = { 0, 0.1, -0.1, 0.05, -0.05 };
+	struct kscen_series_pt pt[5];
+	struct kscen_metric m = { .nr_samples = 5, .better = KSCEN_LOWER };
+	struct kscen_change c;
+	struct kscen_drift d;
+	double x[5];
+
+	for (unsigned i = 0; i < 5; i++)
+		pt[i] = (struct kscen_series_pt){ .l = l[i], .se = 0.02, .n = 5 };
+	kscen_drift_from(pt, 5, &d);
+	assert_int_equal(d.src, KSCEN_DRIFT_OWN);
+	assert_true(d.runs == 5 && d.changes == 0 && d.df == 4);
+	assert_true(near(d.level, 0, 1e-15));
+	assert_true(near(d.s, sqrt(0.025 / 4), 1e-12));
+	assert_true(near(d.se2, 0.0004, 1e-12));
+	assert_true(near(d.t, 2.7764451051978, 1e-9));
+	assert_true(near(d.spread, 0.2404471993314, 1e-9));
+
+	/*
+	 * A new run at log median .3, its own SE .05 (over the history's
+	 * .02): v = .00625 * 1.2 + (.0025 - .0004) = .0096, half-width
+	 * t sqrt(v) = .2720350, p = 0.0375901.
+	 */
+	five(x, 0.3, 0.05);
+	m.samples = x;
+	memset(&c, 0, sizeof(c));
+	kscen_change_between(&c, &m, &d, KSCEN_LOWER);
+	assert_true(c.between && c.drift && c.ci_valid && c.src == KSCEN_DRIFT_OWN);
+	assert_true(near(c.rel, expm1(0.3), 1e-12));
+	assert_true(near(c.old, 1, 1e-12));
+	assert_true(near(c.lo, expm1(0.3 - 0.2720349522633), 1e-9));
+	assert_true(near(c.hi, expm1(0.3 + 0.2720349522633), 1e-9));
+	assert_true(near(c.p, 0.0375901115111, 1e-7));
+	assert_int_equal(c.verdict, KSCEN_WORSE);
+	/* the estimate is inside its own interval, always */
+	assert_true(c.lo < c.rel && c.rel < c.hi);
+	/* higher is better: the same move is an improvement */
+	kscen_change_between(&c, &m, &d, KSCEN_HIGHER);
+	assert_int_equal(c.verdict, KSCEN_BETTER);
+
+	/*
+	 * Pooled (one run of its own, SE .02): v = .04^2 (1 + 1) + .05^2 +
+	 * .02^2 / 1 = .0061 with 30 degrees of freedom: p = 0.00058979.
+	 */
+	pt[0].se = 0.02;
+	kscen_drift_from(pt, 1, &d);
+	assert_true(d.src == KSCEN_DRIFT_NONE && d.runs == 1 && near(d.level, 0, 0));
+	kscen_change_between(&c, &m, &d, KSCEN_LOWER);
+	assert_int_equal(c.verdict, KSCEN_CANNOT_TELL);
+	assert_true(!c.ci_valid && near(c.rel, expm1(0.3), 1e-12));
+	kscen_drift_pool(&d, 0.04, 30, "2 other jobs");
+	kscen_change_between(&c, &m, &d, KSCEN_LOWER);
+	assert_true(c.src == KSCEN_DRIFT_POOL && !strcmp(c.pool, "2 other jobs"));
+	assert_true(near(c.lo, expm1(0.3 - 2.0422724563 * sqrt(0.0061)), 1e-8));
+	assert_true(near(c.p, 0.00058979319, 1e-8));
+	assert_int_equal(c.verdict, KSCEN_WORSE);
+
+	/* No history at all: nothing to stand on. */
+	kscen_drift_from(pt, 0, &d);
+	kscen_change_between(&c, &m, &d, KSCEN_LOWER);
+	assert_int_equal(c.verdict, KSCEN_CANNOT_TELL);
+}
+
+/*
+ * A level shift in the history is a change, never drift: six runs at one
+ * level, four at a level 50% higher, the reference the last of them. Its
+ * segment is the four; the six before are not noise (taken together the
+ * ten would allow for +-50% and see nothing).
+ */
+void test_history_level_shift_is_no_drift(void **state)
+{
+	const double jitter[] = { 0.004, -0.006, 0.002, 0.0, -0.003, 0.005 };
+	struct kscen_series_pt pt[10];
+	struct kscen_metric m = { .nr_samples = 5, .better = KSCEN_LOWER };
+	struct kscen_change c;
+	struct kscen_drift d;
+	double x[5];
+
+	for (unsigned i = 0; i < 10; i++)
+		pt[i] = (struct kscen_series_pt){
+			.l = (i >= 6 ? log(1.5) : 0) + jitter[i % 6], .se = 0.005, .n = 5 };
+	kscen_drift_from(pt, 10, &d);
+	assert_true(d.changes == 1 && d.history == 10 && d.runs == 4);
+	assert_true(near(d.level, log(1.5) + (0.004 - 0.006 + 0.002 + 0) / 4, 1e-12));
+	assert_true(d.spread < 0.05);
+	/* 5% over the new level: found; at the new level: nothing */
+	five(x, log(1.5 * 1.05), 0.005);
+	m.samples = x;
+	memset(&c, 0, sizeof(c));
+	kscen_change_between(&c, &m, &d, KSCEN_LOWER);
+	assert_int_equal(c.verdict, KSCEN_WORSE);
+	five(x, log(1.5), 0.005);
+	kscen_change_between(&c, &m, &d, KSCEN_LOWER);
+	assert_int_equal(c.verdict, KSCEN_SAME);
+}
+
+/*
+ * The old estimate subtracted the in-run noise from the medians' spread and
+ * clamped it at zero, so a history whose runs were noisy inside printed
+ * "run-to-run ±0.0%" and flagged A/A pairs; the medians cannot scatter
+ * less than their own noise says, and the allowance never collapses.
+ */
+void test_history_drift_never_collapses(void **state)
+{
+	const double l[] = { 0.01, -0.01, 0.0, 0.005 };
+	struct kscen_series_pt pt[4];
 	struct kscen_drift d;
 
-	kscen_drift_from(lmed, se, 5, &d);
-	assert_true(d.runs == 5);
-	assert_true(near(d.tau, 0.0764853, 1e-6));
-	assert_true(near(d.t, 2.776, 1e-9));
-	assert_true(near(d.spread, 2.776 * M_SQRT2 * 0.0764853, 1e-5));
-	/* (2.776 + 0.8416) * sqrt(2 * 0.00585 + 2 * 0.0004) */
-	assert_true(near(d.mde_between, 3.6176212 * sqrt(0.0125), 1e-5));
-	assert_true(near(d.mde_within, (1.959964 + 0.841621) * sqrt(0.0008), 1e-5));
-
-	/* What the runs' own noise explains is no drift: never below zero. */
-	kscen_drift_from(lmed, big, 3, &d);
-	assert_true(d.runs == 3 && d.tau == 0 && d.spread == 0);
-	/* Two runs cannot estimate a spread. */
-	kscen_drift_from(lmed, se, 2, &d);
-	assert_true(d.runs == 2 && d.spread == 0 && d.t == 0);
-	assert_true(near(kscen_t975(1), 12.706, 1e-9) && kscen_t975(500) == 1.96);
+	for (unsigned i = 0; i < 4; i++)
+		pt[i] = (struct kscen_series_pt){ .l = l[i], .se = 0.05, .n = 5 };
+	kscen_drift_from(pt, 4, &d);
+	assert_int_equal(d.src, KSCEN_DRIFT_OWN);
+	/* per run: max(s^2, se^2) = .0025, not s^2 - se^2 < 0 */
+	assert_true(near(d.spread, kscen_t975(3) * sqrt(0.0025 * 1.25), 1e-12));
+	assert_true(d.spread > 0.1);
 }
 
 void test_history_change_widened_by_drift(void **state)
 {
-	struct kscen_drift d = { .runs = 8, .spread = 0.2 };
+	struct kscen_drift d = { .src = KSCEN_DRIFT_OWN, .runs = 8, .df = 7,
+				 .s = 0.05, .se2 = 0.0001 };
 	struct kscen_change c = {
-		.rel = 0.08, .lo = 0.03, .hi = 0.13, .ci_valid = true,
-		.verdict = KSCEN_WORSE,
+		.rel = 0.08, .lo = 0.03, .hi = 0.13, .ci_valid = true, .p = 0.01,
+		.level = 96.8, .size = 0.032, .verdict = KSCEN_WORSE,
 	};
 	struct kscen_change few = c;
-	double llo, lhi, lc = log1p(0.08);
+	double lc = log1p(0.08), sen, v, h;
 
+	d.t = kscen_t975(7);
 	kscen_change_widen(&c, &d, KSCEN_LOWER);
-	llo = lc - sqrt(pow(lc - log1p(0.03), 2) + 0.04);
-	lhi = lc + sqrt(pow(log1p(0.13) - lc, 2) + 0.04);
-	assert_true(c.between && c.drift && c.hist_runs == 8);
-	assert_true(near(c.lo, expm1(llo), 1e-12) && near(c.hi, expm1(lhi), 1e-12));
-	/* +8% within drift of +-22%: no longer a verdict. */
-	assert_true(c.verdict == KSCEN_SAME);
-	assert_true(near(c.spread, expm1(0.2), 1e-12));
+	sen = (log1p(0.13) - log1p(0.03)) / (2 * 1.959963984540054);
+	v = 0.0025 + fmax(0, sen * sen - 0.0001);
+	h = kscen_t975(7) * sqrt(v);
+	assert_true(c.drift && c.hist_runs == 8 && c.src == KSCEN_DRIFT_OWN);
+	assert_true(near(c.lo, expm1(lc - h), 1e-12) && near(c.hi, expm1(lc + h), 1e-12));
+	/* the estimate stays, the interval is the union: wider on both sides */
+	assert_true(near(c.rel, 0.08, 0) && c.lo < 0.03 && c.hi > 0.13);
+	/* +8% within a pair that moves by +-15% from run to run: no verdict */
+	assert_true(c.verdict == KSCEN_SAME && c.p > 0.05);
+	assert_true(near(c.spread, expm1(h), 1e-12));
 	assert_true(!kscen_change_beyond(&c, KSCEN_LOWER, 5));
 
-	/* Too little history: the in-run interval stands, and says so. */
+	/* Too little history of the pair: the in-run interval stands. */
+	d.src = KSCEN_DRIFT_NONE;
 	d.runs = 2;
 	kscen_change_widen(&few, &d, KSCEN_LOWER);
-	assert_true(few.between && !few.drift && few.hist_runs == 2);
-	assert_true(few.lo == 0.03 && few.verdict == KSCEN_WORSE);
+	assert_true(!few.drift && few.lo == 0.03 && few.verdict == KSCEN_WORSE);
 }
 
 /* ---- references from stored runs ---------------------------------------- */
@@ -155,6 +265,84 @@ static void save(const char *dir, struct kscen_run *r)
 {
 	assert_true(kscen_result_save(r, dir) == 0);
 	kscen_run_free(r);
+}
+
+/* xorshift64 and Box-Muller: a fixed seed, the same runs every time. */
+static double gauss(unsigned long long *s)
+{
+	double u, v;
+
+	*s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
+	u = ((*s >> 11) + 0.5) / 9007199254740992.0;
+	*s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
+	v = ((*s >> 11) + 0.5) / 9007199254740992.0;
+	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
+}
+
+/* @r's job with 5 samples around @v instead, 1% apart (log SD). */
+static struct kscen_run *noisy(struct kscen_run *r, double v, unsigned long long *seed)
+{
+	struct kscen_metric *m = &r->jobs[0].metrics[0];
+
+	m->samples = kscen_xrealloc(m->samples, 5 * sizeof(double));
+	m->nr_samples = 5;
+	for (unsigned i = 0; i < 5; i++)
+		m->samples[i] = v * exp(0.01 * gauss(seed));
+	kscen_summarize(m->samples, 5, &m->sum);
+	return r;
+}
+
+/*
+ * The gate of a CI that saves every run and compares with label:good: four
+ * runs at 10 ms, the last one "good", then runs at 20 ms (and, apart, at
+ * 11 ms), each saved. The regressed runs are after the reference, so they
+ * never enter its history: each one is "worse", however many are saved.
+ * (Before, from the second on they were the drift: +100% read as noise.)
+ */
+void test_history_gate_stays_awake(void **state)
+{
+	unsigned long long seed = 0x600dull;
+	const double factor[] = { 2.0, 1.1 };
+
+	(void)state;
+	for (unsigned f = 0; f < 2; f++) {
+		struct kscen_history h = { .run = kscen_xcalloc(20, sizeof(struct kscen_run *)) };
+		unsigned worse = 0;
+
+		/* newest first, as kscen_history_load() gives them */
+		for (unsigned i = 0; i < 4; i++) {
+			char when[32];
+
+			snprintf(when, sizeof(when), "2026-01-01T00:00:%02uZ", i);
+			memmove(h.run + 1, h.run, h.nr++ * sizeof(*h.run));
+			h.run[0] = noisy(mk_run(when, "my", 3, "1"), 0.010, &seed);
+			if (i == 3)
+				h.run[0]->label = kscen_xstrdup("good");
+		}
+		for (unsigned i = 0; i < 10; i++) {
+			const struct kscen_run *good = h.run[h.nr - 4];
+			struct kscen_run *bad;
+			struct kscen_drift d;
+			struct kscen_change c;
+			char when[32];
+
+			snprintf(when, sizeof(when), "2026-01-01T00:01:%02uZ", i);
+			bad = noisy(mk_run(when, "my", 3, "1"), 0.010 * factor[f], &seed);
+			kscen_history_drift(&h, good, &good->jobs[0], "usecs/op", &d);
+			assert_true(d.src == KSCEN_DRIFT_OWN && d.runs == 4 && d.history == 4);
+			assert_true(kscen_change_compute(&good->jobs[0].metrics[0],
+							 &bad->jobs[0].metrics[0], false, &c));
+			kscen_change_between(&c, &bad->jobs[0].metrics[0], &d, KSCEN_LOWER);
+			worse += c.verdict == KSCEN_WORSE;
+			/* saved: the next one's history holds it, after good */
+			memmove(h.run + 1, h.run, h.nr++ * sizeof(*h.run));
+			h.run[0] = bad;
+		}
+		print_message("    %.1fx against label:good: worse in %u of 10 saved runs\n",
+			      factor[f], worse);
+		assert_true(f ? worse >= 8 : worse == 10);
+		kscen_history_free(&h);
+	}
 }
 
 void test_history_reference_per_job_never_silent(void **state)

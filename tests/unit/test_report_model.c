@@ -9,6 +9,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
 #include <string.h>
 
 #include "history.h"
@@ -99,6 +100,22 @@ void test_report_model_computes_each_delta_once(void **state)
 	assert_float_equal(j->delta[KSCEN_DELTA_REF].c.rel, 0.10, 1e-9);
 	assert_true(j->delta[KSCEN_DELTA_REF].c.between);
 	assert_false(j->delta[KSCEN_DELTA_REF].c.paired);
+	/*
+	 * One run of history and no other job with more: the reference
+	 * comparison cannot be told, and is no member of the q family; the
+	 * one job pair within the run is its family alone: q = p.
+	 */
+	assert_int_equal(j->delta[KSCEN_DELTA_REF].c.verdict, KSCEN_CANNOT_TELL);
+	assert_true(isnan(j->delta[KSCEN_DELTA_REF].q));
+	assert_float_equal(j->delta[KSCEN_DELTA_BASELINE].q,
+			   j->delta[KSCEN_DELTA_BASELINE].c.p, 1e-15);
+	assert_float_equal(j->delta[KSCEN_DELTA_PREVIOUS].q,
+			   j->delta[KSCEN_DELTA_BASELINE].q, 0);
+	assert_int_equal(m.fam[KSCEN_FAM_WITHIN].m, 1);
+	assert_int_equal(m.fam[KSCEN_FAM_WITHIN].changed, 1);
+	assert_int_equal(m.fam[KSCEN_FAM_WITHIN].found, 1);
+	assert_int_equal(m.fam[KSCEN_FAM_BETWEEN].m, 0);
+	assert_int_equal(m.fam[KSCEN_FAM_BETWEEN].cannot_tell, 3);
 	assert_true(j->ref == ref && j->ref_job == &ref->jobs[1]);
 	/* 6 samples: the CI is [min, max], 110 ± 2.2, so ±2.0% */
 	assert_string_equal(j->ci, "±2.0%");

@@ -508,10 +508,12 @@ void test_report_formats_deltas_and_escaping(void **state)
 	assert_true(!strstr(t, "to previous:"));
 	/* The baseline itself gets no "+0 to baseline". */
 	assert_true(strstr(t, "\n                 10 usecs/op   (median of 3"));
-	/* The reference is named once; no history: it says so. */
+	/* The reference is named once; no history: it cannot tell, and says so. */
 	assert_true(strstr(t, "# reference: 2026-12-01T10:02Z, kernel "));
-	assert_true(strstr(t, "     vs last run: +10.0% ~ (too few samples for a 95% "
-			  "CI, n=3+3; in-run noise only (0 earlier runs))\n"));
+	assert_true(strstr(t, "     vs last run: +10.0% cannot tell (no run-to-run "
+			  "estimate, 1 run)\n"));
+	assert_true(strstr(t, "# against the reference: cannot tell for 2 jobs, no "
+			  "run-to-run estimate; to\n#   get one, run `kscen calibrate`"));
 	assert_true(strstr(t, "     skipped: why\n"));
 	assert_true(strstr(t, "     FAILED: boom"));
 	assert_true(strstr(t, "# 2 ok, 1 skipped, 1 failed\n"));

@@ -146,7 +146,16 @@ void test_stats_change_ci_verdict_and_gate(void **state)
 	assert_true(near(c.p, 0.03791763791763792, 1e-12));
 	assert_true(near(c.lo, expm1(0.066), 1e-9));
 	assert_true(near(c.hi, expm1(1.452), 1e-9));
-	assert_true(near(c.rel, c.new_ / c.old - 1, 1e-15));
+	/*
+	 * The change printed is the one its interval is about: the median of
+	 * the 64 differences, 0.809 (the ratio of medians would be another
+	 * number); the exact interval [d(14), d(51)] covers 1 - 2 * 13/12870
+	 * of the time... of the U distribution of 8 + 8: its level is above 95.
+	 */
+	assert_true(near(c.rel, expm1(0.809), 1e-9));
+	assert_true(c.lo < c.rel && c.rel < c.hi);
+	assert_true(c.level >= 95 && c.level < 100 && near(c.size, 1 - c.level / 100, 1e-12));
+	assert_true(near(c.p_min, 2.0 / 12870, 1e-15));
 	assert_true(c.verdict == KSCEN_WORSE);
 	assert_true(!strcmp(kscen_change_test(&c), "Mann-Whitney U"));
 	/* Higher is better: the same change is an improvement. */

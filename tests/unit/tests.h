@@ -44,9 +44,17 @@
 	X(test_result_load_recomputes_missing_summary)	\
 	X(test_report_formats_deltas_and_escaping)	\
 	X(test_expand_ids_escape_separators)		\
-	X(test_history_drift_random_effects)		\
+	X(test_history_drift_prediction_interval)	\
+	X(test_history_drift_never_collapses)		\
+	X(test_history_level_shift_is_no_drift)		\
 	X(test_history_change_widened_by_drift)		\
+	X(test_verdict_t_distribution_and_bh)		\
+	X(test_verdict_changepoints_find_level_shifts)	\
+	X(test_verdict_simulated_histories_with_outliers) \
+	X(test_verdict_fdr_of_a_100_job_aa_run)		\
+	X(test_verdict_calibration_record)		\
 	X(test_history_reference_per_job_never_silent)	\
+	X(test_history_gate_stays_awake)		\
 	X(test_env_diff_lists_tokens)			\
 	X(test_progress_durations_and_estimate)	\
 	X(test_synthesize_readers_agree)		\
