@@ -412,6 +412,68 @@ void test_history_reference_per_job_never_silent(void **state)
 	free(sdir);
 }
 
+/*
+ * A job new to a scenario has one run of its own; it allows for the drift
+ * of the host's other jobs, pooled, and says so; without them it cannot
+ * tell. Job "t/loops=1" has five runs, "u/loops=1" only the newest.
+ */
+void test_history_pool_over_other_jobs(void **state)
+{
+	char tmpl[] = "/tmp/kscen-pool-XXXXXX", *dir = mkdtemp(tmpl), *sdir;
+	unsigned long long seed = 0x9001ull;
+	struct kscen_run *cur, *r;
+	struct kscen_change c;
+	struct kscen_refs refs;
+
+	(void)state;
+	assert_non_null(dir);
+	sdir = kscen_xasprintf("%s/h", dir);
+	for (unsigned i = 0; i < 5; i++) {
+		char when[32];
+
+		snprintf(when, sizeof(when), "2026-01-01T00:00:%02uZ", i);
+		r = noisy(mk_run(when, "my", 3, "1"), 10, &seed);
+		if (i == 4) {
+			/* the second job, a copy of the first under another id */
+			struct kscen_run *u = noisy(mk_run(when, "my", 3, "1"), 20, &seed);
+
+			r->jobs = kscen_xrealloc(r->jobs, 2 * sizeof(*r->jobs));
+			r->jobs[1] = u->jobs[0];
+			free(r->jobs[1].id);
+			r->jobs[1].id = kscen_xstrdup("u/loops=1");
+			r->nr_jobs = 2;
+			u->nr_jobs = 0;
+			kscen_run_free(u);
+		}
+		save(dir, r);
+	}
+	cur = noisy(mk_run("2026-06-01T00:00:00Z", "my", 3, "1"), 10, &seed);
+	r = noisy(mk_run("2026-06-01T00:00:00Z", "my", 3, "1"), 20, &seed);
+	cur->jobs = kscen_xrealloc(cur->jobs, 2 * sizeof(*cur->jobs));
+	cur->jobs[1] = r->jobs[0];
+	free(cur->jobs[1].id);
+	cur->jobs[1].id = kscen_xstrdup("u/loops=1");
+	cur->nr_jobs = 2;
+	r->nr_jobs = 0;
+	kscen_run_free(r);
+
+	kscen_refs_history(&refs, cur, sdir, "my", NULL);
+	assert_int_equal(refs.ref[0].drift.src, KSCEN_DRIFT_OWN);
+	assert_int_equal(refs.ref[0].drift.runs, 5);
+	assert_int_equal(refs.ref[1].drift.src, KSCEN_DRIFT_POOL);
+	assert_int_equal(refs.ref[1].drift.runs, 1);
+	assert_string_equal(refs.ref[1].drift.pool, "1 other job");
+	/* the pool is the other job's own SD, with its degrees of freedom */
+	assert_true(near(refs.ref[1].drift.s, refs.ref[0].drift.s, 0));
+	assert_int_equal(refs.ref[1].drift.df, 4);
+	assert_true(kscen_ref_change(&refs, cur, 1, &c));
+	assert_true(c.src == KSCEN_DRIFT_POOL && c.ci_valid && c.verdict != KSCEN_CANNOT_TELL);
+	kscen_refs_free(&refs);
+	kscen_run_free(cur);
+	nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	free(sdir);
+}
+
 void test_env_diff_lists_tokens(void **state)
 {
 	struct kscen_run *a = mk_run("2026-01-01T00:00:01Z", "my", 3, "1");
