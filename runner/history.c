@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "diag.h"
 #include "store.h"
@@ -368,6 +370,24 @@ static struct kscen_run *load_ref(struct kscen_history *h, const char *path,
 	for (unsigned i = 0; i < h->nr; i++)
 		if (!strcmp(str(h->run[i]->path), path))
 			return h->run[i];
+	/* named from another working directory: the same file beside the run */
+	if (access(path, F_OK) && beside) {
+		char *p = kscen_xstrdup(path), *b = basename(p);
+
+		for (unsigned i = 0; i < h->nr; i++) {
+			char *q = kscen_xstrdup(str(h->run[i]->path));
+			bool same = !strcmp(basename(q), b);
+
+			free(q);
+			if (same) {
+				free(h->run[i]->path);
+				h->run[i]->path = kscen_xstrdup(path);	/* as the run named it */
+				free(p);
+				return h->run[i];
+			}
+		}
+		free(p);
+	}
 	if (kscen_result_load_err(path, &run, NULL, 0) && beside) {
 		char *d = dir_of(beside), *p = kscen_xstrdup(path);
 
@@ -397,7 +417,14 @@ void kscen_refs_stored(struct kscen_refs *r, const struct kscen_run *run)
 	for (unsigned i = 0; i < run->nr_jobs && !first; i++)
 		first = run->jobs[i].reference;
 	if (first) {
+		struct stat st;
+
 		dir = dir_of(first);
+		/* named from another working directory: the run's own */
+		if ((stat(dir, &st) || !S_ISDIR(st.st_mode)) && run->path) {
+			free(dir);
+			dir = dir_of(run->path);
+		}
 		r->results = parent_of(dir);
 		history_for(dir, run->scenario, run, &r->hist);
 		free(dir);

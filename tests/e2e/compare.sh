@@ -169,6 +169,18 @@ grep -v '^results: ' "$tmp/out" | sed '$d' >"$tmp/run.txt"
 cmp -s "$tmp/run.txt" "$tmp/rep.txt" && grep -q 'run-to-run' "$tmp/rep.txt" &&
 	pass report_shows_what_run_showed ||
 	fail report_shows_what_run_showed "$(diff "$tmp/run.txt" "$tmp/rep.txt" | head -20)"
+# A run stored with a relative -o, re-rendered from another directory: the
+# same references, the same history, the same report.
+gate_yaml=$(realpath $fx/e2e/gate.yaml)
+(cd "$tmp" && for i in 1 2 3 4; do
+	E2E_COST=100 "$kscen" run -q -o relres "$gate_yaml" >"$tmp/rel.out" 2>/dev/null; sleep 1
+done)
+grep -v '^results: ' "$tmp/rel.out" | sed '$d' >"$tmp/rel.txt"
+"$kscen" report "$tmp/relres/e2e-gate" >"$tmp/relrep.txt" 2>"$tmp/err"
+cmp -s "$tmp/rel.txt" "$tmp/relrep.txt" && grep -q 'run-to-run' "$tmp/relrep.txt" && [ ! -s "$tmp/err" ] &&
+	pass report_from_another_directory_shows_what_run_showed ||
+	fail report_from_another_directory_shows_what_run_showed \
+		"$(cat "$tmp/err"; diff "$tmp/rel.txt" "$tmp/relrep.txt" | head -20)"
 sleep 1
 E2E_COST=100 run "$kscen" run -q -o "$cr" --label v1 $fx/e2e/gate.yaml
 ls "$cr"/e2e-gate/*+v1.yaml >/dev/null 2>&1 && grep -q '^# label: v1' "$tmp/out" &&
