@@ -312,8 +312,10 @@ static int run_main(int argc, char **argv, bool *bisect)
 	code = kscen_run_exit_code(run, ret, tripped, !save_err);
 	if (*bisect) {
 		code = kscen_run_bisect_code(code, run, &refs, tripped);
-		printf("bisect: %s\n", code == 0 ? "good" : code == EXIT_GATE ? "bad" :
-		       code == EXIT_BISECT_SKIP ? "cannot tell (skip)" : "interrupted");
+		/* JSON and CSV stay parseable: the verdict goes beside them. */
+		fprintf(fmt == KSCEN_FMT_JSON || fmt == KSCEN_FMT_CSV ? stderr : stdout,
+			"bisect: %s\n", code == 0 ? "good" : code == EXIT_GATE ? "bad" :
+			code == EXIT_BISECT_SKIP ? "cannot tell (skip)" : "interrupted");
 	}
 	kscen_refs_free(&refs);
 	kscen_journal_close(journal, false);
