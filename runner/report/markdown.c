@@ -46,9 +46,9 @@ static void md_change(FILE *out, const struct kscen_report_delta *d)
 }
 
 /* The coverage of the within-run intervals shown: "96.8%", "95% to 98.4%". */
-static const char *md_change_levels(const struct kscen_report_model *rm)
+static void md_change_levels(const struct kscen_report_model *rm, char *buf,
+			     size_t len)
 {
-	static char buf[48];
 	double lo = INFINITY, hi = -INFINITY;
 
 	for (unsigned i = 0; i < rm->run->nr_jobs; i++)
@@ -61,12 +61,11 @@ static const char *md_change_levels(const struct kscen_report_model *rm)
 			}
 		}
 	if (!isfinite(lo))
-		snprintf(buf, sizeof(buf), "at least 95%%");
+		snprintf(buf, len, "at least 95%%");
 	else if (lo == hi)
-		snprintf(buf, sizeof(buf), "%.3g%%", lo);
+		snprintf(buf, len, "%.3g%%", lo);
 	else
-		snprintf(buf, sizeof(buf), "%.3g%% to %.3g%%", lo, hi);
-	return buf;
+		snprintf(buf, len, "%.3g%% to %.3g%%", lo, hi);
 }
 
 /* The CI's coverage when every cell of the table has the same one, else 0. */
@@ -174,7 +173,7 @@ void report_markdown(FILE *out, const struct kscen_report_model *rm)
 	const struct kscen_run *run = rm->run;
 	const struct kscen_refs *refs = rm->refs;
 	const struct kscen_system *sys = &run->system;
-	char when[64], line[8][REPORT_LINE];
+	char when[64], line[8][REPORT_LINE], lvl[48];
 	unsigned n;
 
 	fprintf(out, "**kscen %s**: scenario `%s`, %u jobs, repeat %u (warmup %u)%s  \n",
@@ -189,11 +188,12 @@ void report_markdown(FILE *out, const struct kscen_report_model *rm)
 			when, refs->main->label ? ", label " : "",
 			str(refs->main->label), str(refs->main->system.kernel));
 	}
+	md_change_levels(rm, lvl, sizeof(lvl));
 	fprintf(out, "  \nChanges: within the run the Hodges-Lehmann estimate "
 		"[its interval, %s] (Mann-Whitney U; Wilcoxon signed-rank on pairs "
 		"of rounds); between runs the new median against the level of the "
 		"reference's stable segment [95%% prediction interval]; ~ when not "
-		"significant, q: Benjamini-Hochberg", md_change_levels(rm));
+		"significant, q: Benjamini-Hochberg", lvl);
 	/* What differs from the reference's machine comes before the jobs. */
 	if (refs && refs->main) {
 		fputs("\n\n", out);
