@@ -259,13 +259,14 @@ static double gauss(unsigned long long *s)
  * The method on its own, away from any machine: 5 + 5 samples, log-normal
  * with a CV of 3%. A/A: at most 5% significant verdicts (the exact test
  * at 5 + 5 can only reach p = 0.032 below 0.05, so about 3.2%); a planted
- * +10%: at least 95% found "worse". docs/statistics.md has the numbers.
+ * +10%: at least 95% found "worse"; every estimate inside its interval.
+ * docs/statistics.md has the numbers.
  */
 void test_stats_simulated_false_positive_and_detection_rates(void **state)
 {
 	unsigned long long seed = 0x9e3779b97f4a7c15ull;
 	double a[5], b[5], c5[5];
-	unsigned t, i, fp = 0, det = 0, trials = 2000;
+	unsigned t, i, fp = 0, det = 0, trials = 2000, inside = 0;
 	struct kscen_metric ma = { .samples = a, .nr_samples = 5 };
 	struct kscen_metric mb = { .samples = b, .nr_samples = 5 };
 	struct kscen_metric mc = { .samples = c5, .nr_samples = 5 };
@@ -279,13 +280,20 @@ void test_stats_simulated_false_positive_and_detection_rates(void **state)
 		}
 		kscen_change_compute(&ma, &mb, false, &c);
 		fp += c.verdict != KSCEN_SAME;
+		inside += c.lo <= c.rel && c.rel <= c.hi;
 		kscen_change_compute(&ma, &mc, false, &c);
 		det += c.verdict == KSCEN_WORSE;
+		inside += c.lo <= c.rel && c.rel <= c.hi;
+		/* paired: the Walsh averages' median, inside their interval */
+		kscen_change_compute(&ma, &mc, true, &c);
+		inside += c.lo <= c.rel && c.rel <= c.hi;
 	}
 	printf("    simulated A/A: %u/%u significant; +10%%: %u/%u found\n",
 	       fp, trials, det, trials);
 	assert_true(fp <= trials / 20 && fp >= trials / 100);
 	assert_true(det >= trials * 95 / 100);
+	/* the change printed is always inside its own interval */
+	assert_int_equal(inside, 3 * trials);
 }
 
 /* People's numbers: seconds scaled, digits from the CI, commas, no 300 digits. */
