@@ -6,13 +6,12 @@
  * inside either run (a host's scheduling, frequency or cache regime changes
  * between them), so a verdict between runs judged by in-run noise alone
  * calls A/A pairs significant far more often than 5 in 100
- * (docs/statistics.md). This file does two things about it:
- *  - picks, per job, the reference a change is measured against, never
- *    silently: the newest complete run that measured the same thing;
- *  - estimates each job's run-to-run drift from the earlier runs of the same
- *    host and kernel build, the between-run variance component of a one-way
- *    random-effects model of the log medians (Kalibera & Jones, ISMM 2013),
- *    which kscen_change_widen() adds to every between-run interval.
+ * (docs/statistics.md). This file picks, per job, the reference a change
+ * is measured against, never silently: the newest complete run that
+ * measured the same thing; loads the history beside it, from which drift.c
+ * takes each job's run-to-run drift (the reference's stable segment); and
+ * pools the drift over the host's other jobs for the jobs whose own
+ * history is too short.
  */
 #include <errno.h>
 #include <libgen.h>

@@ -315,8 +315,8 @@ void report_mail(FILE *out, const struct kscen_report_model *rm)
 	wrap(out, "", "", s);
 	free(s);
 	if (too_few_for_any(rm, &nmin)) {
-		s = kscen_xasprintf("Too few samples for any verdict (n=%u): at "
-				    "least 4 a side, 6 rounds paired.", nmin);
+		s = kscen_xasprintf("Too few samples for any verdict (n=%u, 4 a side "
+				    "at least).", nmin);
 		wrap(out, "", "  ", s);
 		free(s);
 	}

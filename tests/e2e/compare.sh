@@ -272,6 +272,11 @@ E2E_COST=200 run "$kscen" run -q --no-save -o "$ct" --bisect $fx/e2e/gate.yaml
 E2E_COST=200 run "$kscen" run -q --no-save -o "$ct" --format mail $fx/e2e/gate.yaml
 [ "$(grep -c '^  echo v: .* ?$' "$tmp/out")" = 2 ] && pass mail_marks_cannot_tell ||
 	fail mail_marks_cannot_tell "$(cat "$tmp/out")"
+# Three samples a job: no interval, no verdict; the mail says so in one line.
+run "$kscen" run -q --no-save --compare none --format mail $fx/e2e/tiny.yaml
+[ $rc = 0 ] && grep -qx 'Too few samples for any verdict (n=3, 4 a side at least).' "$tmp/out" &&
+	grep -q '^Medians of the samples, 75% CI of the median;' "$tmp/out" &&
+	pass mail_too_few_samples_one_line || fail mail_too_few_samples_one_line "$(tail -n 12 "$tmp/out")"
 # What calibrate records is the pool of a job with too short a history:
 # another scenario, one earlier run, the same machine.
 run "$kscen" calibrate -q -n 3 -r 6 -o "$ct" $fx/e2e/gate.yaml
