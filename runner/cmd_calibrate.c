@@ -160,7 +160,9 @@ int cmd_calibrate(int argc, char **argv)
 				if (!o || !kscen_primary(o) || !strcmp(other, j->id) ||
 				    (b && j->baseline && !strcmp(j->baseline, other)))
 					continue;
-				kscen_pair_drift(&h, ref, j, o, &d);
+				/* a copy of ref: its own delta is in the history too */
+				kscen_pair_drift(&h, &(struct kscen_run){ .system = ref->system },
+						 j, o, &d);
 				print_drift(&d, j->id, b ? "  to previous" : "  to baseline");
 			}
 		}

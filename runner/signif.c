@@ -290,20 +290,6 @@ static double *pairwise(const double *x, unsigned nx, const double *y,
 	return d;
 }
 
-double kscen_hodges_lehmann(const double *x, unsigned nx, const double *y,
-			    unsigned ny)
-{
-	unsigned m, n;
-	double *d, hl;
-
-	if (!nx || !ny)
-		return NAN;
-	d = pairwise(x, nx, y, ny, &m, &n);
-	hl = mid(d, (size_t)m * n);
-	free(d);
-	return hl;
-}
-
 /*
  * 95% interval of the shift y - x (Moses) and its Hodges-Lehmann estimate;
  * false if n is too small for the interval.

@@ -93,9 +93,6 @@ bool kscen_change_beyond(const struct kscen_change *c, enum kscen_better b,
 double kscen_mann_whitney_p(const double *x, unsigned nx, const double *y,
 			    unsigned ny);
 double kscen_signed_rank_p(const double *d, unsigned n);
-/* The Hodges-Lehmann shift of @y against @x: the median of all y_j - x_i. */
-double kscen_hodges_lehmann(const double *x, unsigned nx, const double *y,
-			    unsigned ny);
 
 /* fdr.c: many comparisons, and Student's t. */
 /*

@@ -140,9 +140,15 @@ static void pct(char *buf, size_t len, double v)
 
 void kscen_format_spread(double v, char *buf, size_t len)
 {
-	/* a small allowance keeps its digits: never a ±0.0% that is not 0 */
+	/*
+	 * A small allowance keeps its digits: never a ±0.0% that is not 0.
+	 * Exactly 0 is a metric whose samples never moved (a count, a value
+	 * the workload prints): "±0".
+	 */
 	if (!isfinite(v))
 		snprintf(buf, len, "±?");
+	else if (v == 0)
+		snprintf(buf, len, "±0");
 	else if (v > 0 && v < 0.001)
 		snprintf(buf, len, "±%.2g%%", 100 * v);
 	else
