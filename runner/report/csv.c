@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "emit.h"
-#include "runmodel.h"
-#include "util.h"
+#include "store/runmodel.h"
+#include "lib/util.h"
 
 /* RFC 4180: quote a field with a comma, quote or line break; double quotes. */
 static void csv_field(FILE *out, const char *s, bool more)

@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 #include "model.h"
-#include "run.h"
+#include "store/run.h"
 
 /* Stored runs may lack any optional field; print them as empty. */
 static inline const char *str(const char *s)

@@ -12,7 +12,7 @@
 
 #include "emit.h"
 #include "report.h"
-#include "util.h"
+#include "lib/util.h"
 
 const struct kscen_metric *kscen_primary(const struct kscen_job_result *j)
 {

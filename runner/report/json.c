@@ -11,8 +11,8 @@
 
 #include "emit.h"
 #include "envdiff.h"
-#include "runmodel.h"
-#include "util.h"
+#include "store/runmodel.h"
+#include "lib/util.h"
 
 static void json_str(FILE *out, const char *s)
 {

@@ -16,7 +16,7 @@
 
 #include "emit.h"
 #include "envdiff.h"
-#include "util.h"
+#include "lib/util.h"
 
 #define WIDTH 72
 

@@ -11,7 +11,7 @@
 #include "emit.h"
 #include "envdiff.h"
 #include "profile_report.h"
-#include "util.h"
+#include "lib/util.h"
 
 /* A table cell: a '|' would end it early, a newline the whole table. */
 static void md_cell(FILE *out, const char *s)

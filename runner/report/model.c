@@ -14,7 +14,7 @@
 
 #include "emit.h"
 #include "model.h"
-#include "util.h"
+#include "lib/util.h"
 
 unsigned kscen_entry_last(const struct kscen_run *run, unsigned first)
 {

@@ -12,10 +12,10 @@
 
 #include <stdbool.h>
 
-#include "history.h"
+#include "store/history.h"
 #include "report.h"
-#include "run.h"
-#include "stats.h"
+#include "store/run.h"
+#include "stats/stats.h"
 
 enum kscen_delta_kind {
 	KSCEN_DELTA_BASELINE,	/* job->baseline, same run: rounds paired */

@@ -14,8 +14,8 @@
 #include "emit.h"
 #include "envdiff.h"
 #include "profile_report.h"
-#include "shard.h"
-#include "util.h"
+#include "expand/shard.h"
+#include "lib/util.h"
 
 /*
  * How a reference is named: by its label ("v6.8-rc1"), by its kernel when

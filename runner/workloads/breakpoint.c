@@ -25,8 +25,8 @@
 #include <linux/perf_event.h>
 
 #include "workload.h"
-#include "util.h"
-#include "run.h"
+#include "lib/util.h"
+#include "store/run.h"
 
 
 /* More than any architecture has slots; the kernel refuses the rest. */

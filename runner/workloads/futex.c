@@ -33,7 +33,7 @@
 #include <linux/futex.h>
 
 #include "workload.h"
-#include "util.h"
+#include "lib/util.h"
 
 
 #define FUTEX_MAX_THREADS 4096

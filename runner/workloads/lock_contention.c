@@ -28,7 +28,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 
-#include "util.h"
+#include "lib/util.h"
 #include "bpf.h"
 #include "messaging.h"
 #include "lock_contention.h"

@@ -31,7 +31,7 @@
 #include <linux/perf_event.h>
 
 #include "workload.h"
-#include "util.h"
+#include "lib/util.h"
 
 
 #define GB (1024.0 * 1024 * 1024)	/* perf's print_bps() units */

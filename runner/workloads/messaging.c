@@ -29,9 +29,9 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 
-#include "util.h"
+#include "lib/util.h"
 #include "messaging.h"
-#include "child.h"
+#include "lib/child.h"
 
 
 /* perf asks for the smallest stack; ASan's redzones need more than that. */

@@ -19,9 +19,9 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "util.h"
+#include "lib/util.h"
 #include "tool.h"
-#include "child.h"
+#include "lib/child.h"
 
 
 #define TOOL_OUT_MAX (16 << 20)

@@ -10,7 +10,7 @@
 cc=${CC:-cc}
 # module OUT SRC: a module built as its author would, against <kscen/workload.h>
 mkdir -p "$tmp/inc/kscen"
-cp runner/workload.h "$tmp/inc/kscen/workload.h"
+cp runner/workloads/workload.h "$tmp/inc/kscen/workload.h"
 module() { "$cc" -std=gnu11 -O2 -Wall -Werror -fPIC -shared -I"$tmp/inc" -o "$1" "$2"; }
 
 # ---- the example: make examples, then a run through kscen run -------------

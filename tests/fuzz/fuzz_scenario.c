@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "jobs.h"
+#include "lib/diag.h"
+#include "expand/jobs.h"
 #include "fuzz_io.h"
 
 /* Small enough that one input cannot spend seconds expanding. */

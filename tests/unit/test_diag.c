@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "scenario.h"
+#include "lib/diag.h"
+#include "scenario/scenario.h"
 
 struct fixture {
 	char path[64];

@@ -19,9 +19,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "jobs.h"
-#include "sampler.h"
-#include "scenario_load.h"
+#include "expand/jobs.h"
+#include "sample/sampler.h"
+#include "scenario/scenario_load.h"
 #include "tests.h"
 
 static int load(const char *path, struct kscen_scenario **s, struct kscen_jobs *jobs,

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <jansson.h>
 
-#include "scenario.h"
+#include "scenario/scenario.h"
 #include "tests.h"
 #include "workloads/json_path.h"
 

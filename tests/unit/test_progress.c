@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "tests.h"
-#include "progress.h"
+#include "sample/progress.h"
 
 void test_progress_durations_and_estimate(void **state)
 {

@@ -18,8 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "store.h"
-#include "util.h"
+#include "store/store.h"
+#include "lib/util.h"
 #include "tests.h"
 
 /* Write @text to a temp file, load it as a result; stderr goes to a file. */

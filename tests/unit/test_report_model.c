@@ -11,9 +11,9 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "history.h"
+#include "store/history.h"
 #include "report/model.h"
-#include "util.h"
+#include "lib/util.h"
 #include "tests.h"
 
 /* Samples around 100, the same shape at every scale. */

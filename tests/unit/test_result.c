@@ -23,10 +23,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "history.h"
-#include "store.h"
-#include "report.h"
-#include "util.h"
+#include "store/history.h"
+#include "store/store.h"
+#include "report/report.h"
+#include "lib/util.h"
 #include "tests.h"
 
 static bool streq(const char *a, const char *b)

@@ -16,10 +16,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "profile.h"
-#include "runmodel.h"
-#include "store.h"
-#include "util.h"
+#include "store/profile.h"
+#include "store/runmodel.h"
+#include "store/store.h"
+#include "lib/util.h"
 
 
 static const size_t rec_size[KREC_NR] = {

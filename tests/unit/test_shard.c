@@ -15,9 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "store.h"
-#include "util.h"
-#include "shard.h"
+#include "store/store.h"
+#include "lib/util.h"
+#include "expand/shard.h"
 #include "tests.h"
 
 /* @nr jobs; a pseudo-random forest of baseline/previous links from @seed. */

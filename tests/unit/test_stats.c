@@ -22,10 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scenario.h"
-#include "report.h"
-#include "run.h"
-#include "util.h"
+#include "scenario/scenario.h"
+#include "report/report.h"
+#include "store/run.h"
+#include "lib/util.h"
 #include "tests.h"
 
 static bool near(double a, double b, double tol)

@@ -17,9 +17,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "lib/util.h"
 #include "tests.h"
-#include "vm.h"
+#include "vm/vm.h"
 
 static char *tmpdir(void)
 {

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * plot.h - pictures of runs through gnuplot (plot.c); the flame graphs are
+ * flame.c's. Each writes @out, an .svg or a .png, and returns 0 or -errno
+ * with the reason on stderr.
+ */
+#ifndef KSCEN_PLOT_H
+#define KSCEN_PLOT_H
+
+#include "store/run.h"
+
+/* Each job entry's primary metric against the axis that varies last. */
+int kscen_plot_sweep(const struct kscen_run *run, const char *out);
+/* Each job of @new_ and @old, medians relative to @old's, with CIs. */
+int kscen_plot_compare(const struct kscen_run *old, const struct kscen_run *new_,
+		       const char *out);
+/* The first job matching @glob over @runs (oldest first). */
+int kscen_plot_history(struct kscen_run *const *runs, unsigned nr, const char *glob,
+		       const char *out);
+
+#endif

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * run.h - the run model: what a run measured (struct kscen_run, its jobs,
+ * their metrics and samples) and the machine it ran on (struct
+ * kscen_system). run.c fills it, result.c stores it, report/ prints it.
+ * A field added here needs one line in its table in runmodel.c, which
+ * says how every writer, the reader, the diff and the free treat it.
+ */
+#ifndef KSCEN_RUN_H
+#define KSCEN_RUN_H
+
+#include <stdbool.h>
+#include "stats/stats.h"
+
+enum kscen_status {
+	KSCEN_OK,
+	KSCEN_SKIPPED,
+	KSCEN_FAILED,
+};
+
+struct kscen_metric {
+	char *name, *unit;
+	enum kscen_better better;
+	double *samples;
+	unsigned nr_samples;
+	struct kscen_summary sum;
+};
+
+struct kscen_profile;
+
+struct kscen_job_result {
+	char *id, *name, *workload;
+	char **keys, **values;	/* params */
+	unsigned nr_kv;
+	enum kscen_status status;
+	char *reason;		/* NULL when ok */
+	char *describe;		/* header line, may be NULL */
+	struct kscen_metric *metrics;
+	unsigned nr_metrics;
+	char *baseline, *previous;	/* job ids or NULL */
+	int converged;		/* repeat: auto: 1 yes, 0 no; -1 not asked */
+	/*
+	 * What the job measured, for matching it across runs: the workload's
+	 * version (0: not recorded) and every parameter, defaults included,
+	 * as kscen_value_text() gives them.
+	 */
+	unsigned workload_version;
+	char *module, *module_sha256;	/* an out-of-tree workload's file, or NULL */
+	char **eff_keys, **eff_values;
+	unsigned nr_eff;
+	char *reference;	/* the stored run it was compared with, or NULL */
+	double seconds;		/* the runner's wall time on its samples, all told */
+	unsigned plan_pos;	/* a shard run's job: its place in the whole plan */
+	struct kscen_profile *profile;	/* profile.h; NULL: none asked */
+};
+
+#define KSCEN_PARANOID_UNKNOWN (-100)	/* perf_event_paranoid unreadable */
+/* sysinfo.c: kernel.perf_event_paranoid, or KSCEN_PARANOID_UNKNOWN. */
+int kscen_perf_paranoid(void);
+
+struct kscen_system {
+	char *hostname, *kernel, *kernel_build, *arch, *cpu_model, *cmdline;
+	long nr_cpus;
+	int perf_event_paranoid;
+	/* The environment manifest; NULL where unknown. */
+	char *governor, *smt, *mitigations, *thp, *config_sha256;
+	char *isolcpus, *nohz_full, *loadavg;
+	char *microcode, *scaling_driver, *boost;
+};
+
+/* One shard of a merged run (merge.c): where it came from. */
+struct kscen_shard_rec {
+	char *shard;		/* "K/N" */
+	char *path, *hostname, *kernel, *started;
+};
+
+struct kscen_run {
+	char *version, *scenario, *scenario_file, *scenario_sha256, *command;
+	char *started, *finished;	/* UTC ISO 8601 */
+	char *label;		/* run --label, or NULL */
+	char *describe;		/* git describe of the kscen build */
+	char *filter;		/* run --filter, or NULL: every job */
+	char *compare;		/* run --compare, as given */
+	bool partial;
+	char *shard;		/* run --shard K/N: one slice of the jobs; or NULL */
+	char *shard_balance;	/* the stored run whose job durations cut it */
+	/* A merged run (kscen merge): its shards, and those it lacks ("2/4"). */
+	struct kscen_shard_rec *shards;
+	unsigned nr_shards;
+	char *missing_shards;	/* "2/4 3/4", or NULL */
+	unsigned repeat, warmup;
+	unsigned max_repeat;	/* repeat: auto: the most samples a job takes */
+	double until_ci;	/* repeat: auto: target CI half-width %; 0 off */
+	struct kscen_system system;
+	struct kscen_job_result *jobs;
+	unsigned nr_jobs;
+	char *path;		/* where it was loaded from or saved to */
+	/*
+	 * The KSCEN_* test hooks set in the runner's environment, which
+	 * change what is measured ("KSCEN_BTF_PATH=/x ..."); NULL: none.
+	 */
+	char *test_hooks;
+};
+
+/* Frees @run itself too; NULL is fine. */
+void kscen_run_free(struct kscen_run *run);
+/* "ok", "skipped", "failed" and "lower", "higher", as stored. */
+extern const char *const kscen_status_names[];
+extern const char *const kscen_better_names[];
+const struct kscen_job_result *kscen_run_find(const struct kscen_run *run,
+					       const char *id);
+
+/* sysinfo.c: fill @sys for this machine. */
+int kscen_system_read(struct kscen_system *sys);
+void kscen_system_fini(struct kscen_system *sys);
+
+/* hooks.c: the KSCEN_* variables of the environment, or NULL (malloc'ed). */
+char *kscen_test_hooks(void);
+
+#endif

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vm_cmd.c - `kscen vm --kernel BZIMAGE -- run SCENARIO ...`: boot the kernel
+ * (vm.c) and run this same kscen binary in it, in the same working directory
+ * of the shared root. The results directory is the one host directory the
+ * guest may write: it is shared read-write at its own path, so the result
+ * file lands where `kscen run` on the host would have put it, with the guest
+ * kernel in its system section (the guest's uname) and "<host>-vm-tcg" or
+ * "<host>-vm-kvm" as its hostname.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <stdio.h>
+
+#include "cli/cmd.h"
+#include "cli/options.h"
+#include "lib/util.h"
+#include "vm.h"
+
+
+/* Is @path under /tmp or /run, which the guest has as tmpfs of its own? */
+bool kscen_vm_hidden(const char *path, const char *rw)
+{
+	size_t n = rw ? strlen(rw) : 0;
+
+	if (rw && !strncmp(path, rw, n) && (path[n] == '/' || !path[n]))
+		return false;
+	return !strncmp(path, "/tmp", 4) && (path[4] == '/' || !path[4]) ? true :
+	       !strncmp(path, "/run", 4) && (path[4] == '/' || !path[4]);
+}
+
+/*
+ * KSCEN_MODULE_PATH goes to the guest as it is: false (printed) if one of
+ * its entries is where the guest would not see it.
+ */
+static bool module_path_seen(const char *rw)
+{
+	const char *env = getenv("KSCEN_MODULE_PATH");
+	char *list, *save = NULL;
+	bool ok = true;
+
+	if (!env)
+		return true;
+	list = kscen_xstrdup(env);
+	for (char *e = strtok_r(list, ":", &save); e && ok; e = strtok_r(NULL, ":", &save)) {
+		char *real = realpath(e, NULL);
+
+		if (real && kscen_vm_hidden(real, rw)) {
+			fprintf(stderr, "kscen: KSCEN_MODULE_PATH: %s is under /tmp or /run, "
+				"which the guest mounts a tmpfs of its own over; move it "
+				"elsewhere\n", real);
+			ok = false;
+		}
+		free(real);
+	}
+	free(list);
+	return ok;
+}
+
+/*
+ * The script the guest runs: cd where we are, exec kscen with @argv. The
+ * guest's output is its console; the init prints the exit code after it.
+ * KSCEN_MODULE_PATH is passed on. NULL (printed) when the guest would not
+ * see the directory, a file of @argv or KSCEN_MODULE_PATH.
+ */
+char *kscen_vm_script(int argc, char **argv, const char *rw)
+{
+	char cwd[PATH_MAX], self[PATH_MAX], *buf = NULL;
+	size_t len = 0;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	FILE *f;
+
+	if (n <= 0 || !getcwd(cwd, sizeof(cwd))) {
+		fprintf(stderr, "kscen: cannot find this kscen or the working directory\n");
+		return NULL;
+	}
+	self[n] = '\0';
+	for (int i = -2; i < argc; i++) {
+		char *real = i == -2 ? kscen_xstrdup(cwd) : i == -1 ? kscen_xstrdup(self) :
+			     realpath(argv[i], NULL);
+		bool bad = real && kscen_vm_hidden(real, rw);
+
+		if (bad)
+			fprintf(stderr, "kscen: %s is under /tmp or /run, which the guest "
+				"mounts a tmpfs of its own over; move it elsewhere\n", real);
+		free(real);
+		if (bad)
+			return NULL;
+	}
+	if (!module_path_seen(rw))
+		return NULL;
+	f = open_memstream(&buf, &len);
+	fputs("export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\n"
+	      "export HOME=/tmp LANG=C.UTF-8\n", f);
+	if (getenv("KSCEN_MODULE_PATH")) {
+		fputs("export KSCEN_MODULE_PATH=", f);
+		kscen_sh_quote(f, getenv("KSCEN_MODULE_PATH"));
+		fputc('\n', f);
+	}
+	fputs("cd ", f);
+	kscen_sh_quote(f, cwd);
+	fputs(" || exit 126\nexec ", f);
+	kscen_sh_quote(f, self);
+	for (int i = 0; i < argc; i++) {
+		fputc(' ', f);
+		kscen_sh_quote(f, argv[i]);
+	}
+	fputc('\n', f);
+	fclose(f);
+	return buf;
+}
+
+/* The -o/--results of `run ARGS`, or "results". */
+static const char *results_arg(int argc, char **argv)
+{
+	const char *dir = "results";
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--results")) && i + 1 < argc)
+			dir = argv[++i];
+		else if (!strncmp(argv[i], "--results=", 10))
+			dir = argv[i] + 10;
+		else if (!strncmp(argv[i], "-o", 2) && argv[i][2])
+			dir = argv[i] + 2;
+	}
+	return dir;
+}
+
+static int mkdir_p(const char *path)
+{
+	char *p = kscen_xstrdup(path);
+	int ret = 0;
+
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0755) && errno != EEXIST)
+			ret = -errno;
+		*s = '/';
+	}
+	if (!ret && mkdir(p, 0755) && errno != EEXIST)
+		ret = -errno;
+	free(p);
+	return ret;
+}
+
+int kscen_cmd_vm(int argc, char **argv)
+{
+	struct kscen_vm_config c = {
+		.label = "", .cpus = 2, .memory = 1ULL << 30, .boot_timeout = 300,
+		.forward = 1,
+	};
+	unsigned long cpus = 2, boot = 300;
+	struct kscen_vm vm;
+	char *rw = NULL, *script = NULL;
+	int ret, code;
+	const struct kscen_option opts[] = {
+		OPT_STRING(0, "kernel", &c.kernel, "BZIMAGE", "the kernel to boot"),
+		OPT_STRING(0, "modules", &c.modules, "DIR",
+			   "its modules; default: lib/modules/RELEASE beside an\n"
+			   "unpacked package's boot/, a build tree, /lib/modules/RELEASE"),
+		KSCEN_VM_OPTIONS(&c, &cpus, &boot),
+		OPT_COUNT('v', "verbose", &kscen_verbose, "print the qemu command line"),
+		OPT_END(),
+	};
+
+	/* What follows the first argument is the guest's kscen command line. */
+	optind = kscen_parse_options("vm", argc, argv, opts, KSCEN_OPT_STOP_AT_ARG);
+	if (optind < 0)
+		return optind == KSCEN_OPT_HELP ? 0 : EXIT_USAGE;
+	c.cpus = cpus;
+	c.boot_timeout = boot;
+	c.label = c.kernel && strrchr(c.kernel, '/') ? strrchr(c.kernel, '/') + 1 : c.kernel;
+	if (!c.kernel)
+		return cmd_usage_error("vm", "needs --kernel BZIMAGE");
+	if (optind == argc)
+		return cmd_usage_error("vm", "needs the kscen command to run in the guest, "
+				       "after --: kscen vm --kernel K -- run SCENARIO");
+	argc -= optind;
+	argv += optind;
+	if (!strcmp(argv[0], "vm") || !strcmp(argv[0], "ab")) {
+		fprintf(stderr, "kscen vm: '%s' does not run in a guest\n", argv[0]);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[0], "run")) {
+		const char *dir = results_arg(argc, argv);
+
+		if ((ret = mkdir_p(dir)) || !(rw = realpath(dir, NULL))) {
+			fprintf(stderr, "kscen vm: results directory %s: %s\n", dir,
+				strerror(ret ? -ret : errno));
+			return EXIT_USAGE;
+		}
+		c.rw_dir = rw;
+	}
+	script = kscen_vm_script(argc, argv, rw);
+	if (!script) {
+		free(rw);
+		return EXIT_USAGE;
+	}
+	c.script = script;
+	ret = kscen_vm_start(&c, &vm);
+	if (ret) {
+		kscen_vm_free(&vm);
+		free(script);
+		free(rw);
+		return ret == -ENOENT || ret == -ENOEXEC || ret == -EINVAL ?
+		       EXIT_USAGE : EXIT_FAILED_JOBS;
+	}
+	fprintf(stderr, "kscen vm: kernel %s booted in %.1f s (guest uptime %.1f s) "
+		"under %s%s%s%s\n", vm.release, vm.boot_s, vm.guest_up, vm.kvm ? "KVM" : "TCG",
+		vm.kvm ? "" : " (", vm.kvm ? "" : vm.accel_why, vm.kvm ? "" : ")");
+	while (!kscen_vm_pump(&vm, -1))
+		;
+	kscen_vm_stop(&vm, 5000);
+	if (vm.exit_code < 0 || vm.exit_code == 125) {
+		fprintf(stderr, "kscen vm: kernel %s stopped before the guest's kscen "
+			"finished\n", vm.release);
+		kscen_vm_print_tail(&vm);
+		code = EXIT_FAILED_JOBS;
+	} else {
+		code = vm.exit_code;
+	}
+	kscen_vm_free(&vm);
+	free(script);
+	free(rw);
+	return code;
+}
