@@ -25,7 +25,7 @@ BUILD   ?= build
 KSCEN_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -Irunner -I. -Ibpf -I$(BUILD)/bpf -I$(BUILD)
 LDLIBS  := -lcyaml -lyaml -lbpf -lelf -lz -lpthread -lm -ldl
 # What a workload module built outside the tree may call in kscen.
-KSCEN_EXPORTS := runner/exports.list
+KSCEN_EXPORTS := runner/workloads/exports.list
 
 # Debian packages the build and the tests need.
 DEB_PKGS := libyaml-dev libcyaml-dev libbpf-dev bpftool clang libelf-dev zlib1g-dev

@@ -3,12 +3,13 @@
  * util.c - the small helpers every stage uses: allocation that aborts on
  * OOM (a benchmark runner has nothing sensible to do without memory, and
  * checking every strdup hides the real logic), "did you mean" suggestions,
- * the reason buffer of workload hooks, two text predicates shared by the
+ * two text predicates shared by the
  * writers of result files and reports, and the one way input files are read.
  */
 #define _GNU_SOURCE	/* vasprintf */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,9 +20,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "workloads/workload.h"
+#include "util.h"
+
 
 int kscen_verbose;
+volatile sig_atomic_t kscen_interrupted;
 
 static void __attribute__((noreturn)) oom(void)
 {
@@ -76,18 +79,6 @@ char *kscen_xasprintf(const char *fmt, ...)
 	if (ret < 0)
 		oom();
 	return s;
-}
-
-int kscen_reason(struct kscen_ctx *ctx, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!ctx)
-		return ret;
-	va_start(ap, fmt);
-	vsnprintf(ctx->reason, sizeof(ctx->reason), fmt, ap);
-	va_end(ap);
-	return ret;
 }
 
 /*
@@ -465,4 +456,33 @@ bool kscen_blank(const char *s)
 	while (isspace((unsigned char)*s))
 		s++;
 	return !*s;
+}
+
+bool kscen_name_ok(const char *s)
+{
+	/* The scenario's name is a directory under results/: NAME_MAX bounds it. */
+	if (!*s || strcmp(s, ".") == 0 || strcmp(s, "..") == 0 ||
+	    strlen(s) > KSCEN_NAME_MAX)
+		return false;
+	return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		      "0123456789_.-") == strlen(s);
+}
+
+int kscen_perf_paranoid(void)
+{
+	char buf[32], *s = buf, *end;
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
+	long v;
+
+	if (!f)
+		return KSCEN_PARANOID_UNKNOWN;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < INT_MIN || v > INT_MAX)
+		v = KSCEN_PARANOID_UNKNOWN;
+	return v;
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stddef.h>
 #include <regex.h>
+#include <signal.h>
 
 #define KSCEN_VERSION "0.1.0"
 /* git describe of the tree kscen was built from (version.c). */
@@ -71,6 +72,22 @@ int kscen_read_regular(const char *path, size_t max, char **out, size_t *len);
 int kscen_open_regular(const char *path, size_t max, size_t *size);
 /* The message for kscen_read_regular()'s error @err. */
 const char *kscen_read_strerror(int err);
+/*
+ * [A-Za-z0-9_.-]+, at most KSCEN_NAME_MAX bytes, and not "." or "..": safe
+ * as a directory name.
+ */
+#define KSCEN_NAME_MAX 128
+bool kscen_name_ok(const char *s);
+/* The malloc'ed lowercase hex SHA-256 of @len bytes at @buf (lib/sha256.c). */
+char *kscen_sha256_hex(const void *buf, size_t len);
+#define KSCEN_PARANOID_UNKNOWN (-100)	/* perf_event_paranoid unreadable */
+/* kernel.perf_event_paranoid, or KSCEN_PARANOID_UNKNOWN. */
+int kscen_perf_paranoid(void);
 extern int kscen_verbose;
+/*
+ * The signal that asked kscen to stop (SIGINT, SIGTERM, SIGHUP), or 0: set
+ * by the commands' handlers, read by every wait, which then gives up.
+ */
+extern volatile sig_atomic_t kscen_interrupted;
 
 #endif

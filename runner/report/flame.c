@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "lib/util.h"
-#include "store/profile.h"
+#include "plot.h"
 
 #define WIDTH 1200.0
 #define PAD 10.0

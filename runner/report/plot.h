@@ -7,7 +7,10 @@
 #ifndef KSCEN_PLOT_H
 #define KSCEN_PLOT_H
 
-#include "store/run.h"
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "store/profile.h"
 
 /* Each job entry's primary metric against the axis that varies last. */
 int kscen_plot_sweep(const struct kscen_run *run, const char *out);
@@ -17,5 +20,20 @@ int kscen_plot_compare(const struct kscen_run *old, const struct kscen_run *new_
 /* The first job matching @glob over @runs (oldest first). */
 int kscen_plot_history(struct kscen_run *const *runs, unsigned nr, const char *glob,
 		       const char *out);
+
+/*
+ * flame.c: a flame graph of @f as SVG; with @old, the differential one
+ * (red: a larger share in @f than in @old). 0 or -EIO.
+ */
+int kscen_flame_svg(FILE *out, const struct kscen_folded *f, unsigned nr,
+		    const struct kscen_folded *old, unsigned nr_old,
+		    const char *title, const char *caption);
+/*
+ * `kscen plot --flame JOB [--diff] RESULT -o FILE.svg`: @load reads RESULT.
+ * Returns the exit code.
+ */
+int kscen_plot_flame(const char *result, const char *job, bool diff,
+		     const char *output,
+		     int (*load)(const char *arg, struct kscen_run **out));
 
 #endif

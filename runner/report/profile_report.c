@@ -16,6 +16,7 @@
 
 #include "lib/util.h"
 #include "store/profile.h"
+#include "scenario/profile_spec.h"
 #include "profile_report.h"
 
 /* A code span in a table cell: only '|' and '`' need care. */

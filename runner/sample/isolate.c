@@ -28,7 +28,6 @@
 #include "lib/child.h"
 #include "sampler.h"
 
-volatile sig_atomic_t kscen_interrupted;
 
 /* setup -> sample -> teardown of @r's workload, in whichever process. */
 static void take_sample(const struct kscen_sample_req *r, struct kscen_sample_out *out)
@@ -185,13 +184,6 @@ static int sample_isolated(const struct kscen_job *job, long long timeout_ns,
 	return 0;
 }
 
-static const struct kscen_inline_sample *inline_now;
-
-const struct kscen_inline_sample *kscen_sample_inline(void)
-{
-	return inline_now;
-}
-
 /*
  * The same sample without a sample process: the workload's program is the
  * sample's process (sampler.h). Its cgroup, deadline and ^C are handed to
@@ -211,9 +203,9 @@ static int sample_inline(const struct kscen_job *job, long long timeout_ns,
 	double cpu, mem;
 
 	in.procs_fd = r.procs_fd = kscen_contain_sample_begin();
-	inline_now = &in;
+	kscen_sample_inline_set(&in);
 	take_sample(&r, out);
-	inline_now = NULL;
+	kscen_sample_inline_set(NULL);
 	kscen_contain_sample_end(in.procs_fd, &cpu, &mem);
 	if (out->ret == -ETIMEDOUT || out->ret == -EINTR)
 		stopped(out, out->ret, timeout_ns);

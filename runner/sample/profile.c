@@ -34,7 +34,7 @@
 
 #include "lib/util.h"
 #include "workloads/bpf.h"
-#include "store/profile.h"
+#include "profile_take.h"
 #include "runner.h"
 #include "lib/symbols.h"
 #include "profiler.h"

@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "lib/util.h"
-#include "store/profile.h"
+#include "profile_take.h"
 #include "sampler.h"
 #include "runner.h"
 #include "lib/child.h"

@@ -10,7 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "store/profile.h"
+#include "profile_take.h"
 #include "runner.h"
 
 /* The spec @job runs under, or NULL for none. */

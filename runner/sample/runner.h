@@ -35,8 +35,6 @@ void kscen_contain_fini(void);
 /* @pid, a child the runner started itself, is (not) to be reaped as an orphan. */
 void kscen_contain_keep(pid_t pid, bool keep);
 
-/* Set by SIGINT/SIGTERM: stop after the current sample, keep what ran. */
-extern volatile sig_atomic_t kscen_interrupted;
 
 /*
  * Run setup/sample/teardown of @job in a child process (for exec, whose

@@ -25,24 +25,6 @@ struct kscen_sample_req {
 int kscen_sample_body(const struct kscen_sample_req *r);
 
 /*
- * A sample taken without a sample process (isolate.c). For kscen's own
- * workloads whose sample is one program they start and wait for, with
- * nothing else in it that could crash, hang or leak (exec): the runner calls
- * their hooks itself, and the program is the sample's process. It joins the
- * sample's cgroup and a process group of its own, and is killed at the
- * deadline or on ^C, as a sample process would be. A module's code always
- * runs in a sample process.
- */
-struct kscen_inline_sample {
-	int procs_fd;		/* the sample's cgroup.procs, or -1 */
-	long long deadline_ns;	/* on kscen_now_ns()'s clock */
-	const volatile sig_atomic_t *stop;	/* ^C: give up the wait */
-};
-bool kscen_workload_inline(const struct kscen_workload *w);
-/* The sample being taken inline, or NULL (in a sample process). */
-const struct kscen_inline_sample *kscen_sample_inline(void);
-
-/*
  * Fork the server now, while the runner is small: before the scenario is
  * expanded and any reference run loaded. 0, or -errno (samples are then
  * forked from the runner itself, as they were before).

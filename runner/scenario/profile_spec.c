@@ -20,9 +20,17 @@
 #include <yaml.h>
 
 #include "lib/util.h"
-#include "store/profile.h"
+#include "profile_spec.h"
 #include "scenario_load.h"
 #include "yaml_tree.h"
+
+void kscen_profile_spec_default(struct kscen_profile_spec *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->frequency = KSCEN_PROFILE_FREQ;
+	s->stacks = KSCEN_STACKS_BOTH;
+	s->top = KSCEN_PROFILE_TOP;
+}
 
 static const char *const keys[] = { "frequency", "stacks", "scope", "top", "profiler" };
 

@@ -23,46 +23,10 @@
 
 #include "lib/util.h"
 #include "scenario_load.h"
-#include "store/profile.h"
+#include "profile_spec.h"
 #include "yaml_tree.h"
 #include "scenario_walk.h"
 #include "schemas/scenario.h"
-
-#define MAX_ERRORS 20		/* said; the rest are counted */
-
-void kscen_vlerr(struct kscen_loader *ld, struct kscen_mark m, const char *fmt, va_list ap)
-{
-	char msg[1024];
-
-	if (++ld->errors > MAX_ERRORS) {
-		if (ld->errors == MAX_ERRORS + 1)
-			kscen_diag(KSCEN_DIAG_NOTE, ld->file, NOWHERE,
-				   "more errors not shown");
-		return;
-	}
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	kscen_file_error(ld->file, m, "%s", msg);
-}
-
-/* Report a problem at @m; only the first MAX_ERRORS are printed. */
-void kscen_lerr_at(struct kscen_loader *ld, struct kscen_mark m, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	kscen_vlerr(ld, m, fmt, ap);
-	va_end(ap);
-}
-
-/* Report a problem at node @n. */
-void kscen_lerr(struct kscen_loader *ld, yaml_node_t *n, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	kscen_vlerr(ld, kscen_ynode_mark(n), fmt, ap);
-	va_end(ap);
-}
 
 static const char *scalar(const yaml_node_t *n)
 {
@@ -72,60 +36,6 @@ static const char *scalar(const yaml_node_t *n)
 static yaml_node_t *get(struct kscen_loader *ld, yaml_node_t *map, const char *key)
 {
 	return kscen_yget(&ld->doc, map, key);
-}
-
-bool kscen_name_ok(const char *s)
-{
-	/* The scenario's name is a directory under results/: NAME_MAX bounds it. */
-	if (!*s || strcmp(s, ".") == 0 || strcmp(s, "..") == 0 ||
-	    strlen(s) > KSCEN_NAME_MAX)
-		return false;
-	return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-		      "0123456789_.-") == strlen(s);
-}
-
-/*
- * "key:", "key: ~" and "key: null" are YAML's null, not a value: refused
- * wherever a value is required, rather than read as the text "~" or "".
- */
-bool kscen_lis_null(yaml_node_t *n)
-{
-	const char *s = scalar(n);
-
-	return n->type == YAML_SCALAR_NODE &&
-	       n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
-	       (!*s || !strcmp(s, "~") || !strcmp(s, "null") ||
-		!strcmp(s, "Null") || !strcmp(s, "NULL"));
-}
-
-/* A scalar field, checked as a value of @p's type. */
-int kscen_lcheck_scalar(struct kscen_loader *ld, yaml_node_t *n,
-			const struct kscen_param *p, struct kscen_value *v)
-{
-	return kscen_lcheck_text(ld, n, p, n->type == YAML_SCALAR_NODE ? scalar(n) : NULL, v);
-}
-
-int kscen_lcheck_text(struct kscen_loader *ld, yaml_node_t *n,
-		      const struct kscen_param *p, const char *text,
-		      struct kscen_value *v)
-{
-	char err[256];
-
-	if (n->type != YAML_SCALAR_NODE) {
-		kscen_lerr(ld, n, "%s: must be a single value, not a %s", p->name,
-		     n->type == YAML_MAPPING_NODE ? "mapping" : "list");
-		return -EINVAL;
-	}
-	if (kscen_lis_null(n)) {
-		kscen_lerr(ld, n, "%s: needs a value, not null (quote it to mean the "
-		     "text: '%s')", p->name, scalar(n));
-		return -EINVAL;
-	}
-	if (kscen_value_parse(p, text, v, err, sizeof(err))) {
-		kscen_lerr(ld, n, "%s", err);
-		return -EINVAL;
-	}
-	return 0;
 }
 
 /* Job @j from its fixed fields in @dj (libcyaml's) and its node @n. */

@@ -1,72 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * scenario.h - a scenario file loaded and checked (scenario.c,
- * scenario_file.c), the parameter values it sets (param.c) and the list of
- * workloads it may name (workload.c).
+ * scenario_file.c, scenario_shape.c, scenario_job.c, scenario_map.c); the
+ * workloads it may name and their values are workloads/registry.h's.
  */
 #ifndef KSCEN_SCENARIO_H
 #define KSCEN_SCENARIO_H
 
 #include "lib/diag.h"
-#include "workloads/workload.h"
-
-/* workload.c: the one list of all modules. */
-extern const struct kscen_workload *const kscen_workloads[];
-extern const unsigned kscen_nr_workloads;
-const struct kscen_workload *kscen_workload_find(const char *name);
-/* The registered workload name closest to @name, for "did you mean"; or NULL. */
-const char *kscen_workload_closest(const char *name);
-
-/*
- * module.c: workloads built outside the tree, found by the two above once
- * loaded. Load the module at @path (0, or -errno with @err filled: a
- * refused file, an ABI mismatch, a bad or clashing workload); a path
- * loaded before is not loaded again.
- */
-int kscen_module_load(const char *path, char *err, size_t len);
-/* The modules KSCEN_MODULE_PATH names, once; its error said each call. */
-int kscen_module_env_load(void);
-const struct kscen_workload *kscen_module_find(const char *name);
-unsigned kscen_module_nr_workloads(void);
-/* Loaded module workload @i, and in @path the module's real path. */
-const struct kscen_workload *kscen_module_workload(unsigned i, const char **path);
-/* The real path of @w's module; NULL for a built-in workload. */
-const char *kscen_workload_origin(const struct kscen_workload *w);
-/* The sha256 (hex) of that module's file when it was loaded, or NULL. */
-const char *kscen_workload_module_sha256(const struct kscen_workload *w);
-/* Is @w well formed (what a module's workloads are checked for)? */
-int kscen_workload_check(const struct kscen_workload *w, char *err, size_t len);
-
-/* ---- Parameter values (param.c) -------------------------------------- */
-
-/*
- * Parse @text as a value of @p's type, strictly: "4x", "2.5" for an INT,
- * overflow and out-of-range values are errors. On error returns -EINVAL and
- * writes a message to @err. @out->s is malloc'ed for STRING (free with
- * kscen_value_fini()).
- */
-struct kscen_value {
-	long long i;		/* INT, SIZE, TIME, BOOL, ENUM */
-	char *s;		/* STRING */
-};
-int kscen_value_parse(const struct kscen_param *p, const char *text,
-		      struct kscen_value *out, char *err, size_t len);
-void kscen_value_fini(struct kscen_value *v);
-bool kscen_value_equal(const struct kscen_param *p, const struct kscen_value *a,
-		       const struct kscen_value *b);
-/* Store @v at p->offset in @params; takes ownership of v->s. */
-void kscen_value_store(const struct kscen_param *p, void *params,
-		       struct kscen_value *v);
-
-const struct kscen_param *kscen_param_find(const struct kscen_workload *w,
-					   const char *name);
-/* Allocate a params struct with every default applied; NULL on error. */
-void *kscen_params_new(const struct kscen_workload *w);
-void kscen_params_free(const struct kscen_workload *w, void *params);
-/* @p's value in a filled @params as canonical text (malloc'ed). */
-char *kscen_value_text(const struct kscen_param *p, const void *params);
-/* "int", "size", "time", "bool", "string", "enum" */
-const char *kscen_ptype_name(enum kscen_ptype t);
+#include "workloads/registry.h"
 
 /* ---- Scenario (scenario.c) --------------------------------------------- */
 

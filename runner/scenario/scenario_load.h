@@ -27,14 +27,6 @@ int kscen_scenario_shape(const char *file, const char *buf, size_t len,
 void kscen_scenario_shape_free(struct kscen_doc *doc);
 /* A libyaml parser's problem, at its position. */
 void kscen_yaml_error(const char *file, struct yaml_parser_s *p);
-/*
- * [A-Za-z0-9_.-]+, at most KSCEN_NAME_MAX bytes, and not "." or "..": safe
- * as a directory name.
- */
-#define KSCEN_NAME_MAX 128
-bool kscen_name_ok(const char *s);
-/* The malloc'ed lowercase hex SHA-256 of @len bytes at @buf (sha256.c). */
-char *kscen_sha256_hex(const void *buf, size_t len);
 /* "5%" or "5" -> 5: above 0, at most 100 (until_ci:, --until-ci). */
 int kscen_parse_pct(const char *text, double *out);
 /* repeat: auto defaults; see scenario.c. */

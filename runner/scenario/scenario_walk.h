@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * scenario_walk.h - what the walk of a scenario's libyaml tree shares
- * between scenario.c (the fixed values, the jobs) and scenario_map.c (the
- * open mappings): the loader and its error reporting through diag.h.
- * Private to those two files.
+ * between scenario.c (the fixed values, the jobs), scenario_job.c (a job's
+ * metrics and commands) and scenario_map.c (the open mappings): the loader
+ * and its error reporting through diag.h (scenario_walk.c). Private to the
+ * scenario stage.
  */
 #ifndef KSCEN_SCENARIO_WALK_H
 #define KSCEN_SCENARIO_WALK_H

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/run.h"
+#include "stats.h"
 #include "lib/util.h"
 
 #define ALPHA 0.05

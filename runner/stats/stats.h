@@ -17,7 +17,14 @@ struct kscen_summary {
 	bool bimodal;		/* gap test: two clusters far apart */
 };
 
-struct kscen_metric;	/* run.h */
+/* One metric of a job: its samples, in the order taken, and their summary. */
+struct kscen_metric {
+	char *name, *unit;
+	enum kscen_better better;
+	double *samples;
+	unsigned nr_samples;
+	struct kscen_summary sum;
+};
 
 /* stats.c */
 void kscen_summarize(const double *x, unsigned n, struct kscen_summary *out);

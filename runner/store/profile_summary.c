@@ -13,14 +13,6 @@
 
 #define NR_SYM_BUCKETS 4096
 
-void kscen_profile_spec_default(struct kscen_profile_spec *s)
-{
-	memset(s, 0, sizeof(*s));
-	s->frequency = KSCEN_PROFILE_FREQ;
-	s->stacks = KSCEN_STACKS_BOTH;
-	s->top = KSCEN_PROFILE_TOP;
-}
-
 void kscen_folded_free(struct kscen_folded *f, unsigned nr)
 {
 	for (unsigned i = 0; i < nr; i++)

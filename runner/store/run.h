@@ -18,14 +18,6 @@ enum kscen_status {
 	KSCEN_FAILED,
 };
 
-struct kscen_metric {
-	char *name, *unit;
-	enum kscen_better better;
-	double *samples;
-	unsigned nr_samples;
-	struct kscen_summary sum;
-};
-
 struct kscen_profile;
 
 struct kscen_job_result {
@@ -53,10 +45,6 @@ struct kscen_job_result {
 	unsigned plan_pos;	/* a shard run's job: its place in the whole plan */
 	struct kscen_profile *profile;	/* profile.h; NULL: none asked */
 };
-
-#define KSCEN_PARANOID_UNKNOWN (-100)	/* perf_event_paranoid unreadable */
-/* sysinfo.c: kernel.perf_event_paranoid, or KSCEN_PARANOID_UNKNOWN. */
-int kscen_perf_paranoid(void);
 
 struct kscen_system {
 	char *hostname, *kernel, *kernel_build, *arch, *cpu_model, *cmdline;

@@ -121,21 +121,6 @@ static char *boost(void)
 	return kscen_xstrdup("none");
 }
 
-int kscen_perf_paranoid(void)
-{
-	char *s = read_line("/proc/sys/kernel/perf_event_paranoid"), *end;
-	long v;
-
-	if (!s)
-		return KSCEN_PARANOID_UNKNOWN;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < INT_MIN || v > INT_MAX)
-		v = KSCEN_PARANOID_UNKNOWN;
-	free(s);
-	return v;
-}
-
 /* "hyper" / "power" / ...: the governor of CPU 0, "none" without cpufreq. */
 static char *governor(void)
 {

@@ -26,7 +26,6 @@
 
 #include "workload.h"
 #include "lib/util.h"
-#include "store/run.h"
 
 
 /* More than any architecture has slots; the kernel refuses the rest. */

@@ -34,7 +34,7 @@
 #include "workload.h"
 #include "json_path.h"
 #include "lib/child.h"
-#include "sample/sampler.h"
+#include "registry.h"
 #include "lib/util.h"
 
 

@@ -23,8 +23,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "scenario/scenario.h"
-#include "scenario/scenario_load.h"
+#include "registry.h"
+#include "lib/diag.h"
 #include "lib/util.h"
 
 #define MAX_PARAMS_SIZE (1 << 20)

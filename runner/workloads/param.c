@@ -15,7 +15,8 @@
 #include <string.h>
 
 #include <stdio.h>
-#include "scenario/scenario.h"
+#include "registry.h"
+#include "lib/diag.h"
 #include "lib/util.h"
 
 static const char *const ptype_names[] = {

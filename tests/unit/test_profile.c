@@ -22,6 +22,8 @@
 #include "store/store.h"
 #include "lib/util.h"
 #include "store/profile.h"
+#include "sample/profile_take.h"
+#include "scenario/scenario.h"
 #include "report/profile_report.h"
 #include "lib/symbols.h"
 #include "tests.h"

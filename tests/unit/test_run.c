@@ -17,6 +17,7 @@
 
 #include "store/history.h"
 #include "sample/runner.h"
+#include "lib/util.h"
 #include "scenario/scenario_load.h"
 
 static void test_opts_from_scenario(void **state)
