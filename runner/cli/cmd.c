@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd.c - what the commands share: usage errors, strict option values,
- * loading and expanding a scenario, shards of a plan, a result argument.
+ * cmd.c - what the commands share: their usage and `kscen --help` (from
+ * KSCEN_COMMANDS in cmd.h), usage errors, strict option values, loading and
+ * expanding a scenario, shards of a plan, a result argument.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +14,7 @@
 
 #include "store/history.h"
 #include "store/store.h"
+#include "expand/jobs.h"
 #include "expand/shard.h"
 #include "scenario/scenario_load.h"
 #include "lib/util.h"
@@ -27,6 +30,35 @@ int cmd_usage_error(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\nTry 'kscen %s --help'.\n", cmd);
 	return EXIT_USAGE;
+}
+
+#define CMD_USAGE(name, args, summary, options) { #name, args, summary, options },
+const struct cmd cmd_table[] = {
+	KSCEN_COMMANDS(CMD_USAGE)
+};
+#undef CMD_USAGE
+const unsigned cmd_table_nr = ARRAY_SIZE(cmd_table);
+
+const struct cmd *cmd_find(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(cmd_table); i++)
+		if (strcmp(cmd_table[i].name, name) == 0)
+			return &cmd_table[i];
+	return NULL;
+}
+
+void cmd_main_help(FILE *out)
+{
+	fprintf(out, "usage: kscen [--version] [--help] COMMAND [ARGS]\n\n"
+		"kscen runs kernel benchmark scenarios described in YAML.\n\n"
+		"commands:\n");
+	for (size_t i = 0; i < ARRAY_SIZE(cmd_table); i++)
+		if (*cmd_table[i].summary)	/* "": internal */
+			fprintf(out, "  %-10s %s\n", cmd_table[i].name, cmd_table[i].summary);
+	fprintf(out, "\n'kscen COMMAND --help' shows a command's options.\n"
+		"exit codes: 0 ok, 1 regression gate, 2 invalid input or nothing to\n"
+		"compare, 3 a job failed, 4 results not saved (kept in the journal),\n"
+		"125 run --bisect cannot tell, 130 SIGINT, 143 SIGTERM\n");
 }
 
 void cmd_help(const struct cmd *c, FILE *out)
@@ -203,4 +235,34 @@ char *cmd_runs_dir(const char *arg, const char *results)
 	dir = kscen_xasprintf("%s/%s", results, s->name);
 	kscen_scenario_free(s);
 	return dir;
+}
+
+/*
+ * Walk the jobs of @path one at a time, printing the ids that match @filter
+ * if @print: the matrix is never held whole. *@shown: the jobs printed
+ * (all of them without @print). On an error the ids before it were printed.
+ */
+int cmd_stream_jobs(const char *path, unsigned long max_jobs, bool print,
+		       const char *filter, unsigned long *shown)
+{
+	struct kscen_scenario *s;
+	struct kscen_expander *x;
+	struct kscen_job_ref job;
+	int ret;
+
+	*shown = 0;
+	if (kscen_scenario_load(path, &s))
+		return -EINVAL;
+	ret = kscen_expand_begin(s, max_jobs, &x);
+	while (!ret && (ret = kscen_expand_next(x, &job)) > 0) {
+		ret = 0;
+		if (filter && fnmatch(filter, job.id, 0))
+			continue;
+		if (print)
+			puts(job.id);
+		++*shown;
+	}
+	kscen_expand_end(x);
+	kscen_scenario_free(s);
+	return ret;
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * cmd.h - the command line's layer: the table of commands (main.c), the
- * commands (cmd_*.c) and what they share (cmd.c). The work itself is in the
- * library under them (run.c, report/, ...), which unit tests call.
+ * cmd.h - the command line's layer: the list of commands (below), one file
+ * a command (cli/NAME.c), what they share (cmd.c) and their options
+ * (options.h). Only this layer prints; the work itself is in the stages
+ * under it (sample/run.c, report/, ...), which unit tests call.
  */
 #ifndef KSCEN_CMD_H
 #define KSCEN_CMD_H
@@ -22,16 +23,54 @@
 #define EXIT_BISECT_SKIP KSCEN_EXIT_BISECT_SKIP
 #define DEFAULT_MAX_JOBS 100000UL
 
-struct cmd {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-	const char *args;
-	const char *summary;
-	/* the help text of its options; NULL: it parses them with options.h */
-	const char *options;
-};
+/*
+ * Every command, written once: its name, function, arguments, one-line
+ * summary and the help text of its options (NULL: it parses them with
+ * options.h and its --help comes from its option table; "": internal, not
+ * listed). One file a command under cli/, as git's builtin/NAME.c; main.c
+ * dispatches from this list, cmd.c makes `kscen --help` from it.
+ */
+#define KSCEN_COMMANDS(X)							\
+	X(run, "SCENARIO.yaml [options]",					\
+	  "Expand the scenario, run every job, save the samples, print the report.", \
+	  NULL)									\
+	X(plan, "SCENARIO.yaml [--filter GLOB] [--shard K/N] [--max-jobs N]",	\
+	  "Print the expanded job ids, one a line, and their count; run nothing.", NULL) \
+	X(validate, "SCENARIO.yaml... [--max-jobs N]",				\
+	  "Check scenario files; exit 0 if all are valid, 2 otherwise.", NULL)	\
+	X(list, "[WORKLOAD]",							\
+	  "List the workloads, or one workload's metrics and parameters.", NULL) \
+	X(compare, "OLD NEW [--gate PCT] [--format F] | label:A label:B DIR",	\
+	  "Delta table between two stored runs, drift from the runs beside OLD allowed for.", \
+	  NULL)									\
+	X(calibrate, "SCENARIO.yaml [-n N] [-r N] [-o DIR]",			\
+	  "Run the scenario N times to measure each job's run-to-run drift.", NULL) \
+	X(history, "SCENARIO.yaml|DIR [--job GLOB] [-o DIR]",			\
+	  "The stored runs of a scenario; with --job, one job's median over time.", NULL) \
+	X(merge, "OUT SHARD-RUN|DIR... [--force]",				\
+	  "Join the shard runs of one plan (run --shard K/N) into one run file OUT.", NULL) \
+	X(report, "RESULT [--format F]",					\
+	  "Re-render a stored run (a file, or the newest in a directory).", NULL) \
+	X(plot, "RESULT | OLD NEW | --history GLOB DIR | --flame JOB RESULT, -o FILE", \
+	  "Draw a run's sweep, two runs, one job over time (gnuplot), or a flame graph.", \
+	  NULL)									\
+	X(vm, "--kernel BZIMAGE [options] -- run SCENARIO [ARGS]",		\
+	  "Boot a kernel under QEMU on this machine's root, run kscen in it, keep the run here.", \
+	  NULL)									\
+	X(ab, "--kernel A --kernel B [options] SCENARIO.yaml",			\
+	  "Boot two kernels under QEMU and run the scenario on both in alternating rounds.", \
+	  NULL)									\
+	X(agent, "[--stdio] SCENARIO.yaml", "", "")	/* internal: ab's guest side */
 
-extern const struct cmd cmd_table[];	/* cmd_table.c */
+#define CMD_DECLARE(name, args, summary, options) int cmd_##name(int argc, char **argv);
+KSCEN_COMMANDS(CMD_DECLARE)
+#undef CMD_DECLARE
+
+/* A command's usage, as --help prints it (cmd.c). */
+struct cmd {
+	const char *name, *args, *summary, *options;
+};
+extern const struct cmd cmd_table[];
 extern const unsigned cmd_table_nr;
 const struct cmd *cmd_find(const char *name);
 /* `kscen --help`: every command's summary, the exit codes. */
@@ -69,21 +108,36 @@ void cmd_shard_jobs(struct kscen_jobs *jobs, struct kscen_jobs *all,
 		    unsigned k, unsigned n, const char *results,
 		    const char *scenario, char **balance);
 void cmd_jobs_release(struct kscen_jobs *jobs, struct kscen_jobs *all);
+/* vm.c: --memory and --accel of vm and ab, as options.h callbacks. */
+struct kscen_option;
+int kscen_vm_opt_memory(const char *cmd, const struct kscen_option *o, const char *arg);
+int kscen_vm_opt_accel(const char *cmd, const struct kscen_option *o, const char *arg);
+/*
+ * The guest options of vm and ab, for an options.h table: @c a struct
+ * kscen_vm_config *, @cpus and @boot unsigned long * (checked, then copied).
+ */
+#define KSCEN_VM_OPTIONS(c, cpus, boot)						\
+	OPT_UINT(0, "cpus", (cpus), "N", 1, 64, "guest vCPUs (default 2)"),		\
+	OPT_CALLBACK(0, "memory", &(c)->memory, "SIZE", "guest memory (default 1G)",	\
+		     kscen_vm_opt_memory),						\
+	OPT_CALLBACK(0, "accel", &(c)->accel, "A",					\
+		     "auto (default: KVM if it runs guests, else TCG),\n"		\
+		     "kvm or tcg", kscen_vm_opt_accel),				\
+	OPT_STRING(0, "append", &(c)->append, "ARGS", "more kernel command line"),	\
+	OPT_UINT(0, "boot-timeout", (boot), "S", 1, 86400,				\
+		 "give up on a boot after S seconds (default 300)")
 struct kscen_run;
+/*
+ * Walk the jobs of @path one at a time, printing the ids that match @filter
+ * if @print: the matrix is never held whole. *@shown: the jobs printed
+ * (all of them without @print). On an error the ids before it were printed.
+ */
+int cmd_stream_jobs(const char *path, unsigned long max_jobs, bool print,
+		    const char *filter, unsigned long *shown);
 /* A result file, or the newest run in a directory of them. */
 int cmd_load_result(const char *arg, struct kscen_run **out);
 /* SCENARIO.yaml -> RESULTS/<scenario> (malloc'ed); a directory as it is. */
 char *cmd_runs_dir(const char *arg, const char *results);
 
-int cmd_run(int argc, char **argv);
-int cmd_plan(int argc, char **argv);
-int cmd_validate(int argc, char **argv);
-int cmd_list(int argc, char **argv);
-int cmd_calibrate(int argc, char **argv);
-int cmd_report(int argc, char **argv);
-int cmd_compare(int argc, char **argv);
-int cmd_plot(int argc, char **argv);
-int cmd_merge(int argc, char **argv);
-int kscen_cmd_history(int argc, char **argv);	/* cmd_history.c */
 
 #endif

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * main.c - the command line: one table of subcommands, each with its
- * function and one-line summary, from which `kscen --help` is generated.
- * The commands are in cmd_*.c, what they share in cmd.c.
+ * main.c - the command line: the command named by argv[1], from the one
+ * list of commands (KSCEN_COMMANDS, cmd.h), each in cli/NAME.c; what they
+ * share is cmd.c.
  *
  * Exit codes (cmd.h): 0 success, skips included; 1 a regression gate
  * tripped; 2 invalid usage or input, nothing run; 3 some job failed; 4 the
@@ -16,9 +16,26 @@
 #include "lib/util.h"
 #include "cmd.h"
 
+#define CMD_DISPATCH(name, args, summary, options) { #name, cmd_##name },
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+} commands[] = {
+	KSCEN_COMMANDS(CMD_DISPATCH)
+};
+#undef CMD_DISPATCH
+
+static int (*command(const char *name))(int, char **)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(commands[i].name, name))
+			return commands[i].fn;
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
-	const struct cmd *c;
+	int (*fn)(int, char **);
 
 	/* Library code reports problems with its input here (diag.h). */
 	kscen_diag_set_sink(kscen_diag_print, stderr);
@@ -31,8 +48,8 @@ int main(int argc, char **argv)
 		char *help[] = { argv[2], "--help", NULL };
 
 		/* A command's --help comes from its option table. */
-		if (argc > 2 && (c = cmd_find(argv[2])))
-			return c->fn(2, help);
+		if (argc > 2 && (fn = command(argv[2])))
+			return fn(2, help);
 		cmd_main_help(stdout);
 		return 0;
 	}
@@ -40,8 +57,8 @@ int main(int argc, char **argv)
 		printf("kscen %s (%s)\n", KSCEN_VERSION, kscen_describe);
 		return 0;
 	}
-	c = cmd_find(argv[1]);
-	if (!c) {
+	fn = command(argv[1]);
+	if (!fn) {
 		const char *names[64];
 		unsigned nr = 0;
 
@@ -55,5 +72,5 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	optind = 1;
-	return c->fn(argc - 1, argv + 1);
+	return fn(argc - 1, argv + 1);
 }

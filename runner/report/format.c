@@ -14,28 +14,6 @@
 #include "report.h"
 #include "lib/util.h"
 
-const struct kscen_metric *kscen_primary(const struct kscen_job_result *j)
-{
-	if (!j || j->status != KSCEN_OK || !j->nr_metrics ||
-	    !j->metrics[0].nr_samples)
-		return NULL;
-	return &j->metrics[0];
-}
-
-const struct kscen_metric *kscen_find_metric(const struct kscen_job_result *j,
-					     const char *name)
-{
-	unsigned i;
-
-	if (!j || j->status != KSCEN_OK || !name)
-		return NULL;
-	for (i = 0; i < j->nr_metrics; i++)
-		if (j->metrics[i].name && !strcmp(j->metrics[i].name, name) &&
-		    j->metrics[i].nr_samples)
-			return &j->metrics[i];
-	return NULL;
-}
-
 /* "usecs/op" says more than its unit "usecs"; otherwise show both. */
 void kscen_metric_label(const struct kscen_metric *m, char *buf, size_t len)
 {

@@ -39,11 +39,6 @@ int kscen_gate(FILE *out, const struct kscen_run *new_,
 	       const struct kscen_refs *refs, double pct);
 
 
-/* The primary metric of an ok job with samples, else NULL. */
-const struct kscen_metric *kscen_primary(const struct kscen_job_result *j);
-/* @j's metric called @name, if @j is ok and it has samples. */
-const struct kscen_metric *kscen_find_metric(const struct kscen_job_result *j,
-					     const char *name);
 /* "usecs/op", or "s (wall_time)" where name and unit differ. */
 void kscen_metric_label(const struct kscen_metric *m, char *buf, size_t len);
 /*
@@ -78,5 +73,12 @@ void kscen_num_decimals(const struct kscen_metric *m, struct kscen_num *st);
 /* @v (in the metric's own unit) as @st says, "+" with @sign, 12,345 commas. */
 void kscen_format_num(const struct kscen_num *st, double v, bool sign,
 		      char *buf, size_t len);
+
+/*
+ * fleet.c: each host's newest run in @old_arg against its newest in
+ * @new_arg (files or directories of runs), the geometric mean across hosts
+ * per job, and the hosts grouped by shared environment. 0 or -EINVAL.
+ */
+int kscen_fleet_compare(FILE *out, const char *old_arg, const char *new_arg);
 
 #endif

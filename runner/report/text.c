@@ -14,7 +14,7 @@
 #include "emit.h"
 #include "envdiff.h"
 #include "profile_report.h"
-#include "expand/shard.h"
+#include "store/store.h"
 #include "lib/util.h"
 
 /*

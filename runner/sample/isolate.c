@@ -29,44 +29,6 @@
 #include "sampler.h"
 
 
-/* setup -> sample -> teardown of @r's workload, in whichever process. */
-static void take_sample(const struct kscen_sample_req *r, struct kscen_sample_out *out)
-{
-	const struct kscen_workload *w = r->w;
-	struct kscen_ctx ctx = {
-		.params = r->params, .verbose = r->verbose,
-		.captures = r->captures, .nr_captures = r->nr_captures,
-	};
-
-	memset(out, 0, sizeof(*out));
-	out->ret = w->setup ? w->setup(&ctx) : 0;
-	if (out->ret == 0) {
-		out->ret = w->sample(&ctx, out->v);
-		out->nr = r->nr_metrics;
-		if (w->teardown)
-			w->teardown(&ctx);
-	}
-	memcpy(out->reason, ctx.reason, sizeof(out->reason));
-	out->reason[sizeof(out->reason) - 1] = '\0';
-	if (out->ret && !out->reason[0])
-		snprintf(out->reason, sizeof(out->reason), "%s", strerror(-out->ret));
-}
-
-/* The sample process: setup -> sample -> teardown, one record back. */
-int kscen_sample_body(const struct kscen_sample_req *r)
-{
-	struct kscen_sample_out out;
-	ssize_t n;
-
-	kscen_contain_enter(r->procs_fd);	/* before anything can fork */
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
-	take_sample(r, &out);
-	n = write(r->fd, &out, sizeof(out));
-	return n == sizeof(out) ? 0 : 1;
-}
-
 /* Without the fork server: the sample process forked from the runner. */
 static int sample_child(void *arg)
 {
@@ -204,7 +166,7 @@ static int sample_inline(const struct kscen_job *job, long long timeout_ns,
 
 	in.procs_fd = r.procs_fd = kscen_contain_sample_begin();
 	kscen_sample_inline_set(&in);
-	take_sample(&r, out);
+	kscen_take_sample(&r, out);
 	kscen_sample_inline_set(NULL);
 	kscen_contain_sample_end(in.procs_fd, &cpu, &mem);
 	if (out->ret == -ETIMEDOUT || out->ret == -EINTR)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sampler.h - the fork server every sample process is started from
- * (sampler.c), and the sample process's body they share (isolate.c).
+ * (sampler.c), and the sample process's body (body.c).
  */
 #ifndef KSCEN_SAMPLER_H
 #define KSCEN_SAMPLER_H
@@ -21,8 +21,11 @@ struct kscen_sample_req {
 	int procs_fd;		/* the sample's cgroup, or -1 */
 };
 
-/* isolate.c: the sample process; writes the record, returns its exit status. */
+/* body.c: the sample process; writes the record, returns its exit status. */
 int kscen_sample_body(const struct kscen_sample_req *r);
+/* body.c: setup -> sample -> teardown of @r's workload, in this process. */
+struct kscen_sample_out;
+void kscen_take_sample(const struct kscen_sample_req *r, struct kscen_sample_out *out);
 
 /*
  * Fork the server now, while the runner is small: before the scenario is

@@ -26,7 +26,7 @@
 #include "store.h"
 #include "lib/util.h"
 #include "history.h"
-#include "report/report.h"
+
 
 #define WARN_LINES 3		/* skipped runs named; the rest are counted */
 #define Z80 0.8416212335729143	/* 80% power */

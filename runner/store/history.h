@@ -163,4 +163,15 @@ int kscen_ref_spec_check(const char *cmd, const char *ref, const char *results,
 void kscen_ref_spec_resolve(struct kscen_ref_spec *rs, const char *results,
 			    const struct kscen_run *run, struct kscen_refs *refs);
 
+/* shard_weights.c */
+struct kscen_jobs;
+/*
+ * The weights of @jobs from the newest complete stored run of @scenario
+ * in @dir that recorded its jobs' durations (seconds): a job it lacks
+ * weighs the median of those it has. NULL when there is no such run;
+ * *@from gets its path (malloc'ed).
+ */
+double *kscen_shard_weights(const struct kscen_jobs *jobs, const char *dir,
+			    const char *scenario, char **from);
+
 #endif

@@ -100,7 +100,13 @@ const struct kscen_job_result *kscen_run_find(const struct kscen_run *run,
 
 /* sysinfo.c: fill @sys for this machine. */
 int kscen_system_read(struct kscen_system *sys);
+/* runmodel.c */
 void kscen_system_fini(struct kscen_system *sys);
+/* The primary metric of an ok job with samples, else NULL. */
+const struct kscen_metric *kscen_primary(const struct kscen_job_result *j);
+/* @j's metric called @name, if @j is ok and it has samples. */
+const struct kscen_metric *kscen_find_metric(const struct kscen_job_result *j,
+					     const char *name);
 
 /* hooks.c: the KSCEN_* variables of the environment, or NULL (malloc'ed). */
 char *kscen_test_hooks(void);

@@ -430,3 +430,32 @@ void kscen_run_free(struct kscen_run *run)
 	kscen_rec_free(KREC_RUN, run);
 	free(run);
 }
+
+void kscen_system_fini(struct kscen_system *sys)
+{
+	kscen_rec_free(KREC_SYSTEM, sys);
+	memset(sys, 0, sizeof(*sys));
+	sys->perf_event_paranoid = KSCEN_PARANOID_UNKNOWN;
+}
+
+const struct kscen_metric *kscen_primary(const struct kscen_job_result *j)
+{
+	if (!j || j->status != KSCEN_OK || !j->nr_metrics ||
+	    !j->metrics[0].nr_samples)
+		return NULL;
+	return &j->metrics[0];
+}
+
+const struct kscen_metric *kscen_find_metric(const struct kscen_job_result *j,
+					     const char *name)
+{
+	unsigned i;
+
+	if (!j || j->status != KSCEN_OK || !name)
+		return NULL;
+	for (i = 0; i < j->nr_metrics; i++)
+		if (j->metrics[i].name && !strcmp(j->metrics[i].name, name) &&
+		    j->metrics[i].nr_samples)
+			return &j->metrics[i];
+	return NULL;
+}

@@ -6,6 +6,9 @@
 #ifndef KSCEN_STORE_H
 #define KSCEN_STORE_H
 
+#include <stdbool.h>
+#include <stdio.h>
+
 #include "run.h"
 
 /*
@@ -65,5 +68,21 @@ int kscen_result_latest(const char *dir, const char *hostname, char **out);
  */
 int kscen_result_list(const char *dir, const char *hostname, char ***out,
 		      unsigned *nr);
+
+/* merge.c */
+struct kscen_merge_opts {
+	bool force;		/* join mixed versions and scenario hashes */
+	bool quiet;
+};
+/*
+ * Join the shard runs in @paths (files, or directories of runs) into one
+ * run, saved at @out_path. Returns 0, or -EINVAL with the reason on stderr:
+ * not shard runs, mixed scenarios, hashes or versions (without @force), a
+ * job or a shard present twice. Missing shards make the run partial.
+ */
+int kscen_merge(const char *out_path, char **paths, unsigned nr,
+		const struct kscen_merge_opts *o, struct kscen_run **out);
+/* "# shards: ..." lines of a merged run's report header. */
+void kscen_shards_print(FILE *out, const struct kscen_run *run);
 
 #endif

@@ -277,10 +277,3 @@ int kscen_system_read(struct kscen_system *sys)
 	}
 	return 0;
 }
-
-void kscen_system_fini(struct kscen_system *sys)
-{
-	kscen_rec_free(KREC_SYSTEM, sys);	/* runmodel.c */
-	memset(sys, 0, sizeof(*sys));
-	sys->perf_event_paranoid = KSCEN_PARANOID_UNKNOWN;
-}

@@ -108,10 +108,6 @@ void kscen_vm_print_tail(struct kscen_vm *vm);
 /* "kvm" or "tcg" */
 const char *kscen_vm_accel_name(const struct kscen_vm *vm);
 
-/* The commands (main.c's table). */
-int kscen_cmd_vm(int argc, char **argv);
-int kscen_cmd_ab(int argc, char **argv);
-int kscen_cmd_agent(int argc, char **argv);
 /*
  * ab's jobs: every job of @in as "kernel=A" (indices 0..n-1) and "kernel=B"
  * (n..2n-1), A the baseline of B. The jobs share @in's params and spec: free
@@ -132,23 +128,4 @@ bool kscen_vm_hidden(const char *path, const char *rw);
 /* Shared option parsing of vm and ab: --memory, --accel. */
 int kscen_vm_parse_memory(const char *arg, unsigned long long *out);
 int kscen_vm_parse_accel(const char *arg, enum kscen_vm_accel *out);
-/* The same as options.h callbacks: a usage error of @cmd when bad. */
-struct kscen_option;
-int kscen_vm_opt_memory(const char *cmd, const struct kscen_option *o, const char *arg);
-int kscen_vm_opt_accel(const char *cmd, const struct kscen_option *o, const char *arg);
-/*
- * The guest options of vm and ab, for an options.h table: @c a struct
- * kscen_vm_config *, @cpus and @boot unsigned long * (checked, then copied).
- */
-#define KSCEN_VM_OPTIONS(c, cpus, boot)						\
-	OPT_UINT(0, "cpus", (cpus), "N", 1, 64, "guest vCPUs (default 2)"),		\
-	OPT_CALLBACK(0, "memory", &(c)->memory, "SIZE", "guest memory (default 1G)",	\
-		     kscen_vm_opt_memory),						\
-	OPT_CALLBACK(0, "accel", &(c)->accel, "A",					\
-		     "auto (default: KVM if it runs guests, else TCG),\n"		\
-		     "kvm or tcg", kscen_vm_opt_accel),				\
-	OPT_STRING(0, "append", &(c)->append, "ARGS", "more kernel command line"),	\
-	OPT_UINT(0, "boot-timeout", (boot), "S", 1, 86400,				\
-		 "give up on a boot after S seconds (default 300)")
-
 #endif

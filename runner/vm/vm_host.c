@@ -2,7 +2,7 @@
 /*
  * vm_host.c - what kscen vm and kscen ab ask of this host before a guest
  * boots: whether KVM really runs a vCPU here (vm.c explains why /dev/kvm is
- * not enough), and the option values both commands take.
+ * not enough), and the values of the options both commands take.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,8 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli/cmd.h"
-#include "cli/options.h"
+#include "workloads/registry.h"
 #include "vm.h"
 
 /* ---- is KVM usable? ---------------------------------------------------------- */
@@ -97,24 +96,6 @@ int kscen_kvm_usable(char *why, size_t len)
 		 reasons[code] : "a KVM test guest did not exit");
 	return -ENODEV;
 }
-
-/* ---- options shared by vm and ab ------------------------------------------------ */
-
-int kscen_vm_opt_memory(const char *cmd, const struct kscen_option *o, const char *arg)
-{
-	if (!kscen_vm_parse_memory(arg, o->value))
-		return 0;
-	return cmd_usage_error(cmd, "--memory: '%s' is not a size like 512M or 2G", arg);
-}
-
-int kscen_vm_opt_accel(const char *cmd, const struct kscen_option *o, const char *arg)
-{
-	if (!kscen_vm_parse_accel(arg, o->value))
-		return 0;
-	return cmd_usage_error(cmd, "--accel: '%s' is not auto, kvm or tcg", arg);
-}
-
-
 
 int kscen_vm_parse_memory(const char *arg, unsigned long long *out)
 {

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "expand/shard.h"
+#include "report/report.h"
 #include "store/store.h"
 #include "lib/util.h"
 #include "tests.h"

@@ -34,66 +34,16 @@
 #include "sample/runner.h"
 #include "scenario/scenario.h"
 #include "scenario/scenario_load.h"
-#include "vm.h"
-#include "ab.h"
-#include "cli/cmd.h"
-#include "cli/options.h"
+#include "vm/vm.h"
+#include "vm/ab.h"
+#include "cmd.h"
+#include "options.h"
 
 
 static void on_signal(int sig)
 {
 	(void)sig;
 	kscen_interrupted = 1;
-}
-
-/* ---- the jobs: every job twice, kernel=A then kernel=B ------------------ */
-
-void kscen_ab_jobs(const struct kscen_jobs *in, struct kscen_jobs *out)
-{
-	unsigned n = in->nr;
-
-	out->nr = 2 * n;
-	out->job = kscen_xcalloc(2 * n + 1, sizeof(*out->job));
-	for (unsigned k = 0; k < 2; k++)
-		for (unsigned j = 0; j < n; j++) {
-			const struct kscen_job *src = &in->job[j];
-			struct kscen_job *d = &out->job[k * n + j];
-			const char *slash = strchr(src->id, '/');
-
-			*d = *src;
-			d->id = slash ? kscen_xasprintf("%.*s/kernel=%s,%s",
-							(int)(slash - src->id), src->id,
-							ab_labels[k], slash + 1)
-				      : kscen_xasprintf("%s/kernel=%s", src->id, ab_labels[k]);
-			d->nr_kv = src->nr_kv + 1;
-			d->keys = kscen_xcalloc(d->nr_kv + 1, sizeof(char *));
-			d->values = kscen_xcalloc(d->nr_kv + 1, sizeof(char *));
-			d->keys[0] = kscen_xstrdup("kernel");
-			d->values[0] = kscen_xstrdup(ab_labels[k]);
-			for (unsigned i = 0; i < src->nr_kv; i++) {
-				d->keys[i + 1] = kscen_xstrdup(src->keys[i]);
-				d->values[i + 1] = kscen_xstrdup(src->values[i]);
-			}
-			/* B's baseline is the same job on A: the A -> B delta */
-			d->baseline = k ? (int)j : src->baseline;
-			d->previous = src->previous < 0 ? -1 : src->previous + (int)(k * n);
-		}
-}
-
-void kscen_ab_jobs_free(struct kscen_jobs *jobs)
-{
-	for (unsigned i = 0; i < jobs->nr; i++) {
-		struct kscen_job *d = &jobs->job[i];
-
-		for (unsigned k = 0; k < d->nr_kv; k++) {
-			free(d->keys[k]);
-			free(d->values[k]);
-		}
-		free(d->keys);
-		free(d->values);
-		free(d->id);
-	}
-	free(jobs->job);
 }
 
 /* ---- the command ------------------------------------------------------------ */
@@ -180,7 +130,7 @@ static bool modules_seen(const struct kscen_jobs *jobs)
 	return true;
 }
 
-int kscen_cmd_ab(int argc, char **argv)
+int cmd_ab(int argc, char **argv)
 {
 	struct ab ab = { .hang_timeout = HANG_TIMEOUT };
 	struct kscen_vm_config c = {

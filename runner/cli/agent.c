@@ -31,7 +31,7 @@
 #include <stdio.h>
 #include "lib/util.h"
 #include "sample/runner.h"
-#include "vm.h"
+#include "vm/vm.h"
 
 /* /dev/vportNpM whose /sys/class/virtio-ports/vportNpM/name is ours. */
 static int open_port(void)
@@ -105,7 +105,7 @@ static void cleanups(const struct kscen_scenario *s, const struct kscen_jobs *jo
 			fprintf(stderr, "kscen agent: %s: %s\n", jobs->job[i].id, reason);
 }
 
-int kscen_cmd_agent(int argc, char **argv)
+int cmd_agent(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "stdio", no_argument, NULL, 's' },

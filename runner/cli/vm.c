@@ -18,103 +18,11 @@
 
 #include <stdio.h>
 
-#include "cli/cmd.h"
-#include "cli/options.h"
+#include "cmd.h"
+#include "options.h"
 #include "lib/util.h"
-#include "vm.h"
+#include "vm/vm.h"
 
-
-/* Is @path under /tmp or /run, which the guest has as tmpfs of its own? */
-bool kscen_vm_hidden(const char *path, const char *rw)
-{
-	size_t n = rw ? strlen(rw) : 0;
-
-	if (rw && !strncmp(path, rw, n) && (path[n] == '/' || !path[n]))
-		return false;
-	return !strncmp(path, "/tmp", 4) && (path[4] == '/' || !path[4]) ? true :
-	       !strncmp(path, "/run", 4) && (path[4] == '/' || !path[4]);
-}
-
-/*
- * KSCEN_MODULE_PATH goes to the guest as it is: false (printed) if one of
- * its entries is where the guest would not see it.
- */
-static bool module_path_seen(const char *rw)
-{
-	const char *env = getenv("KSCEN_MODULE_PATH");
-	char *list, *save = NULL;
-	bool ok = true;
-
-	if (!env)
-		return true;
-	list = kscen_xstrdup(env);
-	for (char *e = strtok_r(list, ":", &save); e && ok; e = strtok_r(NULL, ":", &save)) {
-		char *real = realpath(e, NULL);
-
-		if (real && kscen_vm_hidden(real, rw)) {
-			fprintf(stderr, "kscen: KSCEN_MODULE_PATH: %s is under /tmp or /run, "
-				"which the guest mounts a tmpfs of its own over; move it "
-				"elsewhere\n", real);
-			ok = false;
-		}
-		free(real);
-	}
-	free(list);
-	return ok;
-}
-
-/*
- * The script the guest runs: cd where we are, exec kscen with @argv. The
- * guest's output is its console; the init prints the exit code after it.
- * KSCEN_MODULE_PATH is passed on. NULL (printed) when the guest would not
- * see the directory, a file of @argv or KSCEN_MODULE_PATH.
- */
-char *kscen_vm_script(int argc, char **argv, const char *rw)
-{
-	char cwd[PATH_MAX], self[PATH_MAX], *buf = NULL;
-	size_t len = 0;
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	FILE *f;
-
-	if (n <= 0 || !getcwd(cwd, sizeof(cwd))) {
-		fprintf(stderr, "kscen: cannot find this kscen or the working directory\n");
-		return NULL;
-	}
-	self[n] = '\0';
-	for (int i = -2; i < argc; i++) {
-		char *real = i == -2 ? kscen_xstrdup(cwd) : i == -1 ? kscen_xstrdup(self) :
-			     realpath(argv[i], NULL);
-		bool bad = real && kscen_vm_hidden(real, rw);
-
-		if (bad)
-			fprintf(stderr, "kscen: %s is under /tmp or /run, which the guest "
-				"mounts a tmpfs of its own over; move it elsewhere\n", real);
-		free(real);
-		if (bad)
-			return NULL;
-	}
-	if (!module_path_seen(rw))
-		return NULL;
-	f = open_memstream(&buf, &len);
-	fputs("export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\n"
-	      "export HOME=/tmp LANG=C.UTF-8\n", f);
-	if (getenv("KSCEN_MODULE_PATH")) {
-		fputs("export KSCEN_MODULE_PATH=", f);
-		kscen_sh_quote(f, getenv("KSCEN_MODULE_PATH"));
-		fputc('\n', f);
-	}
-	fputs("cd ", f);
-	kscen_sh_quote(f, cwd);
-	fputs(" || exit 126\nexec ", f);
-	kscen_sh_quote(f, self);
-	for (int i = 0; i < argc; i++) {
-		fputc(' ', f);
-		kscen_sh_quote(f, argv[i]);
-	}
-	fputc('\n', f);
-	fclose(f);
-	return buf;
-}
 
 /* The -o/--results of `run ARGS`, or "results". */
 static const char *results_arg(int argc, char **argv)
@@ -153,7 +61,7 @@ static int mkdir_p(const char *path)
 	return ret;
 }
 
-int kscen_cmd_vm(int argc, char **argv)
+int cmd_vm(int argc, char **argv)
 {
 	struct kscen_vm_config c = {
 		.label = "", .cpus = 2, .memory = 1ULL << 30, .boot_timeout = 300,
@@ -233,4 +141,20 @@ int kscen_cmd_vm(int argc, char **argv)
 	free(script);
 	free(rw);
 	return code;
+}
+
+/* ---- options shared by vm and ab ------------------------------------------------ */
+
+int kscen_vm_opt_memory(const char *cmd, const struct kscen_option *o, const char *arg)
+{
+	if (!kscen_vm_parse_memory(arg, o->value))
+		return 0;
+	return cmd_usage_error(cmd, "--memory: '%s' is not a size like 512M or 2G", arg);
+}
+
+int kscen_vm_opt_accel(const char *cmd, const struct kscen_option *o, const char *arg)
+{
+	if (!kscen_vm_parse_accel(arg, o->value))
+		return 0;
+	return cmd_usage_error(cmd, "--accel: '%s' is not auto, kvm or tcg", arg);
 }

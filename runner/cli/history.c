@@ -117,7 +117,7 @@ static int job_over_time(const char *dir, const char *glob)
 	return 0;
 }
 
-int kscen_cmd_history(int argc, char **argv)
+int cmd_history(int argc, char **argv)
 {
 	const char *glob = NULL, *results = "results";
 	char *dir, **paths;

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * plan.c - `kscen plan SCENARIO.yaml`: the job ids run would run, one a
+ * line, and their count; a shard's, from the whole plan.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "expand/jobs.h"
+#include "scenario/scenario_load.h"
+#include "expand/shard.h"
+#include "lib/util.h"
+#include "cmd.h"
+#include "options.h"
+
+int cmd_plan(int argc, char **argv)
+{
+	unsigned long max_jobs = DEFAULT_MAX_JOBS, shards = 0;
+	const char *filter = NULL, *shard = NULL, *results = "results";
+	char *balance = NULL;
+	struct kscen_scenario *s;
+	struct kscen_jobs jobs, all = { 0 };
+	unsigned shown = 0, sk = 0, sn = 0;
+	unsigned long nr;
+	int sharded;
+	const struct kscen_option opts[] = {
+		OPT_STRING(0, "filter", &filter, "GLOB", "only the jobs whose id matches GLOB"),
+		OPT_STRING(0, "shard", &shard, "K/N", "only the jobs of shard K of N (as run --shard)"),
+		OPT_STRING('o', "results", &results, "DIR",
+			   "stored runs whose job durations balance the shards\n"
+			   "(default results/, as run -o)"),
+		OPT_UINT(0, "shards", &shards, "N", 1, KSCEN_MAX_SHARDS,
+			 "the shard count beside JOB_COMPLETION_INDEX"),
+		OPT_UINT(0, "max-jobs", &max_jobs, "N", 0, ULONG_MAX / 2,
+			 "refuse a larger matrix (default 100000)"),
+		OPT_END(),
+	};
+
+	optind = kscen_parse_options("plan", argc, argv, opts, 0);
+	if (optind < 0)
+		return optind == KSCEN_OPT_HELP ? 0 : EXIT_USAGE;
+	if (argc - optind != 1)
+		return cmd_usage_error("plan", "needs one scenario file");
+	if ((sharded = cmd_shard_opts("plan", shard, shards, &sk, &sn)) < 0)
+		return EXIT_USAGE;
+	if (!sharded) {
+		if (cmd_stream_jobs(argv[optind], max_jobs, true, filter, &nr))
+			return EXIT_USAGE;
+		printf("%lu jobs\n", nr);
+		return 0;
+	}
+	/* A shard needs the whole plan: its jobs go with their baselines. */
+	if (cmd_load_and_expand(argv[optind], max_jobs, &s, &jobs))
+		return EXIT_USAGE;
+	cmd_shard_jobs(&jobs, &all, sk, sn, results, s->name, &balance);
+	for (unsigned i = 0; i < jobs.nr; i++) {
+		if (filter && fnmatch(filter, jobs.job[i].id, 0))
+			continue;
+		printf("%s\n", jobs.job[i].id);
+		shown++;
+	}
+	if (balance)
+		printf("%u jobs (shard %u/%u of %u jobs, balanced by the job durations "
+		       "of %s)\n", shown, sk, sn, all.nr, balance);
+	else
+		printf("%u jobs (shard %u/%u of %u jobs)\n", shown, sk, sn, all.nr);
+	free(balance);
+	cmd_jobs_release(&jobs, &all);
+	kscen_scenario_free(s);
+	return 0;
+}
