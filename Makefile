@@ -31,6 +31,8 @@ KSCEN_EXPORTS := runner/workloads/exports.list
 DEB_PKGS := libyaml-dev libcyaml-dev libbpf-dev bpftool clang libelf-dev zlib1g-dev
 # the unit tests; the man pages (scdoc) and the tests of what install puts
 DEB_PKGS += libcmocka-dev scdoc man-db bash-completion
+# tests/layering.py (the layers of runner/) and the tests that parse outputs
+DEB_PKGS += python3
 # kscen plot (sweeps, comparisons, histories) runs gnuplot
 DEB_PKGS += gnuplot-nox
 # tests/slurm.sh runs deploy/slurm on a single-node Slurm.

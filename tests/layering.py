@@ -10,7 +10,7 @@ folder and the folders below it, never one above. Two kinds of use are read:
     header of the file's own folder);
   - every call or reference the linker resolves: the undefined symbols of
     each object under BUILD/runner/, matched to the object that defines
-    them (nm), each reported at the first line of the source that names it.
+    them (nm), each reported at the first line of code that names it.
 And no two files may use each other, directly or around a circle.
 Each problem is printed as FILE:LINE: what is wrong; exit 1 if any.
 """
@@ -54,7 +54,10 @@ def first_use(path, sym):
     pat = re.compile(r'\b%s\b' % re.escape(sym))
     with open(path) as f:
         for n, line in enumerate(f, 1):
-            if pat.search(line):
+            code = line.split('//')[0].strip()
+            if code.startswith(('/*', '*')):
+                continue	# a comment that names it
+            if pat.search(code):
                 return n
     return 1
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* cmd_calibrate.c - `kscen calibrate`: N stored runs, then each job's drift. */
+/* calibrate.c - `kscen calibrate`: N stored runs, then each job's drift. */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd_history.c - `kscen history [SCENARIO|DIR] [--job GLOB]`: the stored
+ * history.c - `kscen history [SCENARIO|DIR] [--job GLOB]`: the stored
  * runs of a scenario, newest first (date, label, host, kernel, jobs ok /
  * skipped / failed, partial or filtered), and with --job one job's median
  * over time, oldest first, marking the runs whose change against the run

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd_run.c - `kscen run`: options, then the pipe of run.c: load and expand
+ * run.c - `kscen run`: options, then the pipe of sample/run.c: load and expand
  * the scenario, take the samples, store the run, report it against its
  * references, and the exit code.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vm_cmd.c - `kscen vm --kernel BZIMAGE -- run SCENARIO ...`: boot the kernel
+ * vm.c - `kscen vm --kernel BZIMAGE -- run SCENARIO ...`: boot the kernel
  * (vm.c) and run this same kscen binary in it, in the same working directory
  * of the shared root. The results directory is the one host directory the
  * guest may write: it is shared read-write at its own path, so the result

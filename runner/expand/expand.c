@@ -698,31 +698,12 @@ int kscen_expand(const struct kscen_scenario *s, unsigned long max_jobs,
 	return build(s, &b, out);
 }
 
-int kscen_expand_some(const struct kscen_scenario *s, unsigned long max_jobs,
-		      const char *filter, struct kscen_jobs *out,
-		      unsigned long *total)
+/* kscen_expand_some()'s list: the @keep jobs of @s whose id @filter matches. */
+int expand_build_kept(const struct kscen_scenario *s, const char *filter,
+		      unsigned long keep, struct kscen_jobs *out)
 {
-	struct builder b = { .filter = filter };
-	struct kscen_expander *x;
-	struct kscen_job_ref ref;
-	unsigned long keep = 0;
-	int ret;
+	struct builder b = { .filter = filter, .cap = keep };
 
-	memset(out, 0, sizeof(*out));
-	*total = 0;
-	/* The whole matrix checked first, as kscen_expand() checks it. */
-	ret = kscen_expand_begin(s, max_jobs, &x);
-	while (!ret && (ret = kscen_expand_next(x, &ref)) > 0) {
-		(*total)++;
-		keep += fnmatch(filter, ref.id, 0) == 0;
-		ret = 0;
-	}
-	kscen_expand_end(x);
-	if (ret || !keep)
-		return ret;
-	if (keep == *total)
-		return kscen_expand(s, max_jobs, out);
-	b.cap = keep;
 	return build(s, &b, out);
 }
 

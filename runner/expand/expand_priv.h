@@ -47,6 +47,8 @@ char *expand_make_id(const struct kscen_job_spec *j, const struct entry_keys *k,
 	char **v);
 int expand_check_params(const struct kscen_job_spec *j, const char *id,
 	const void *params, unsigned nr_metrics);
+int expand_build_kept(const struct kscen_scenario *s, const char *filter,
+		      unsigned long keep, struct kscen_jobs *out);
 int expand_count_jobs(const struct kscen_scenario *s, unsigned long max_jobs,
 	unsigned long *total);
 

@@ -6,6 +6,7 @@
  * that does not grow with the matrix.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -794,4 +795,30 @@ void kscen_expand_end(struct kscen_expander *x)
 	free(x->seen);
 	free(x->dup);
 	free(x);
+}
+
+int kscen_expand_some(const struct kscen_scenario *s, unsigned long max_jobs,
+		      const char *filter, struct kscen_jobs *out,
+		      unsigned long *total)
+{
+	struct kscen_expander *x;
+	struct kscen_job_ref ref;
+	unsigned long keep = 0;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	*total = 0;
+	/* The whole matrix checked first, as kscen_expand() checks it. */
+	ret = kscen_expand_begin(s, max_jobs, &x);
+	while (!ret && (ret = kscen_expand_next(x, &ref)) > 0) {
+		(*total)++;
+		keep += fnmatch(filter, ref.id, 0) == 0;
+		ret = 0;
+	}
+	kscen_expand_end(x);
+	if (ret || !keep)
+		return ret;
+	if (keep == *total)
+		return kscen_expand(s, max_jobs, out);
+	return expand_build_kept(s, filter, keep, out);
 }

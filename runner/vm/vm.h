@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * vm.h - booting a kernel under QEMU with the host's root filesystem shared
- * read-only (vm.c, vm_initramfs.c), the agent a guest runs for `kscen ab`
- * (agent.c) and the commands built on them (vm_cmd.c, ab.c).
+ * read-only (vm.c, vm_initramfs.c, vm_host.c), the script the guest runs
+ * (script.c), the conversation with `kscen ab`'s guests (ab_guest.c). The
+ * commands built on them are cli/vm.c, cli/ab.c and cli/agent.c.
  */
 #ifndef KSCEN_VM_H
 #define KSCEN_VM_H
