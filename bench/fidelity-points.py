@@ -82,6 +82,12 @@ for ipc, mode, flags in (("socket", "process", ""), ("pipe", "process", " -p"),
     exec_job("p-" + n, f"bench sched messaging -g 2 -l 100{flags}",
              r"Total time: ([0-9.]+) \[sec\]", "seconds")
     point(f"sched messaging -g 2 -l 100{flags}", "s", "k-" + n, "p-" + n)
+    if mode == "process":
+        # perf's workers are forks of perf and leave with exit(): kscen's
+        # image: perf does the same (docs/fidelity.md)
+        kjob("k-" + n + "-image", "sched.messaging",
+             {"groups": 2, "loops": 100, "ipc": ipc, "mode": mode, "image": "perf"})
+        point("  the same, kscen image: perf", "s", "k-" + n + "-image", "p-" + n)
 for mode, flags in (("process", ""), ("thread", " -T")):
     kjob(f"k-pipe-{mode}", "sched.pipe", {"loops": 10000, "mode": mode})
     exec_job(f"p-pipe-{mode}", f"bench sched pipe -l 10000{flags}", USECS, "usecs/op")
