@@ -78,15 +78,15 @@ point("  the same, data mmaps", "usec", "k-synth-data", "p-synth", pm=1)
 for ipc, mode, flags in (("socket", "process", ""), ("pipe", "process", " -p"),
                          ("socket", "thread", " -t"), ("pipe", "thread", " -p -t")):
     n = f"msg-{ipc}-{mode}"
-    kjob("k-" + n, "sched.messaging", {"groups": 2, "loops": 100, "ipc": ipc, "mode": mode})
-    exec_job("p-" + n, f"bench sched messaging -g 2 -l 100{flags}",
+    kjob("k-" + n, "sched.messaging", {"groups": 1, "loops": 100, "ipc": ipc, "mode": mode})
+    exec_job("p-" + n, f"bench sched messaging -g 1 -l 100{flags}",
              r"Total time: ([0-9.]+) \[sec\]", "seconds")
-    point(f"sched messaging -g 2 -l 100{flags}", "s", "k-" + n, "p-" + n)
+    point(f"sched messaging -g 1 -l 100{flags}", "s", "k-" + n, "p-" + n)
     if mode == "process":
         # perf's workers are forks of perf and leave with exit(): kscen's
         # image: perf does the same (docs/fidelity.md)
         kjob("k-" + n + "-image", "sched.messaging",
-             {"groups": 2, "loops": 100, "ipc": ipc, "mode": mode, "image": "perf"})
+             {"groups": 1, "loops": 100, "ipc": ipc, "mode": mode, "image": "perf"})
         point("  the same, kscen image: perf", "s", "k-" + n + "-image", "p-" + n)
 for mode, flags in (("process", ""), ("thread", " -T")):
     kjob(f"k-pipe-{mode}", "sched.pipe", {"loops": 10000, "mode": mode})
