@@ -25,8 +25,9 @@
 	X(test_result_load_some_jobs)		\
 	X(test_result_load_some_large)		\
 	X(test_sampler_runs_and_reaps)		\
-	X(test_expand_stream_same_ids_in_order)	\
-	X(test_expand_stream_refuses_what_expand_does) \
+	X(test_expand_keeps_every_job_walked)	\
+	X(test_expand_refuses_at_the_entry)	\
+	X(test_expand_links_beyond_a_product)	\
 	X(test_expand_some_is_expand_filtered)	\
 	X(test_load_units_and_strings)			\
 	X(test_sha256_known_answers)			\
