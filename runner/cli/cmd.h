@@ -60,7 +60,7 @@
 	X(ab, "--kernel A --kernel B [options] SCENARIO.yaml",			\
 	  "Boot two kernels under QEMU and run the scenario on both in alternating rounds.", \
 	  NULL)									\
-	X(agent, "[--stdio] SCENARIO.yaml", "", "")	/* internal: ab's guest side */
+	X(agent, "[--stdio] [--max-jobs N] SCENARIO.yaml", "", "")	/* internal: ab's guest side */
 
 #define CMD_DECLARE(name, args, summary, options) int cmd_##name(int argc, char **argv);
 KSCEN_COMMANDS(CMD_DECLARE)

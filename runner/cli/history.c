@@ -126,8 +126,7 @@ int cmd_history(int argc, char **argv)
 		OPT_STRING(0, "job", &glob, "GLOB",
 			   "one job (glob on job ids) over time, '<-' where\n"
 			   "its change against the run before is a verdict"),
-		OPT_STRING('o', "results", &results, "DIR",
-			   "where runs are stored (default: results/)"),
+		OPT__RESULTS(&results, "where runs are stored (default: results/)"),
 		OPT_END(),
 	};
 

@@ -28,15 +28,12 @@ int cmd_plan(int argc, char **argv)
 	unsigned long nr;
 	int sharded;
 	const struct kscen_option opts[] = {
-		OPT_STRING(0, "filter", &filter, "GLOB", "only the jobs whose id matches GLOB"),
+		OPT__FILTER(&filter, "only the jobs whose id matches GLOB"),
 		OPT_STRING(0, "shard", &shard, "K/N", "only the jobs of shard K of N (as run --shard)"),
-		OPT_STRING('o', "results", &results, "DIR",
-			   "stored runs whose job durations balance the shards\n"
-			   "(default results/, as run -o)"),
-		OPT_UINT(0, "shards", &shards, "N", 1, KSCEN_MAX_SHARDS,
-			 "the shard count beside JOB_COMPLETION_INDEX"),
-		OPT_UINT(0, "max-jobs", &max_jobs, "N", 0, ULONG_MAX / 2,
-			 "refuse a larger matrix (default 100000)"),
+		OPT__RESULTS(&results, "stored runs whose job durations balance the shards\n"
+			     "(default results/, as run -o)"),
+		OPT__SHARDS(&shards, "the shard count beside JOB_COMPLETION_INDEX"),
+		OPT__MAX_JOBS(&max_jobs),
 		OPT_END(),
 	};
 

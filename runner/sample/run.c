@@ -126,16 +126,25 @@ static void job_stop(struct kscen_job_result *r, enum kscen_status st,
 	r->reason = kscen_xstrdup(reason && *reason ? reason : "unknown");
 }
 
-/* Is the job still supported here? Checked once, before any sample. */
-static void check_supported(const struct kscen_job *job, struct kscen_job_result *r)
+int kscen_job_supported(const struct kscen_job *job, char *reason, size_t len)
 {
 	struct kscen_ctx ctx = {
 		.params = job->params, .verbose = kscen_verbose,
 		.captures = job->spec->captures, .nr_captures = job->spec->nr_captures,
 	};
+	int ret = job->workload->supported ? job->workload->supported(&ctx) : 0;
 
-	if (job->workload->supported && job->workload->supported(&ctx))
-		job_stop(r, KSCEN_SKIPPED, ctx.reason);
+	snprintf(reason, len, "%s", ret ? ctx.reason : "");
+	return ret;
+}
+
+/* Is the job still supported here? Checked once, before any sample. */
+static void check_supported(const struct kscen_job *job, struct kscen_job_result *r)
+{
+	char reason[KSCEN_REASON_MAX];
+
+	if (kscen_job_supported(job, reason, sizeof(reason)))
+		job_stop(r, KSCEN_SKIPPED, reason);
 }
 
 static void sample_line(const struct kscen_run_opts *o, unsigned round,

@@ -45,6 +45,12 @@ void kscen_contain_keep(pid_t pid, bool keep);
 int kscen_sample_isolated(const struct kscen_job *job, long long timeout_ns,
 			  struct kscen_sample_out *out);
 /*
+ * run.c: does @job's workload run here? Its supported() (0: yes), asked
+ * before a job's first sample, here or in kscen ab's guest; @reason says
+ * why not ("" when the workload does not).
+ */
+int kscen_job_supported(const struct kscen_job *job, char *reason, size_t len);
+/*
  * jobcmd.c: run a job's prepare: or cleanup: @command (@what) under
  * /bin/sh -c, output discarded, within @timeout_ns. 0, or -errno with
  * @reason ("prepare: command exited with status 1: <its last stderr line>").

@@ -14,6 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sys/socket.h>
+
+#include "lib/child.h"
 #include "lib/util.h"
 #include "ab.h"
 
@@ -88,6 +91,33 @@ int ab_agent_line(struct guest *g, double timeout_s, char **line)
 		if (r > 0)
 			g->len += r;
 	}
+}
+
+int ab_local_spawn(struct guest *g, char *const *argv)
+{
+	struct kscen_child c = { .argv = argv, .flags = KSCEN_CHILD_PDEATHSIG };
+	int sv[2], ret;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+		return -errno;
+	c.in = c.out = sv[1];
+	ret = kscen_child_start(&c);
+	close(sv[1]);
+	if (ret) {
+		close(sv[0]);
+		return ret;
+	}
+	memset(&g->vm, 0, sizeof(g->vm));
+	g->vm.label = g->c.label;
+	g->vm.pid = c.pid;
+	g->vm.agent = sv[0];
+	g->vm.console = g->vm.listen = g->vm.forward = -1;
+	g->vm.exit_code = -1;
+	g->vm.spawned = kscen_now_ns() / 1e9;
+	g->vm.booted = true;
+	snprintf(g->vm.accel_why, sizeof(g->vm.accel_why),
+		 "KSCEN_AB_LOCAL_AGENTS: no guest, an agent on this machine");
+	return 0;
 }
 
 int ab_agent_send(struct guest *g, const char *msg)
