@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "diag.h"
 #include "util.h"
 
 
@@ -28,7 +29,7 @@ volatile sig_atomic_t kscen_interrupted;
 
 static void __attribute__((noreturn)) oom(void)
 {
-	fputs("kscen: out of memory\n", stderr);
+	kscen_error(NULL, "out of memory");
 	abort();
 }
 

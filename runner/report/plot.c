@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "lib/diag.h"
 #include "lib/child.h"
 #include "plot.h"
 #include "report.h"
@@ -60,7 +61,7 @@ static int plot_open(struct plot *p, const char *out, unsigned rows, unsigned he
 	char path[128];
 
 	if (!ext || (strcmp(ext, ".svg") && strcmp(ext, ".png"))) {
-		fprintf(stderr, "kscen plot: %s: the output is a .svg or a .png\n", out);
+		kscen_error("plot", "%s: the output is a .svg or a .png", out);
 		return -EINVAL;
 	}
 	snprintf(p->dir, sizeof(p->dir), "/tmp/kscen-plot-XXXXXX");
@@ -133,12 +134,13 @@ static int plot_run(struct plot *p, bool multi)
 	if (ret)
 		return ret;
 	if (WIFEXITED(c.status) && WEXITSTATUS(c.status) == 127) {
-		fprintf(stderr, "kscen plot: needs gnuplot (apt-get install gnuplot-nox)\n");
+		kscen_error("plot", "needs gnuplot (apt-get install gnuplot-nox)");
 		return -ENOENT;
 	}
 	if (!WIFEXITED(c.status) || WEXITSTATUS(c.status)) {
-		fprintf(stderr, "kscen plot: gnuplot %s:\n%s",
-			kscen_wait_status_text(c.status, how, sizeof(how)), err);
+		kscen_error("plot", "gnuplot %s:",
+			    kscen_wait_status_text(c.status, how, sizeof(how)));
+		kscen_diag_info("%s", err);	/* gnuplot's own words */
 		return -EIO;
 	}
 	return 0;
@@ -283,7 +285,7 @@ int kscen_plot_sweep(const struct kscen_run *run, const char *out)
 	for (unsigned first = 0; first < run->nr_jobs; first = last + 1, entries++)
 		last = kscen_entry_last(run, first);
 	if (!entries) {
-		fprintf(stderr, "kscen plot: %s has no jobs\n", str(run->path));
+		kscen_error("plot", "%s has no jobs", str(run->path));
 		return -EINVAL;
 	}
 	ret = plot_open(&p, out, entries, ROW_HEIGHT * entries);
@@ -362,8 +364,8 @@ int kscen_plot_compare(const struct kscen_run *old, const struct kscen_run *new_
 	fclose(fn);
 	fo = fn = NULL;
 	if (!x) {
-		fprintf(stderr, "kscen plot: no job of %s is in %s with samples\n",
-			str(new_->path), str(old->path));
+		kscen_error("plot", "no job of %s is in %s with samples",
+			    str(new_->path), str(old->path));
 		ret = -EINVAL;
 		goto out;
 	}
@@ -420,7 +422,7 @@ int kscen_plot_history(struct kscen_run *const *runs, unsigned nr, const char *g
 	}
 	fclose(f);
 	if (!x) {
-		fprintf(stderr, "kscen plot: no stored run has a job matching '%s'\n", glob);
+		kscen_error("plot", "no stored run has a job matching '%s'", glob);
 		ret = -EINVAL;
 		goto out;
 	}

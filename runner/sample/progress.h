@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * progress.h - where a run is, on stderr (progress.c). On a terminal one
+ * progress.h - where a run is, said to the diagnostics sink (progress.c). On a terminal one
  * line redrawn in place: round, job, elapsed time and an estimate of what
  * is left; elsewhere a plain line a round, as logs want it; nothing with -q.
  */
@@ -11,7 +11,6 @@
 #include <stdio.h>
 
 struct kscen_progress {
-	FILE *out;			/* stderr */
 	bool quiet, tty;
 	long long t0, last_draw;	/* ns */
 	unsigned long long done;	/* samples taken */

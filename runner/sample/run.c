@@ -21,6 +21,7 @@
 #include "lib/util.h"
 #include "journal.h"
 #include "runner.h"
+#include "lib/diag.h"
 #include "progress.h"
 
 static void result_init(struct kscen_job_result *r, const struct kscen_job *job)
@@ -157,18 +158,18 @@ static void sample_line(const struct kscen_run_opts *o, unsigned round,
 		return;
 	if (kscen_verbose || out->ret)
 		kscen_progress_clear(pr);
-	if (kscen_verbose) {
-		fprintf(stderr, "kscen: %s %u/%u %s: ", round < warmup ? "warmup" : "round",
-			round + 1, total, job->id);
-		if (out->ret == 0)
-			fprintf(stderr, "%g %s\n", out->v[0], job->metrics[0].unit);
-		else
-			fprintf(stderr, "%s: %s\n", out->ret == KSCEN_SKIP ?
+	if (kscen_verbose && out->ret == 0)
+		kscen_diag_info("kscen: %s %u/%u %s: %g %s\n", round < warmup ? "warmup" :
+				"round", round + 1, total, job->id, out->v[0],
+				job->metrics[0].unit);
+	else if (kscen_verbose)
+		kscen_diag_info("kscen: %s %u/%u %s: %s: %s\n", round < warmup ? "warmup" :
+				"round", round + 1, total, job->id, out->ret == KSCEN_SKIP ?
 				"skipped" : "failed", out->reason);
-	} else if (out->ret) {
-		fprintf(stderr, "kscen: %s: %s: %s\n", job->id,
-			out->ret == KSCEN_SKIP ? "skipped" : "failed", out->reason);
-	}
+	else if (out->ret)
+		kscen_diag_cmd(out->ret == KSCEN_SKIP ? KSCEN_DIAG_NOTE : KSCEN_DIAG_ERROR,
+			       NULL, "%s: %s: %s", job->id,
+			       out->ret == KSCEN_SKIP ? "skipped" : "failed", out->reason);
 }
 
 /* A job's cleanup: after its last sample; a failure is said, not fatal. */
@@ -179,7 +180,7 @@ static void job_cleanup(const struct kscen_scenario *s, const struct kscen_job *
 	if (job->spec->cleanup &&
 	    kscen_job_command("cleanup", job->spec->cleanup, kscen_job_timeout(s, job),
 			      reason, sizeof(reason)))
-		fprintf(stderr, "kscen: %s: %s\n", job->id, reason);
+		kscen_warning(NULL, "%s: %s", job->id, reason);
 }
 
 int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs,
@@ -279,9 +280,9 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 			r->seconds += secs;
 			if (ret == -EBADMSG) {
 				kscen_progress_clear(&pr);
-				fprintf(stderr, "kscen: %s: does not match this run at "
-					"round %u, job %s\n", kscen_journal_path(o->journal),
-					round + 1, job->id);
+				kscen_error(NULL, "%s: does not match "
+					    "this run at round %u, job %s",
+					    kscen_journal_path(o->journal), round + 1, job->id);
 				break;
 			}
 			if (ret) {
@@ -305,10 +306,10 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 		}
 		if (kscen_journal_round_end(o->journal) && !journal_warned) {
 			kscen_progress_clear(&pr);
-			fprintf(stderr, "kscen: journal %s: %s; the run goes on, but "
-				"could not be resumed if cut short\n",
-				kscen_journal_path(o->journal),
-				strerror(-kscen_journal_error(o->journal)));
+			kscen_warning(NULL, "journal %s: %s; the run "
+				      "goes on, but could not be resumed if cut short",
+				      kscen_journal_path(o->journal),
+				      strerror(-kscen_journal_error(o->journal)));
 			journal_warned = true;
 		}
 	}

@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <yaml.h>
 
+#include "lib/diag.h"
 #include "store.h"
 #include "lib/util.h"
 #include "profile.h"
@@ -38,11 +39,14 @@ struct loader {
 	const char *path;
 	yaml_document_t doc;
 	size_t budget;		/* values left to read; see spend() */
-	char *err;		/* NULL: messages go to stderr */
+	char *err;		/* NULL: messages go to the diagnostics sink */
 	size_t errlen;
 };
 
-/* One message, "file:line:col: what", to stderr or to the caller's buffer. */
+/*
+ * One message, "file:line:col: what", to the diagnostics sink (as it is:
+ * the position is in it) or to the caller's buffer.
+ */
 static void __attribute__((format(printf, 2, 3)))
 say(struct loader *l, const char *fmt, ...)
 {
@@ -53,7 +57,7 @@ say(struct loader *l, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (!l->err)
-		fprintf(stderr, "%s\n", msg);
+		kscen_error("", "%s", msg);
 	else if (!*l->err)
 		snprintf(l->err, l->errlen, "%s", msg);
 }

@@ -16,6 +16,7 @@
 
 #include <sys/socket.h>
 
+#include "lib/diag.h"
 #include "lib/child.h"
 #include "lib/util.h"
 #include "ab.h"
@@ -33,8 +34,8 @@ static void guest_dies(struct guest *g, const char *fmt, ...)
 	if (vasprintf(&why, fmt, ap) < 0)
 		abort();
 	va_end(ap);
-	fprintf(stderr, "kscen ab: kernel %s (%s): %s\n", g->c.label,
-		g->vm.release ? g->vm.release : "?", why);
+	kscen_error("ab", "kernel %s (%s): %s", g->c.label,
+		    g->vm.release ? g->vm.release : "?", why);
 	kscen_vm_stop(&g->vm, 0);
 	kscen_vm_print_tail(&g->vm);
 	if (g->vm.panic) {	/* the reason its jobs failed, in the report */
@@ -186,8 +187,8 @@ int ab_sample(void *arg, unsigned index, const struct kscen_job *job,
 		return 0;
 	}
 	if (ret) {
-		fprintf(stderr, "kscen ab: kernel %s: during a sample of %s\n",
-			g->c.label, job->id);
+		kscen_error("ab", "kernel %s: during a sample of %s",
+			    g->c.label, job->id);
 		guest_dies(g, "%s", agent_error(ret));
 		snprintf(out->reason, sizeof(out->reason), "kernel %s: %s",
 			 g->c.label, g->dead);

@@ -88,6 +88,9 @@ KSCEN_UNIT_TESTS(DECLARE)
 char *kscen_sha256_hex(const void *buf, size_t len);
 
 /* Groups with their own setup and teardown. */
+/* test_result.c: load a result file, what the loader says into @err. */
+struct kscen_run;
+int tests_load_result(const char *path, struct kscen_run **out, char *err, size_t len);
 int kscen_diag_tests(void);
 int kscen_run_tests(void);
 int kscen_spawn_tests(void);
