@@ -193,10 +193,16 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 	unsigned *index = kscen_xcalloc(jobs->nr + 1, sizeof(unsigned));
 	bool *tried = kscen_xcalloc(jobs->nr + 1, sizeof(bool));	/* cleanup: */
 	bool journal_warned = false;
+	const struct kscen_metric_desc *no_cgroup;
 	struct kscen_progress pr;
 	int ret = 0;
 
 	kscen_contain_init(true);
+	/* taken here without a cgroup: what the run cannot say, and why */
+	if (!o->sample && !o->quiet && !kscen_contain_extra(&no_cgroup))
+		kscen_note(NULL, "samples run without a cgroup (%s): no cgroup_cpu "
+			   "or cgroup_memory_peak, and what a sample leaves running "
+			   "outlives a runner that is killed", kscen_contain_reason());
 	kscen_progress_init(&pr, o->quiet || kscen_verbose, -1);
 	/* map[job] = its index among the results, -1 when filtered out. */
 	for (unsigned i = 0; i < jobs->nr; i++) {

@@ -22,10 +22,10 @@ struct kscen_sample_out {
  * cgroup v2). sample_begin() before a sample's fork returns the fd the child
  * passes to enter() (or -1: no cgroup); sample_end() after it kills its
  * cgroup and every orphan, and reads cpu.stat usage and memory.peak (-1
- * where unknown). kscen_contain_extra(): the extra metrics, 0, 1 or 2.
+ * where unknown). kscen_contain_extra(): the extra metrics, 0, 1 or 2 (0:
+ * no cgroup, kscen_contain_reason() says why).
  */
 void kscen_contain_init(bool cgroups);
-bool kscen_contain_has_cgroup(void);
 const char *kscen_contain_reason(void);
 int kscen_contain_sample_begin(void);
 void kscen_contain_enter(int procs_fd);
