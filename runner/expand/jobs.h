@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * jobs.h - a scenario's matrix expanded into jobs (expand.c): each job is
- * one combination of parameter values, with its baseline and "previous";
- * or the same jobs' ids one at a time (plan, validate).
+ * jobs.h - the expand/ stage: a scenario's matrix into jobs, each one
+ * combination of parameter values with a stable id, its baseline and its
+ * "previous". One walk gives them one at a time (expand.c: plan,
+ * validate), and keeps those a run runs whole (expand_jobs.c); a shard of
+ * the plan is shard.h's.
  */
 #ifndef KSCEN_JOBS_H
 #define KSCEN_JOBS_H

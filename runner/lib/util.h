@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * util.h - small helpers every stage uses: allocation that cannot fail,
- * strings, time, whole-file reading (util.c, version.c).
+ * util.h - the lib/ folder's small helpers, which every stage uses:
+ * allocation that cannot fail, strings, time, whole-file reading, names,
+ * the interrupt flag (util.c, version.c). lib/ also holds the
+ * diagnostics sink (diag.h), starting processes (child.h) and symbols
+ * (symbols.h).
  */
 #ifndef KSCEN_UTIL_H
 #define KSCEN_UTIL_H

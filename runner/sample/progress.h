@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * progress.h - where a run is, said to the diagnostics sink (progress.c). On a terminal one
- * line redrawn in place: round, job, elapsed time and an estimate of what
+ * progress.h - where a run is, said to the diagnostics sink as
+ * KSCEN_DIAG_INFO (progress.c). On a terminal one line redrawn in place: round, job, elapsed time and an estimate of what
  * is left; elsewhere a plain line a round, as logs want it; nothing with -q.
  */
 #ifndef KSCEN_PROGRESS_H

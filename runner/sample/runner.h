@@ -1,5 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* runner.h - taking samples: isolate.c (one sample) and run.c (rounds). */
+/*
+ * runner.h - the sample/ stage: a run's jobs sampled in interleaved rounds
+ * (run.c), each sample in a process of its own (isolate.c) and cgroup
+ * (contain.c), a job's prepare: and cleanup: commands (jobcmd.c), and how
+ * a run ends (its exit code). The fork server is sampler.h's, the journal
+ * journal.h's, progress progress.h's, profiles profile_take.h's.
+ */
 #ifndef KSCEN_RUNNER_H
 #define KSCEN_RUNNER_H
 

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * store.h - runs stored as YAML files under results/<scenario>/
- * (result.c writes, result_load.c reads).
+ * store.h - the store/ stage's files: runs stored as YAML files under
+ * results/<scenario>/ (result.c writes, result_load.c reads, with
+ * result_select.c picking the jobs asked for), and shards merged
+ * (merge.c). The run model is run.h's, history and references history.h's.
  */
 #ifndef KSCEN_STORE_H
 #define KSCEN_STORE_H
