@@ -88,19 +88,24 @@ int run_cmd_load(struct run_cmd *rc, const char *path)
 		return EXIT_USAGE;
 	}
 	/*
-	 * A --filter'ed run holds only the jobs it runs; a shard is cut from
-	 * the whole plan first (cmd_shard_jobs() balances it), and filtered
-	 * as it runs.
+	 * A run holds only the jobs it runs: those --filter matches, or a
+	 * shard's, cut from the whole plan (cmd_load_shard() balances it) and
+	 * filtered as it runs; a resumed shard's are those its journal lists.
 	 */
-	if (cmd_load_and_expand_some(path, rc->max_jobs,
-				     rc->sharded || rc->whole_plan ? NULL : rc->ro.filter,
-				     &rc->s, &rc->jobs, &rc->total))
+	if (rc->sharded) {
+		struct cmd_shard sh = {
+			.k = rc->sk, .n = rc->sn, .max_jobs = rc->max_jobs,
+			.results = rc->results,
+			.ids = rc->resume ? rc->jh.ids : NULL, .nr_ids = rc->jh.nr_ids,
+		};
+
+		if (cmd_load_shard(path, &sh, &rc->s, &rc->jobs, &rc->total, &rc->balance))
+			return EXIT_USAGE;
+	} else if (cmd_load_and_expand_some(path, rc->max_jobs,
+					    rc->whole_plan ? NULL : rc->ro.filter,
+					    &rc->s, &rc->jobs, &rc->total)) {
 		return EXIT_USAGE;
-	if (rc->sharded && rc->resume)
-		kscen_resume_shard(&rc->jh, &rc->jobs, &rc->all);
-	else if (rc->sharded)
-		cmd_shard_jobs(&rc->jobs, &rc->all, rc->sk, rc->sn, rc->results,
-			       rc->s->name, &rc->balance);
+	}
 	if (rc->resume && kscen_resume_check(rc->resume, &rc->jh, rc->s, &rc->jobs))
 		return EXIT_USAGE;
 	kscen_run_opts_resolve(&rc->ro, rc->s, rc->repeat, rc->warmup, rc->until_ci,
@@ -255,7 +260,7 @@ void run_cmd_fini(struct run_cmd *rc)
 	free(rc->resume_dir);
 	if (rc->run)
 		kscen_run_free(rc->run);
-	cmd_jobs_release(&rc->jobs, &rc->all);
+	kscen_jobs_free(&rc->jobs);
 	if (rc->s)
 		kscen_scenario_free(rc->s);
 	kscen_idset_free(&rc->want);

@@ -31,7 +31,7 @@ struct run_cmd {
 	struct kscen_run_opts ro;	/* ro.sample: samples taken elsewhere */
 	/* what the phases make, all freed by run_cmd_fini() */
 	struct kscen_scenario *s;
-	struct kscen_jobs jobs, all;	/* all: the whole plan of a shard */
+	struct kscen_jobs jobs;		/* those the run runs */
 	unsigned long total;		/* the plan's jobs */
 	unsigned sk, sn;
 	int sharded;

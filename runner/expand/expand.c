@@ -295,6 +295,7 @@ int kscen_expand_next(struct kscen_expander *x, struct kscen_job_ref *job)
 		expand_unique_note(x);
 		job->id = id;
 		job->spec = e->j;
+		job->pos = x->walked++;
 		return 1;
 	}
 	if (x->done)

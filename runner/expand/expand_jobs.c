@@ -169,8 +169,9 @@ static void find_links(struct keeper *k, const struct kscen_expander *x,
 	*base = expand_find(e, k->val, k->cls, NULL, false, ~0ULL);
 }
 
-/* Keep the job the walk returned last, @id. */
-static void keep_job(struct keeper *k, struct kscen_expander *x, const char *id)
+/* Keep the job the walk returned last, @id; with @light its id and links alone. */
+static void keep_job(struct keeper *k, struct kscen_expander *x, const char *id,
+		     bool light)
 {
 	struct xentry *e = &x->e[x->cur];
 	const struct kscen_job_spec *j = e->j;
@@ -194,6 +195,13 @@ static void keep_job(struct keeper *k, struct kscen_expander *x, const char *id)
 	job->spec = j;
 	job->workload = w;
 	job->id = kscen_xstrdup(id);
+	job->baseline = -1;
+	k->slot[out->nr] = e->slot0 + self;
+	k->base[out->nr] = base < 0 ? -1 : (long long)(e->slot0 + base);
+	job->previous = kept_at(k, prev < 0 ? -1 : (long long)(e->slot0 + prev));
+	out->nr++;
+	if (light)
+		return;
 	job->params = kscen_xcalloc(1, w->params_size ? w->params_size : 1);
 	expand_fill_params(x, job->params, true);
 	shown(k, e, x->at_inc, x->at_inc >= 0 ? NULL : x->idx, job);
@@ -206,15 +214,11 @@ static void keep_job(struct keeper *k, struct kscen_expander *x, const char *id)
 		if (j->nr_captures)
 			add_captures(job);
 	}
-	k->slot[out->nr] = e->slot0 + self;
-	k->base[out->nr] = base < 0 ? -1 : (long long)(e->slot0 + base);
-	job->previous = kept_at(k, prev < 0 ? -1 : (long long)(e->slot0 + prev));
-	out->nr++;
 }
 
-int kscen_expand_keep(const struct kscen_scenario *s, unsigned long max_jobs,
-		      bool (*keep)(const struct kscen_job_ref *job, void *arg),
-		      void *arg, struct kscen_jobs *out, unsigned long *total)
+static int expand_keep(const struct kscen_scenario *s, unsigned long max_jobs,
+		       bool (*keep)(const struct kscen_job_ref *job, void *arg),
+		       void *arg, bool light, struct kscen_jobs *out, unsigned long *total)
 {
 	struct keeper k = { .out = out };
 	struct kscen_expander *x;
@@ -236,7 +240,7 @@ int kscen_expand_keep(const struct kscen_scenario *s, unsigned long max_jobs,
 	while ((ret = kscen_expand_next(x, &ref)) > 0) {
 		++*total;
 		if (!keep || keep(&ref, arg))
-			keep_job(&k, x, ref.id);
+			keep_job(&k, x, ref.id, light);
 	}
 	for (unsigned i = 0; i < out->nr; i++)
 		out->job[i].baseline = kept_at(&k, k.base[i]);
@@ -250,6 +254,21 @@ int kscen_expand_keep(const struct kscen_scenario *s, unsigned long max_jobs,
 	if (ret)
 		kscen_jobs_free(out);
 	return ret;
+}
+
+int kscen_expand_keep(const struct kscen_scenario *s, unsigned long max_jobs,
+		      bool (*keep)(const struct kscen_job_ref *job, void *arg),
+		      void *arg, struct kscen_jobs *out, unsigned long *total)
+{
+	return expand_keep(s, max_jobs, keep, arg, false, out, total);
+}
+
+int kscen_expand_ids(const struct kscen_scenario *s, unsigned long max_jobs,
+		     struct kscen_jobs *out)
+{
+	unsigned long total;
+
+	return expand_keep(s, max_jobs, NULL, NULL, true, out, &total);
 }
 
 int kscen_expand(const struct kscen_scenario *s, unsigned long max_jobs,

@@ -70,6 +70,7 @@ struct kscen_expander {
 	struct xentry *e;
 	unsigned nr_e;			/* entries prepared */
 	unsigned long nr_jobs;		/* jobs before excludes: at most this many */
+	unsigned long walked;		/* jobs given so far */
 	/* Where the walk is: entry, combination, include. */
 	unsigned cur;
 	unsigned long n;

@@ -58,6 +58,7 @@ struct kscen_expander;
 struct kscen_job_ref {
 	const char *id;
 	const struct kscen_job_spec *spec;
+	unsigned long pos;	/* its place in the plan, from 0 */
 };
 
 int kscen_expand_begin(const struct kscen_scenario *s, unsigned long max_jobs,
@@ -82,6 +83,12 @@ int kscen_expand(const struct kscen_scenario *s, unsigned long max_jobs,
 int kscen_expand_some(const struct kscen_scenario *s, unsigned long max_jobs,
 		      const char *filter, struct kscen_jobs *out,
 		      unsigned long *total);
+/*
+ * All of them with their ids, baselines and previous jobs alone (no
+ * params, shown values or metrics): what a plan's shards are cut by.
+ */
+int kscen_expand_ids(const struct kscen_scenario *s, unsigned long max_jobs,
+		     struct kscen_jobs *out);
 void kscen_jobs_free(struct kscen_jobs *jobs);
 
 /* @job's timeout a sample (and a prepare:/cleanup: command): its own or @s's. */

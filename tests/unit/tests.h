@@ -75,7 +75,7 @@
 	X(test_shard_assignment_is_deterministic_connected_balanced) \
 	X(test_shard_balances_by_weight)	\
 	X(test_fleet_geomean_per_host_and_configuration) \
-	X(test_shard_subset_renumbers_links)		\
+	X(test_shard_walked_as_whole_plan_cut)		\
 	X(test_shard_parse_and_job_array_env)		\
 	X(test_merge_refuses_mixed_duplicate_and_lists_missing) \
 	X(test_deploy_k8s_indexed_job_shape)		\
