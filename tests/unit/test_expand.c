@@ -13,7 +13,6 @@
 #include <cmocka.h>
 #include <errno.h>
 #include <fnmatch.h>
-#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -409,18 +408,8 @@ static void same_as_expand(const char *path)
 
 void test_expand_keeps_every_job_walked(void **state)
 {
-	const char *const dirs[] = { "tests/fixtures/good/*.yaml", "scenarios/*.yaml" };
-
 	(void)state;
-	for (unsigned d = 0; d < 2; d++) {
-		glob_t g;
-
-		assert_int_equal(glob(dirs[d], 0, NULL, &g), 0);
-		assert_true(g.gl_pathc >= 5);
-		for (size_t i = 0; i < g.gl_pathc; i++)
-			same_as_expand(g.gl_pathv[i]);
-		globfree(&g);
-	}
+	tests_each_scenario(same_as_expand);
 }
 
 /*
@@ -647,7 +636,6 @@ static void filtered_as_expand(const char *path)
 
 void test_expand_some_is_expand_filtered(void **state)
 {
-	const char *const dirs[] = { "tests/fixtures/good/*.yaml", "scenarios/*.yaml" };
 	char path[] = "/tmp/kscen-expand.XXXXXX";
 	/* a baseline over an axis with an exclude and an include, labels-free long values */
 	const char *text =
@@ -668,12 +656,5 @@ void test_expand_some_is_expand_filtered(void **state)
 	close(fd);
 	filtered_as_expand(path);
 	unlink(path);
-	for (unsigned d = 0; d < 2; d++) {
-		glob_t g;
-
-		assert_int_equal(glob(dirs[d], 0, NULL, &g), 0);
-		for (size_t i = 0; i < g.gl_pathc; i++)
-			filtered_as_expand(g.gl_pathv[i]);
-		globfree(&g);
-	}
+	tests_each_scenario(filtered_as_expand);
 }

@@ -12,7 +12,6 @@
 #include <cmocka.h>
 #include <stdio.h>
 #include <errno.h>
-#include <glob.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -219,17 +218,8 @@ static void shard_as_whole_plan(const char *path)
 
 void test_shard_walked_as_whole_plan_cut(void **state)
 {
-	const char *const dirs[] = { "tests/fixtures/good/*.yaml", "scenarios/*.yaml" };
-
 	(void)state;
-	for (unsigned d = 0; d < 2; d++) {
-		glob_t g;
-
-		assert_int_equal(glob(dirs[d], 0, NULL, &g), 0);
-		for (size_t i = 0; i < g.gl_pathc; i++)
-			shard_as_whole_plan(g.gl_pathv[i]);
-		globfree(&g);
-	}
+	tests_each_scenario(shard_as_whole_plan);
 }
 
 static void env_clear(void)

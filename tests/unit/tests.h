@@ -89,6 +89,8 @@ KSCEN_UNIT_TESTS(DECLARE)
 char *kscen_sha256_hex(const void *buf, size_t len);
 
 /* Groups with their own setup and teardown. */
+/* main.c: @fn on each good fixture and each example scenario. */
+void tests_each_scenario(void (*fn)(const char *path));
 /* test_result.c: load a result file, what the loader says into @err. */
 struct kscen_run;
 int tests_load_result(const char *path, struct kscen_run **out, char *err, size_t len);
