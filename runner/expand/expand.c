@@ -142,25 +142,19 @@ const struct xentry *expand_at(const struct kscen_expander *x)
 	return &x->e[x->cur];
 }
 
-/*
- * The job returned last: its values into @params, a string borrowed from
- * the walk, or its own copy if @own.
- */
-void expand_fill_params(const struct kscen_expander *x, void *params, bool own)
+/* The job returned last: its values into @params, its own copies. */
+void expand_fill_params(const struct kscen_expander *x, void *params)
 {
 	const struct xentry *e = &x->e[x->cur];
 	const struct kscen_workload *w = e->j->workload;
+	const struct kscen_value *inc = x->at_inc >= 0 ? e->inc[x->at_inc].val : NULL;
 
 	for (unsigned i = 0; i < w->nr_params; i++) {
-		const struct kscen_param *p = &w->params[i];
-		struct kscen_value v = x->at_inc >= 0 ? e->inc[x->at_inc].val[i]
-						      : *expand_value_at(e, i, x->idx);
+		struct kscen_value v = inc ? inc[i] : *expand_value_at(e, i, x->idx);
 
-		if (p->type == KSCEN_P_STRING && own)
+		if (w->params[i].type == KSCEN_P_STRING)
 			v.s = v.s ? kscen_xstrdup(v.s) : NULL;
-		else if (p->type == KSCEN_P_STRING)	/* borrowed: nothing to free */
-			*(char **)((char *)params + p->offset) = NULL;
-		kscen_value_store(p, params, &v);
+		kscen_value_store(&w->params[i], params, &v);
 	}
 }
 
@@ -183,7 +177,9 @@ unsigned expand_metrics(const struct kscen_job_spec *j, const void *params,
  */
 static int check_job(struct kscen_expander *x, const char *id)
 {
-	const struct kscen_job_spec *j = x->e[x->cur].j;
+	const struct xentry *e = &x->e[x->cur];
+	const struct kscen_job_spec *j = e->j;
+	const struct kscen_value *inc = x->at_inc >= 0 ? e->inc[x->at_inc].val : NULL;
 	const struct kscen_workload *w = j->workload;
 	struct kscen_metric_desc m[KSCEN_MAX_METRICS];
 	unsigned nr_metrics = w->nr_metrics;
@@ -191,7 +187,15 @@ static int check_job(struct kscen_expander *x, const char *id)
 
 	if (!w->check && !j->nr_captures)
 		return 0;
-	expand_fill_params(x, x->params, false);
+	/* the values borrowed from the walk: nothing to free (every job: hot) */
+	for (unsigned i = 0; i < w->nr_params; i++) {
+		const struct kscen_param *p = &w->params[i];
+		struct kscen_value v = inc ? inc[i] : *expand_value_at(e, i, x->idx);
+
+		if (p->type == KSCEN_P_STRING)
+			*(char **)((char *)x->params + p->offset) = NULL;
+		kscen_value_store(p, x->params, &v);
+	}
 	if (w->check && w->check(x->params, err, sizeof(err))) {
 		kscen_file_error(j->spec_file, j->mark, "job %s: %s", id, err);
 		return -EINVAL;

@@ -203,7 +203,7 @@ static void keep_job(struct keeper *k, struct kscen_expander *x, const char *id,
 	if (light)
 		return;
 	job->params = kscen_xcalloc(1, w->params_size ? w->params_size : 1);
-	expand_fill_params(x, job->params, true);
+	expand_fill_params(x, job->params);
 	shown(k, e, x->at_inc, x->at_inc >= 0 ? NULL : x->idx, job);
 	job->metrics = w->metrics;
 	job->nr_metrics = w->nr_metrics;

@@ -12,39 +12,6 @@
 #include "expand_priv.h"
 #include "lib/util.h"
 
-unsigned expand_next_combo(const struct xentry *e, unsigned *idx)
-{
-	for (int a = (int)e->nr_axes - 1; a >= 0; a--) {
-		if (++idx[a] < e->axis[a].nr)
-			return a;
-		idx[a] = 0;
-	}
-	return 0;
-}
-
-bool expand_excluded(const struct xentry *e, const unsigned *idx)
-{
-	for (unsigned x = 0; x < e->j->nr_exclude; x++) {
-		const struct xsel *xs = &e->ex[x];
-		bool all = !xs->never;
-
-		for (unsigned a = 0; all && a < e->nr_axes; a++)
-			all = !xs->ok[a] || xs->ok[a][idx[a]];
-		if (all)
-			return true;
-	}
-	return false;
-}
-
-/* The value of workload param @i in combination @idx. */
-const struct kscen_value *expand_value_at(const struct xentry *e, unsigned i,
-					  const unsigned *idx)
-{
-	int a = e->axis_of[i];
-
-	return a >= 0 ? &e->axis[a].val[idx[a]] : &e->fixed[i];
-}
-
 /* The id of combination @idx, whole (malloc'ed). */
 char *expand_matrix_id(const struct xentry *e, const unsigned *idx)
 {

@@ -104,7 +104,7 @@ int expand_begin(const struct kscen_scenario *s, unsigned long max_jobs,
 		 bool rescan, struct kscen_expander **out);
 /* The entry of the job returned last; its values into a params struct. */
 const struct xentry *expand_at(const struct kscen_expander *x);
-void expand_fill_params(const struct kscen_expander *x, void *params, bool own);
+void expand_fill_params(const struct kscen_expander *x, void *params);
 unsigned expand_metrics(const struct kscen_job_spec *j, const void *params,
 			struct kscen_metric_desc *m);
 
@@ -113,10 +113,6 @@ int expand_entry_prepare(struct xentry *e, const struct kscen_job_spec *j);
 void expand_entry_fini(struct xentry *e);
 
 /* expand_matrix.c: combinations */
-unsigned expand_next_combo(const struct xentry *e, unsigned *idx);
-bool expand_excluded(const struct xentry *e, const unsigned *idx);
-const struct kscen_value *expand_value_at(const struct xentry *e, unsigned i,
-					  const unsigned *idx);
 char *expand_matrix_id(const struct xentry *e, const unsigned *idx);
 
 /*
@@ -163,7 +159,6 @@ char *expand_include_id(const struct xentry *e, const struct xinclude *inc);
 
 /* expand_unique.c */
 #define HASH_INIT	0xcbf29ce484222325ULL
-uint64_t expand_hash(uint64_t h, const char *s, size_t n);
 void expand_unique_begin(struct kscen_expander *x, unsigned long total);
 void expand_unique_note(struct kscen_expander *x);
 int expand_unique_end(struct kscen_expander *x);
@@ -174,5 +169,52 @@ struct expand_twice {
 };
 int expand_unique_twins(const struct kscen_expander *x, struct expand_twice *t,
 			size_t nr);
+
+/* ---- What the walk does for every job, inline -------------------------- */
+
+/* The next combination: returns the first axis that changed. */
+static inline unsigned expand_next_combo(const struct xentry *e, unsigned *idx)
+{
+	for (int a = (int)e->nr_axes - 1; a >= 0; a--) {
+		if (++idx[a] < e->axis[a].nr)
+			return a;
+		idx[a] = 0;
+	}
+	return 0;
+}
+
+/* Does an exclude remove combination @idx? */
+static inline bool expand_excluded(const struct xentry *e, const unsigned *idx)
+{
+	for (unsigned x = 0; x < e->j->nr_exclude; x++) {
+		const struct xsel *xs = &e->ex[x];
+		bool all = !xs->never;
+
+		for (unsigned a = 0; all && a < e->nr_axes; a++)
+			all = !xs->ok[a] || xs->ok[a][idx[a]];
+		if (all)
+			return true;
+	}
+	return false;
+}
+
+/* The value of workload param @i in combination @idx. */
+static inline const struct kscen_value *expand_value_at(const struct xentry *e,
+							unsigned i, const unsigned *idx)
+{
+	int a = e->axis_of[i];
+
+	return a >= 0 ? &e->axis[a].val[idx[a]] : &e->fixed[i];
+}
+
+/* FNV-1a, 64 bits, continued from @h. */
+static inline uint64_t expand_hash(uint64_t h, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
 
 #endif

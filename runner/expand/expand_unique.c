@@ -24,16 +24,6 @@
 #include "expand_priv.h"
 #include "lib/util.h"
 
-/* FNV-1a, 64 bits, continued from @h. */
-uint64_t expand_hash(uint64_t h, const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
