@@ -53,6 +53,7 @@ void expand_entry_fini(struct xentry *e)
 		free(e->inc[i].id);
 	}
 	free(e->inc);
+	free(e->inc_hash);
 	free(e->keys);
 	free(e->ex);
 	free(e->axis);
@@ -407,7 +408,13 @@ static int prepare_includes(struct xentry *e)
 		e->nr_inc++;
 	}
 	free(cls);
-	return ret;
+	if (ret)
+		return ret;
+	e->inc_hash = kscen_xcalloc(e->nr_inc + 1, sizeof(*e->inc_hash));
+	for (unsigned i = 0; i < e->nr_inc; i++)
+		e->inc_hash[i] = (struct inc_hash){ expand_values_hash(j->workload, e->inc[i].val), i };
+	qsort(e->inc_hash, e->nr_inc, sizeof(*e->inc_hash), expand_cmp_inc_hash);
+	return 0;
 }
 
 /* An entry ready to walk, and the errors found before its jobs are checked. */

@@ -185,6 +185,52 @@ static long long find_matrix(const struct xentry *e, const int *cls, bool last,
 	return slot;
 }
 
+uint64_t expand_values_hash(const struct kscen_workload *w, const struct kscen_value *val)
+{
+	uint64_t h = HASH_INIT;
+
+	for (unsigned i = 0; i < w->nr_params; i++) {
+		const char *s = val[i].s ? val[i].s : "";
+
+		if (w->params[i].type == KSCEN_P_STRING)
+			h = expand_hash(h, s, strlen(s) + 1);
+		else
+			h = expand_hash(h, (const char *)&val[i].i, sizeof(val[i].i));
+	}
+	return h;
+}
+
+int expand_cmp_inc_hash(const void *a, const void *b)
+{
+	const struct inc_hash *x = a, *y = b;
+
+	if (x->h != y->h)
+		return x->h < y->h ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+/* The first of the includes before @nr with the values @val: its slot, or -1. */
+static long long find_include(const struct xentry *e, const struct kscen_value *val,
+			      unsigned nr)
+{
+	const struct kscen_workload *w = e->j->workload;
+	struct inc_hash key = { expand_values_hash(w, val), 0 };
+	unsigned lo = 0, hi = e->nr_inc;
+
+	while (lo < hi) {	/* the first of the hash, the lowest index first */
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (expand_cmp_inc_hash(&e->inc_hash[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < e->nr_inc && e->inc_hash[lo].h == key.h && e->inc_hash[lo].i < nr; lo++)
+		if (same_values(w, e->inc[e->inc_hash[lo].i].val, val, NULL))
+			return e->total + e->inc_hash[lo].i;
+	return -1;
+}
+
 long long expand_find(const struct xentry *e, const struct kscen_value *val,
 		      const int *cls, const bool *skip, bool last,
 		      unsigned long long before)
@@ -204,6 +250,8 @@ long long expand_find(const struct xentry *e, const struct kscen_value *val,
 			slot = e->total + nr - 1 - k;
 	if (slot < 0 && fixed)
 		slot = find_matrix(e, cls, last, before);
+	if (!last && slot < 0 && !skip && e->inc_hash)
+		return find_include(e, val, nr);
 	for (unsigned k = 0; !last && slot < 0 && k < nr; k++)
 		if (same_values(w, e->inc[k].val, val, skip))
 			slot = e->total + k;

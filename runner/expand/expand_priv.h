@@ -61,6 +61,14 @@ struct xentry {
 	unsigned nr_keys;
 	struct xinclude *inc;
 	unsigned nr_inc;		/* includes ready */
+	/*
+	 * Once they are: per include, the hash of its values, sorted with
+	 * its index (a job's baseline looked up among a thousand includes).
+	 */
+	struct inc_hash {
+		uint64_t h;
+		unsigned i;
+	} *inc_hash;
 	size_t max_id;			/* bytes of the longest id of the matrix */
 	unsigned long long slot0;	/* the slot of its first combination */
 };
@@ -140,6 +148,9 @@ void expand_classes(const struct xentry *e, const struct kscen_value *val,
 long long expand_find(const struct xentry *e, const struct kscen_value *val,
 		      const int *cls, const bool *skip, bool last,
 		      unsigned long long before);
+/* The hash of a job's values (equal values, equal hashes): inc_hash. */
+uint64_t expand_values_hash(const struct kscen_workload *w, const struct kscen_value *val);
+int expand_cmp_inc_hash(const void *a, const void *b);
 
 /*
  * expand_id.c. A value longer than ID_VALUE_MAX bytes (a command, a regex)
