@@ -130,6 +130,55 @@ printf 'sample 0 5000000000\nquit\n' | "$kscen" agent --stdio "$tmp/prep.yaml" >
 if [ "$(wc -l <"$tmp/prepared")" = 3 ] && [ "$c1" = 1 ] && [ "$(wc -l <"$tmp/cleaned")" = 2 ] &&
 	[ "$(tail -1 "$tmp/out")" = bye ]; then pass agent_runs_cleanup_at_quit; else
 	fail agent_runs_cleanup_at_quit "prepared $(wc -l <"$tmp/prepared"), cleaned $c1 then $(cat "$tmp/cleaned" | wc -l): $(cat "$tmp/err")"; fi
+# the agent expands the plan as the host does: kscen ab passes --max-jobs
+run "$kscen" agent --stdio --max-jobs 1 "$vfx/tiny.yaml" </dev/null
+[ $rc = 3 ] && grep -q '^error the scenario does not load' "$tmp/out" &&
+	grep -q 'more than 1 jobs' "$tmp/err" && pass agent_takes_max_jobs ||
+	fail agent_takes_max_jobs "rc=$rc $(cat "$tmp/out" "$tmp/err")"
+# kscen ab's own paths without qemu: KSCEN_AB_LOCAL_AGENTS (lib/hooks.c)
+# makes each kernel's guest an agent on this machine. The run is made,
+# stored and exits as kscen run's: the hook recorded, 143 on SIGTERM with
+# the samples so far saved, 4 when the save fails.
+export KSCEN_AB_LOCAL_AGENTS=1
+run "$kscen" ab --kernel a --kernel b -q -o "$tmp/abres" "$vfx/tiny.yaml"
+abrun=$(ls "$tmp"/abres/*/*.yaml 2>/dev/null)
+if [ $rc = 0 ] && [ -n "$abrun" ] && grep -q '^test_hooks: KSCEN_AB_LOCAL_AGENTS=1' "$abrun" &&
+   grep -q '^  baseline: .*/kernel=A' "$abrun" && grep -q '^# 4 ok, 0 skipped, 0 failed' "$tmp/out"; then
+	pass ab_local_agents_run_saved
+else
+	fail ab_local_agents_run_saved "rc=$rc $(cat "$tmp/err") $(head -c 600 "$abrun")"
+fi
+cat >"$tmp/abslow.yaml" <<YAML
+scenario: ab-slow
+repeat: 20
+warmup: 0
+jobs:
+  - name: s
+    workload: exec
+    prepare: echo p >>$tmp/abprep
+    params: {command: "sleep 0.1"}
+YAML
+rm -rf "$tmp/abres" "$tmp/abprep"
+"$kscen" ab --kernel a --kernel b -q -o "$tmp/abres" "$tmp/abslow.yaml" >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+for _ in $(seq 200); do [ "$(cat "$tmp/abprep" 2>/dev/null | wc -l)" -ge 3 ] && break; sleep 0.05; done
+kill -TERM $pid
+wait $pid
+rc=$?
+[ $rc = 143 ] && grep -q '^partial: true' "$tmp"/abres/ab-slow/*.yaml 2>/dev/null &&
+	pass ab_sigterm_exits_143_saves || fail ab_sigterm_exits_143_saves "rc=$rc $(cat "$tmp/err")"
+if [ "$(id -u)" = 0 ] && mkdir -p "$tmp/abfull" && mount -t tmpfs -o size=64k tmpfs "$tmp/abfull" 2>/dev/null; then
+	mkdir -p "$tmp/abfull/e2e-vm-tiny"
+	dd if=/dev/zero of="$tmp/abfull/fill" bs=4k count=16 2>/dev/null
+	run "$kscen" ab --kernel a --kernel b -q -o "$tmp/abfull" "$vfx/tiny.yaml"
+	[ $rc = 4 ] && grep -q 'No space left on device (errno 28)' "$tmp/err" &&
+		grep -q '^# 4 ok' "$tmp/out" && pass ab_save_fails_exit_4 ||
+		fail ab_save_fails_exit_4 "rc=$rc $(cat "$tmp/err")"
+	umount "$tmp/abfull"
+else
+	skip ab_save_fails_exit_4 "needs root to mount a small tmpfs"
+fi
+unset KSCEN_AB_LOCAL_AGENTS
 
 if [ -n "$vm_why" ]; then
 	for t in vm_missing_module vm_boot_run_results_back; do skip $t "$vm_why"; done

@@ -28,23 +28,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "store/store.h"
-#include "report/report.h"
 #include "lib/util.h"
-#include "sample/runner.h"
-#include "scenario/scenario.h"
-#include "scenario/scenario_load.h"
+#include "stats/stats.h"
 #include "vm/vm.h"
 #include "vm/ab.h"
 #include "cmd.h"
 #include "options.h"
+#include "run_cmd.h"
 
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	kscen_interrupted = 1;
-}
 
 /* ---- the command ------------------------------------------------------------ */
 
@@ -130,6 +121,116 @@ static bool modules_seen(const struct kscen_jobs *jobs)
 	return true;
 }
 
+/* Boot both guests (or start both agents here): false when neither runs. */
+static bool ab_boot(struct ab *ab, const struct kscen_vm_config *c, const char **kernel,
+		    const char **module, char *const *local)
+{
+	for (unsigned k = 0; k < 2; k++) {
+		struct guest *g = &ab->g[k];
+
+		g->c = *c;
+		g->c.label = ab_labels[k];
+		g->c.kernel = kernel[k];
+		g->c.modules = module[k];
+		if (local ? ab_local_spawn(g, local) : kscen_vm_spawn(&g->c, &g->vm))
+			g->dead = kscen_xasprintf("it did not start");
+	}
+	for (unsigned k = 0; k < 2; k++) {
+		struct guest *g = &ab->g[k];
+
+		if (g->dead)
+			continue;
+		if (!local && kscen_vm_wait_booted(&g->c, &g->vm))
+			g->dead = g->vm.panic ? kscen_xasprintf("it did not boot (%s)",
+					strstr(g->vm.panic, "] ") ? strstr(g->vm.panic, "] ") + 2 :
+					g->vm.panic) : kscen_xasprintf("it did not boot");
+		else
+			ab_agent_hello(ab, g);
+	}
+	if (ab->g[0].dead && ab->g[1].dead) {
+		fprintf(stderr, "kscen ab: neither kernel booted; nothing run\n");
+		return false;
+	}
+	fprintf(stderr, "kscen ab: A = %s, B = %s, under %s%s%s%s\n",
+		ab->g[0].vm.release ? ab->g[0].vm.release : kernel[0],
+		ab->g[1].vm.release ? ab->g[1].vm.release : kernel[1],
+		ab->g[0].vm.kvm ? "KVM" : "TCG", ab->g[0].vm.kvm ? "" : " (",
+		ab->g[0].vm.kvm ? "" : ab->g[0].vm.accel_why,
+		ab->g[0].vm.kvm ? "" : "): emulated CPUs, so the numbers say "
+		"nothing about the kernels' speed");
+	return true;
+}
+
+/* The agents' goodbye: each runs its jobs' cleanup: and powers its guest off. */
+static void ab_quit(struct ab *ab)
+{
+	for (unsigned k = 0; k < 2; k++) {
+		struct guest *g = &ab->g[k];
+		char *bye = NULL;
+
+		if (g->dead || ab_agent_send(g, "quit\n") || ab_agent_line(g, 10, &bye))
+			continue;
+		free(bye);
+	}
+	overheads(ab);
+}
+
+/*
+ * The phases of `kscen run` (run_cmd.c) around the guests: the scenario
+ * loaded whole (a guest's agent numbers the jobs as we do), each job made
+ * two, one a kernel; the guests booted once the run can be stored.
+ */
+static int ab_phases(struct run_cmd *rc, struct ab *ab, const struct kscen_vm_config *c,
+		     const char **kernel, const char **module, int argc, char **argv,
+		     int first, struct kscen_jobs *plain)
+{
+	char max_jobs[32], *sargv[6], *script = NULL;
+	/* KSCEN_AB_LOCAL_AGENTS (lib/hooks.c): the same agent, on this machine */
+	char *local[] = { "/proc/self/exe", "agent", "--stdio", "--max-jobs",
+			  max_jobs, argv[first < argc ? first : 0], NULL };
+	bool here = getenv("KSCEN_AB_LOCAL_AGENTS") != NULL;
+	struct kscen_vm_config vc = *c;
+	int code;
+
+	if (argc - first != 1)
+		return cmd_usage_error("ab", "needs --kernel A --kernel B and one scenario file");
+	if ((code = run_cmd_load(rc, argv[first])))
+		return code;
+	if (!modules_seen(&rc->jobs))
+		return EXIT_USAGE;
+	rc->ro.until_ci = 0;		/* repeat: auto is not for two guests */
+	rc->ro.max_repeat = rc->ro.repeat;
+	ab->n = rc->jobs.nr;
+	ab->sha256 = rc->s->sha256;
+	*plain = rc->jobs;
+	kscen_ab_jobs(plain, &rc->jobs);
+	rc->total = rc->jobs.nr;
+	if ((code = run_cmd_check(rc)))
+		return code;
+	/* the agent: this kscen, on the same scenario path, from here */
+	snprintf(max_jobs, sizeof(max_jobs), "%lu", rc->max_jobs);
+	sargv[0] = "agent";
+	sargv[1] = "--max-jobs";
+	sargv[2] = max_jobs;
+	sargv[3] = argv[first];
+	sargv[4] = NULL;
+	if (!here && !(vc.script = script = kscen_vm_script(4, sargv, NULL)))
+		return EXIT_USAGE;
+	code = ab_boot(ab, &vc, kernel, module, here ? local : NULL) ? 0 : EXIT_FAILED_JOBS;
+	if (!code) {
+		run_cmd_new(rc, argc, argv);
+		ab_system(ab, &rc->run->system);
+		run_cmd_take(rc);
+		if (ab->g[0].dead || ab->g[1].dead)
+			rc->run->partial = true;
+		ab_quit(ab);
+		run_cmd_store(rc);
+		code = run_cmd_report(rc);
+	}
+	free(script);
+	return code;
+}
+
 int cmd_ab(int argc, char **argv)
 {
 	struct ab ab = { .hang_timeout = HANG_TIMEOUT };
@@ -139,16 +240,8 @@ int cmd_ab(int argc, char **argv)
 	};
 	struct two kernels = { .what = "--kernel" }, modules = { .what = "--modules" };
 	unsigned long cpus = 2, boot = 300, hang = HANG_TIMEOUT;
-	const char *results = "results";
-	unsigned long repeat = 0, warmup = ULONG_MAX;
-	enum kscen_format fmt = KSCEN_FMT_TEXT;
-	struct kscen_run_opts ro = { 0 };
-	struct kscen_scenario *s = NULL;
-	struct kscen_jobs jobs = { 0 }, both = { 0 };
-	struct kscen_run *run = NULL;
-	char *script = NULL, *sargv[2];
-	bool save = true, no_save = false;
-	int ret, code = 0;
+	struct kscen_jobs plain = { 0 };
+	struct run_cmd rc;
 	const struct kscen_option opts[] = {
 		OPT_CALLBACK(0, "kernel", &kernels, "BZIMAGE",
 			     "twice: kernel A (the baseline), then kernel B", opt_two),
@@ -158,146 +251,38 @@ int cmd_ab(int argc, char **argv)
 		OPT_UINT(0, "hang-timeout", &hang, "S", 1, 86400,
 			 "a guest silent for S seconds past a sample's\n"
 			 "timeout is taken for hung and stopped (default 60)"),
-		OPT_UINT('r', "repeat", &repeat, "N", 1, 1000000,
-			 "recorded samples per job and kernel"),
-		OPT_UINT('w', "warmup", &warmup, "N", 0, 1000000,
-			 "discarded samples per job and kernel"),
-		OPT_STRING('o', "results", &results, "DIR",
-			   "where the run is stored (default: results/)"),
-		OPT_STRING(0, "filter", &ro.filter, "GLOB",
-			   "only the jobs whose id (with kernel=) matches"),
-		OPT_BOOL(0, "no-save", &no_save, "do not store the run"),
-		OPT_FORMAT(&fmt),
-		OPT_BOOL('q', "quiet", &ro.quiet, "no progress on stderr"),
-		OPT_COUNT('v', "verbose", &kscen_verbose,
-			  "every sample, and the qemu command lines"),
+		OPT__REPEAT(&rc.repeat, "recorded samples per job and kernel"),
+		OPT__WARMUP(&rc.warmup, "discarded samples per job and kernel"),
+		OPT__RESULTS(&rc.results, "where the run is stored (default: results/)"),
+		OPT__FILTER(&rc.ro.filter, "only the jobs whose id (with kernel=) matches"),
+		OPT__NO_SAVE(&rc.no_save),
+		OPT_FORMAT(&rc.fmt),
+		OPT__MAX_JOBS(&rc.max_jobs),
+		OPT__QUIET(&rc.ro.quiet, "no progress on stderr"),
+		OPT__VERBOSE(&kscen_verbose, "every sample, and the qemu command lines"),
 		OPT_END(),
 	};
-	const char **kernel = kernels.v, **module = modules.v;
-	unsigned nr_kernels;
+	int first, code;
 
-	optind = kscen_parse_options("ab", argc, argv, opts, 0);
-	if (optind < 0)
-		return optind == KSCEN_OPT_HELP ? 0 : EXIT_USAGE;
-	nr_kernels = kernels.nr;
-	c.cpus = cpus;
-	c.boot_timeout = boot;
-	ab.hang_timeout = hang;
-	save = !no_save;
-	if (nr_kernels != 2 || argc - optind != 1)
-		return cmd_usage_error("ab", "needs --kernel A --kernel B and one scenario file");
-	if (kscen_scenario_load(argv[optind], &s))
-		return EXIT_USAGE;
-	if (kscen_expand(s, 100000, &jobs)) {
-		kscen_scenario_free(s);
-		return EXIT_USAGE;
+	for (unsigned k = 0; k < 2; k++)	/* nothing to stop yet */
+		ab.g[k].vm.agent = ab.g[k].vm.listen = ab.g[k].vm.console = -1;
+	run_cmd_init(&rc, "ab");
+	rc.compare = "none";		/* A is B's reference */
+	rc.whole_plan = true;
+	rc.ro.sample = ab_sample;
+	rc.ro.sample_arg = &ab;
+	first = kscen_parse_options("ab", argc, argv, opts, 0);
+	if (first < 0) {
+		code = first == KSCEN_OPT_HELP ? 0 : EXIT_USAGE;
+	} else if (kernels.nr != 2) {
+		code = cmd_usage_error("ab", "needs --kernel A --kernel B and one scenario file");
+	} else {
+		c.cpus = cpus;
+		c.boot_timeout = boot;
+		ab.hang_timeout = hang;
+		code = ab_phases(&rc, &ab, &c, kernels.v, modules.v, argc, argv, first,
+				 &plain);
 	}
-	if (!modules_seen(&jobs)) {
-		kscen_jobs_free(&jobs);
-		kscen_scenario_free(s);
-		return EXIT_USAGE;
-	}
-	ab.n = jobs.nr;
-	ab.sha256 = s->sha256;
-	kscen_ab_jobs(&jobs, &both);
-	ro.repeat = repeat ? repeat : s->repeat;
-	ro.warmup = warmup != ULONG_MAX ? warmup : s->warmup;
-	ro.max_repeat = ro.repeat;	/* repeat: auto is not for two guests */
-	ro.sample = ab_sample;
-	ro.sample_arg = &ab;
-	if (save && (ret = kscen_result_dir_ready(results, s->name))) {
-		fprintf(stderr, "kscen ab: cannot store runs in %s/%s: %s\n",
-			results, s->name, strerror(-ret));
-		code = EXIT_USAGE;
-		goto out;
-	}
-
-	/* the agent: this kscen, on the same scenario path, from here */
-	sargv[0] = "agent";
-	sargv[1] = argv[optind];
-	script = kscen_vm_script(2, sargv, NULL);
-	if (!script) {
-		code = EXIT_USAGE;
-		goto out;
-	}
-	c.script = script;
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	for (unsigned k = 0; k < 2; k++) {
-		struct guest *g = &ab.g[k];
-
-		g->c = c;
-		g->c.label = ab_labels[k];
-		g->c.kernel = kernel[k];
-		g->c.modules = module[k];
-		if (kscen_vm_spawn(&g->c, &g->vm))
-			g->dead = kscen_xasprintf("it did not start");
-	}
-	for (unsigned k = 0; k < 2; k++) {
-		struct guest *g = &ab.g[k];
-
-		if (g->dead)
-			continue;
-		if (kscen_vm_wait_booted(&g->c, &g->vm))
-			g->dead = g->vm.panic ? kscen_xasprintf("it did not boot (%s)",
-					strstr(g->vm.panic, "] ") ? strstr(g->vm.panic, "] ") + 2 :
-					g->vm.panic) : kscen_xasprintf("it did not boot");
-		else
-			ab_agent_hello(&ab, g);
-	}
-	if (ab.g[0].dead && ab.g[1].dead) {
-		fprintf(stderr, "kscen ab: neither kernel booted; nothing run\n");
-		code = EXIT_FAILED_JOBS;
-		goto out;
-	}
-	fprintf(stderr, "kscen ab: A = %s, B = %s, under %s%s%s%s\n",
-		ab.g[0].vm.release ? ab.g[0].vm.release : kernel[0],
-		ab.g[1].vm.release ? ab.g[1].vm.release : kernel[1],
-		ab.g[0].vm.kvm ? "KVM" : "TCG", ab.g[0].vm.kvm ? "" : " (",
-		ab.g[0].vm.kvm ? "" : ab.g[0].vm.accel_why,
-		ab.g[0].vm.kvm ? "" : "): emulated CPUs, so the numbers say "
-		"nothing about the kernels' speed");
-
-	run = kscen_xcalloc(1, sizeof(*run));
-	run->version = kscen_xstrdup(KSCEN_VERSION);
-	run->scenario = kscen_xstrdup(s->name);
-	run->scenario_file = kscen_xstrdup(s->file);
-	run->scenario_sha256 = kscen_xstrdup(s->sha256);
-	run->command = kscen_join_argv(argc + 1, argv - 1);
-	run->repeat = ro.repeat;
-	run->warmup = ro.warmup;
-	kscen_system_read(&run->system);
-	ab_system(&ab, &run->system);
-	run->started = kscen_utc_now();
-	ret = kscen_run_jobs(s, &both, &ro, run);
-	run->finished = kscen_utc_now();
-	if (ret && ret != -EINTR)
-		fprintf(stderr, "kscen ab: run cut short: %s\n", strerror(-ret));
-	if (ab.g[0].dead || ab.g[1].dead)
-		run->partial = true;
-	for (unsigned k = 0; k < 2; k++) {
-		struct guest *g = &ab.g[k];
-		char *bye = NULL;
-
-		if (g->dead || ab_agent_send(g, "quit\n") || ab_agent_line(g, 10, &bye))
-			continue;
-		free(bye);
-	}
-	overheads(&ab);
-	if (save && kscen_result_save(run, results))
-		fprintf(stderr, "kscen ab: could not save the results under %s\n", results);
-	kscen_report(stdout, run, NULL, fmt);
-	if (save && run->path)
-		fprintf(fmt == KSCEN_FMT_JSON || fmt == KSCEN_FMT_CSV ? stderr : stdout,
-			"\nresults: %s\n", run->path);
-	for (unsigned i = 0; i < run->nr_jobs; i++)
-		if (run->jobs[i].status == KSCEN_FAILED)
-			code = EXIT_FAILED_JOBS;
-	if (ret == -EINTR)
-		code = 128 + SIGINT;
-	else if (ret)
-		code = EXIT_FAILED_JOBS;
-out:
 	for (unsigned k = 0; k < 2; k++) {
 		struct guest *g = &ab.g[k];
 
@@ -309,11 +294,10 @@ out:
 		free(g->version);
 		free(g->over);
 	}
-	if (run)
-		kscen_run_free(run);
-	free(script);
-	kscen_ab_jobs_free(&both);
-	kscen_jobs_free(&jobs);
-	kscen_scenario_free(s);
+	if (plain.job) {	/* the jobs two kernels made of them */
+		kscen_ab_jobs_free(&rc.jobs);
+		rc.jobs = plain;
+	}
+	run_cmd_fini(&rc);
 	return code;
 }

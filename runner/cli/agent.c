@@ -12,8 +12,9 @@
  *   host:  quit
  *
  * A sample is taken exactly as `kscen run` takes it (the workload's
- * supported(), then kscen_sample_isolated()), so a job means the same in a
- * guest as on the host. "ns in the guest" is the
+ * supported(), kscen_job_supported(), then kscen_sample_isolated()), of
+ * the plan expanded as the host expands it (kscen ab passes its
+ * --max-jobs), so a job means the same in a guest as on the host. "ns in the guest" is the
  * time the sample took as the guest's clock saw it; the host subtracts it
  * from the round trip to measure what the agent costs.
  */
@@ -28,10 +29,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <limits.h>
 #include <stdio.h>
+
 #include "lib/util.h"
 #include "sample/runner.h"
 #include "vm/vm.h"
+#include "cmd.h"
 
 /* /dev/vportNpM whose /sys/class/virtio-ports/vportNpM/name is ours. */
 static int open_port(void)
@@ -109,8 +113,10 @@ int cmd_agent(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "stdio", no_argument, NULL, 's' },
+		{ "max-jobs", required_argument, NULL, 'm' },
 		{ 0 },
 	};
+	unsigned long max_jobs = DEFAULT_MAX_JOBS;
 	struct kscen_scenario *s = NULL;
 	struct kscen_jobs jobs = { 0 };
 	struct utsname u;
@@ -121,9 +127,11 @@ int cmd_agent(int argc, char **argv)
 	FILE *f;
 
 	while ((opt = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
-		if (opt != 's')
-			return 2;
-		stdio = true;
+		if (opt == 's')
+			stdio = true;
+		else if (opt != 'm' || cmd_opt_uint("agent", "--max-jobs", optarg,
+						   ULONG_MAX / 2, &max_jobs))
+			return EXIT_USAGE;
 	}
 	if (argc - optind != 1) {
 		fprintf(stderr, "kscen agent: needs one scenario file (it serves kscen ab)\n");
@@ -146,7 +154,8 @@ int cmd_agent(int argc, char **argv)
 	if (!f)
 		return 3;
 	uname(&u);
-	if (kscen_scenario_load(argv[optind], &s) || kscen_expand(s, 100000, &jobs)) {
+	/* the host's plan, as the host expands it: the same jobs, numbered alike */
+	if (kscen_scenario_load(argv[optind], &s) || kscen_expand(s, max_jobs, &jobs)) {
 		reply(out, "error the scenario does not load in the guest\n");
 		ret = 2;
 		goto out;
@@ -175,15 +184,8 @@ int cmd_agent(int argc, char **argv)
 			continue;
 		}
 		t0 = kscen_now_ns();
-		if (jobs.job[idx].workload->supported) {
-			/* what kscen run asks on the host, asked of this kernel */
-			struct kscen_ctx ctx = { .params = jobs.job[idx].params,
-						 .verbose = kscen_verbose };
-
-			memset(&so, 0, sizeof(so));
-			so.ret = jobs.job[idx].workload->supported(&ctx);
-			memcpy(so.reason, ctx.reason, sizeof(so.reason));
-		}
+		/* what kscen run asks on the host, asked of this kernel */
+		so.ret = kscen_job_supported(&jobs.job[idx], so.reason, sizeof(so.reason));
 		if (so.ret) {
 			so.nr = 0;
 			if (!so.reason[0])

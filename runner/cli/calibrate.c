@@ -57,11 +57,9 @@ int cmd_calibrate(int argc, char **argv)
 	int code = 0;
 	const struct kscen_option opts[] = {
 		OPT_UINT('n', "runs", &n, "N", 1, 1000, "stored runs to make (default 5)"),
-		OPT_UINT('r', "repeat", &r, "N", 1, 1000000,
-			 "recorded samples per job (default: the scenario's)"),
-		OPT_STRING('o', "results", &results, "DIR",
-			   "where runs are stored (default: results/)"),
-		OPT_BOOL('q', "quiet", &quiet, "no progress on stderr"),
+		OPT__REPEAT(&r, "recorded samples per job (default: the scenario's)"),
+		OPT__RESULTS(&results, "where runs are stored (default: results/)"),
+		OPT__QUIET(&quiet, "no progress on stderr"),
 		OPT_END(),
 	};
 

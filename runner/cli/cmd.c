@@ -169,34 +169,79 @@ int cmd_shard_opts(const char *cmd, const char *shard, unsigned long shards,
 	return r < 0 || (!r && shards) ? -1 : r;
 }
 
-/*
- * Keep shard @k of @n of *@jobs; the whole plan moves to *@all. Balanced
- * by the job durations of the newest stored run of @scenario in @results
- * that has them (*@balance: its path, malloc'ed), else by job count.
- */
-void cmd_shard_jobs(struct kscen_jobs *jobs, struct kscen_jobs *all,
-		    unsigned k, unsigned n, const char *results,
-		    const char *scenario, char **balance)
+static int cmp_id(const void *a, const void *b)
 {
-	bool *sel = kscen_xcalloc(jobs->nr + 1, sizeof(*sel));
-	double *w = kscen_shard_weights(jobs, results, scenario, balance);
-
-	*all = *jobs;
-	kscen_shard_select(all, k, n, w, sel);
-	kscen_jobs_subset(all, sel, jobs);
-	free(sel);
-	free(w);
+	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* kscen_jobs_free() for a plan that cmd_shard_jobs() may have sliced. */
-void cmd_jobs_release(struct kscen_jobs *jobs, struct kscen_jobs *all)
+/* What a shard keeps of the walk: the jobs @sel picks, or those @ids name. */
+struct shard_keep {
+	const bool *sel;	/* by place in the plan */
+	char **ids;		/* sorted */
+	unsigned nr_ids;
+	unsigned *pos;		/* the places of those kept */
+	unsigned nr, cap;
+};
+
+static bool shard_keeps(const struct kscen_job_ref *job, void *arg)
 {
-	if (all->job) {
-		free(jobs->job);
-		kscen_jobs_free(all);
-	} else {
-		kscen_jobs_free(jobs);
+	struct shard_keep *k = arg;
+	bool keep = k->sel ? k->sel[job->pos] :
+		    k->nr_ids && bsearch(&job->id, k->ids, k->nr_ids, sizeof(*k->ids), cmp_id);
+
+	if (!keep)
+		return false;
+	if (k->nr == k->cap) {
+		k->cap = k->cap ? 2 * k->cap : 64;
+		k->pos = kscen_xrealloc(k->pos, k->cap * sizeof(*k->pos));
 	}
+	k->pos[k->nr++] = job->pos;
+	return true;
+}
+
+int cmd_load_shard(const char *path, const struct cmd_shard *sh,
+		   struct kscen_scenario **s, struct kscen_jobs *jobs,
+		   unsigned long *total, char **balance)
+{
+	struct shard_keep k = { 0 };
+	struct kscen_jobs plan;
+	bool *sel = NULL;
+	double *w;
+	int ret;
+
+	*balance = NULL;
+	if (kscen_scenario_load(path, s))
+		return -EINVAL;
+	if (sh->ids) {		/* a resumed shard: the jobs its journal lists */
+		k.ids = kscen_xcalloc(sh->nr_ids + 1, sizeof(*k.ids));
+		memcpy(k.ids, sh->ids, sh->nr_ids * sizeof(*k.ids));
+		qsort(k.ids, sh->nr_ids, sizeof(*k.ids), cmp_id);
+		k.nr_ids = sh->nr_ids;
+	} else if (!(ret = kscen_expand_ids(*s, sh->max_jobs, &plan))) {
+		/* the plan's ids and links alone, the shards cut from them */
+		sel = kscen_xcalloc(plan.nr + 1, sizeof(*sel));
+		w = kscen_shard_weights(&plan, sh->results, (*s)->name, balance);
+		kscen_shard_select(&plan, sh->k, sh->n, w, sel);
+		free(w);
+		kscen_jobs_free(&plan);
+		k.sel = sel;
+	} else {
+		goto fail;
+	}
+	ret = kscen_expand_keep(*s, sh->max_jobs, shard_keeps, &k, jobs, total);
+	for (unsigned i = 0; !ret && i < jobs->nr; i++)
+		jobs->job[i].plan_pos = k.pos[i] + 1;
+	free(k.pos);
+	free(k.ids);
+	free(sel);
+	if (!ret)
+		return 0;
+fail:
+	kscen_scenario_free(*s);
+	*s = NULL;
+	free(*balance);
+	*balance = NULL;
+	return -EINVAL;
 }
 
 int cmd_load_result(const char *arg, struct kscen_run **out)

@@ -60,7 +60,7 @@
 	X(ab, "--kernel A --kernel B [options] SCENARIO.yaml",			\
 	  "Boot two kernels under QEMU and run the scenario on both in alternating rounds.", \
 	  NULL)									\
-	X(agent, "[--stdio] SCENARIO.yaml", "", "")	/* internal: ab's guest side */
+	X(agent, "[--stdio] [--max-jobs N] SCENARIO.yaml", "", "")	/* internal: ab's guest side */
 
 #define CMD_DECLARE(name, args, summary, options) int cmd_##name(int argc, char **argv);
 KSCEN_COMMANDS(CMD_DECLARE)
@@ -104,10 +104,25 @@ int cmd_load_and_expand_some(const char *path, unsigned long max_jobs,
  */
 int cmd_shard_opts(const char *cmd, const char *shard, unsigned long shards,
 		   unsigned *k, unsigned *n);
-void cmd_shard_jobs(struct kscen_jobs *jobs, struct kscen_jobs *all,
-		    unsigned k, unsigned n, const char *results,
-		    const char *scenario, char **balance);
-void cmd_jobs_release(struct kscen_jobs *jobs, struct kscen_jobs *all);
+/*
+ * Load @path and keep the jobs of one shard of its plan, in memory that
+ * grows with those (the plan is walked for its ids and links alone, then
+ * again for the shard's jobs, each with its place in the plan): shard k of
+ * n, balanced by the job durations of the newest stored run of the
+ * scenario in @results that has them (*@balance: its path, malloc'ed),
+ * else by job count; or, resuming, the jobs @ids names. *@total: the
+ * plan's jobs. 0, or -EINVAL with the problems said.
+ */
+struct cmd_shard {
+	unsigned k, n;
+	unsigned long max_jobs;
+	const char *results;
+	char **ids;		/* NULL: cut the shard */
+	unsigned nr_ids;
+};
+int cmd_load_shard(const char *path, const struct cmd_shard *sh,
+		   struct kscen_scenario **s, struct kscen_jobs *jobs,
+		   unsigned long *total, char **balance);
 /* vm.c: --memory and --accel of vm and ab, as options.h callbacks. */
 struct kscen_option;
 int kscen_vm_opt_memory(const char *cmd, const struct kscen_option *o, const char *arg);

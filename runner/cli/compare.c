@@ -61,7 +61,7 @@ int cmd_compare(int argc, char **argv)
 			 "OLD and NEW hold runs from several hosts: compare each\n"
 			 "host's newest runs, then the geomean across hosts,\n"
 			 "hosts grouped by shared environment"),
-		OPT_COUNT('v', "verbose", &kscen_verbose, "name the test behind each p-value"),
+		OPT__VERBOSE(&kscen_verbose, "name the test behind each p-value"),
 		OPT_END(),
 	};
 

@@ -23,11 +23,6 @@
 #include "cmd.h"
 #include "options.h"
 
-static const char *str(const char *s)
-{
-	return s ? s : "";
-}
-
 static void list_runs(char **paths, unsigned nr)
 {
 	printf("%-20s %-14s %-10s %-24s %5s %5s %5s  %s\n", "started", "label",
@@ -45,8 +40,8 @@ static void list_runs(char **paths, unsigned nr)
 			n[r->jobs[k].status <= KSCEN_FAILED ? r->jobs[k].status :
 			  KSCEN_FAILED]++;
 		printf("%-20s %-14s %-10s %-24s %5u %5u %5u  %s%s\n",
-		       str(r->started), r->label ? r->label : "-",
-		       str(r->system.hostname), str(r->system.kernel), n[0], n[1],
+		       kscen_str(r->started), r->label ? r->label : "-",
+		       kscen_str(r->system.hostname), kscen_str(r->system.kernel), n[0], n[1],
 		       n[2], r->partial ? "partial " : "",
 		       r->filter ? "filtered" : "");
 		kscen_run_free(r);
@@ -73,7 +68,7 @@ static int job_over_time(const char *dir, const char *glob)
 
 			memset(&c, 0, sizeof(c));
 
-			if (fnmatch(glob, str(j->id), 0))
+			if (fnmatch(glob, kscen_str(j->id), 0))
 				continue;
 			if (!shown++)
 				printf("%-20s %-14s %14s %-10s  %s\n", "started", "label",
@@ -85,11 +80,11 @@ static int job_over_time(const char *dir, const char *glob)
 					pj = NULL;
 			}
 			if (!m) {
-				printf("%-20s %-14s %14s %-10s  %s\n", str(r->started),
+				printf("%-20s %-14s %14s %-10s  %s\n", kscen_str(r->started),
 				       r->label ? r->label : "-",
 				       kscen_status_names[j->status <= KSCEN_FAILED ?
 							  j->status : KSCEN_FAILED],
-				       "", str(j->id));
+				       "", kscen_str(j->id));
 				continue;
 			}
 			kscen_format_ci(m, ci, sizeof(ci));
@@ -105,9 +100,9 @@ static int job_over_time(const char *dir, const char *glob)
 				kscen_format_change(&c, chg, sizeof(chg));
 			}
 			kscen_metric_label(m, lbl, sizeof(lbl));
-			printf("%-20s %-14s %14.6g %-10s  %s%s%s%s\n", str(r->started),
+			printf("%-20s %-14s %14.6g %-10s  %s%s%s%s\n", kscen_str(r->started),
 			       r->label ? r->label : "-", m->sum.median, ci,
-			       c.verdict != KSCEN_SAME && *chg ? "<- " : "", str(j->id),
+			       c.verdict != KSCEN_SAME && *chg ? "<- " : "", kscen_str(j->id),
 			       *chg ? ": " : "", chg);
 		}
 	}
@@ -126,8 +121,7 @@ int cmd_history(int argc, char **argv)
 		OPT_STRING(0, "job", &glob, "GLOB",
 			   "one job (glob on job ids) over time, '<-' where\n"
 			   "its change against the run before is a verdict"),
-		OPT_STRING('o', "results", &results, "DIR",
-			   "where runs are stored (default: results/)"),
+		OPT__RESULTS(&results, "where runs are stored (default: results/)"),
 		OPT_END(),
 	};
 

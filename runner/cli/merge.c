@@ -30,7 +30,7 @@ int cmd_merge(int argc, char **argv)
 			 "merge shards of other scenario files, kscen or\n"
 			 "workload versions (a job measured twice never)"),
 		OPT_FORMAT(&fmt),
-		OPT_BOOL('q', "quiet", &mo.quiet, "no report, only the path"),
+		OPT__QUIET(&mo.quiet, "no report, only the path"),
 		OPT_END(),
 	};
 

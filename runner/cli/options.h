@@ -12,6 +12,7 @@
 #ifndef KSCEN_OPTIONS_H
 #define KSCEN_OPTIONS_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -49,6 +50,22 @@ struct kscen_option {
 #define OPT_CALLBACK(s, l, v, a, h, f) \
 	{ KSCEN_OPT_CALLBACK, (s), (l), (v), (a), (h), 0, 0, (f) }
 #define OPT_END()		{ KSCEN_OPT_END, 0, NULL, NULL, NULL, NULL, 0, 0, NULL }
+
+/*
+ * The rows several commands share, written once (git's OPT__VERBOSE): the
+ * same letter, name, argument and range wherever they appear; the help
+ * where a command says it in its own words.
+ */
+#define OPT__QUIET(v, h)	OPT_BOOL('q', "quiet", (v), (h))
+#define OPT__VERBOSE(v, h)	OPT_COUNT('v', "verbose", (v), (h))
+#define OPT__RESULTS(v, h)	OPT_STRING('o', "results", (v), "DIR", (h))
+#define OPT__REPEAT(v, h)	OPT_UINT('r', "repeat", (v), "N", 1, 1000000, (h))
+#define OPT__WARMUP(v, h)	OPT_UINT('w', "warmup", (v), "N", 0, 1000000, (h))
+#define OPT__FILTER(v, h)	OPT_STRING(0, "filter", (v), "GLOB", (h))
+#define OPT__NO_SAVE(v)		OPT_BOOL(0, "no-save", (v), "do not store the run")
+#define OPT__MAX_JOBS(v)	OPT_UINT(0, "max-jobs", (v), "N", 0, ULONG_MAX / 2, \
+					 "refuse a larger matrix (default 100000)")
+#define OPT__SHARDS(v, h)	OPT_UINT(0, "shards", (v), "N", 1, KSCEN_MAX_SHARDS, (h))
 
 /* Stop at the first argument: what follows is another command's (kscen vm). */
 #define KSCEN_OPT_STOP_AT_ARG 1u

@@ -23,20 +23,18 @@ int cmd_plan(int argc, char **argv)
 	const char *filter = NULL, *shard = NULL, *results = "results";
 	char *balance = NULL;
 	struct kscen_scenario *s;
-	struct kscen_jobs jobs, all = { 0 };
+	struct kscen_jobs jobs;
+	struct cmd_shard sh;
 	unsigned shown = 0, sk = 0, sn = 0;
 	unsigned long nr;
 	int sharded;
 	const struct kscen_option opts[] = {
-		OPT_STRING(0, "filter", &filter, "GLOB", "only the jobs whose id matches GLOB"),
+		OPT__FILTER(&filter, "only the jobs whose id matches GLOB"),
 		OPT_STRING(0, "shard", &shard, "K/N", "only the jobs of shard K of N (as run --shard)"),
-		OPT_STRING('o', "results", &results, "DIR",
-			   "stored runs whose job durations balance the shards\n"
-			   "(default results/, as run -o)"),
-		OPT_UINT(0, "shards", &shards, "N", 1, KSCEN_MAX_SHARDS,
-			 "the shard count beside JOB_COMPLETION_INDEX"),
-		OPT_UINT(0, "max-jobs", &max_jobs, "N", 0, ULONG_MAX / 2,
-			 "refuse a larger matrix (default 100000)"),
+		OPT__RESULTS(&results, "stored runs whose job durations balance the shards\n"
+			     "(default results/, as run -o)"),
+		OPT__SHARDS(&shards, "the shard count beside JOB_COMPLETION_INDEX"),
+		OPT__MAX_JOBS(&max_jobs),
 		OPT_END(),
 	};
 
@@ -53,10 +51,10 @@ int cmd_plan(int argc, char **argv)
 		printf("%lu jobs\n", nr);
 		return 0;
 	}
-	/* A shard needs the whole plan: its jobs go with their baselines. */
-	if (cmd_load_and_expand(argv[optind], max_jobs, &s, &jobs))
+	/* A shard is cut from the whole plan: its jobs go with their baselines. */
+	sh = (struct cmd_shard){ .k = sk, .n = sn, .max_jobs = max_jobs, .results = results };
+	if (cmd_load_shard(argv[optind], &sh, &s, &jobs, &nr, &balance))
 		return EXIT_USAGE;
-	cmd_shard_jobs(&jobs, &all, sk, sn, results, s->name, &balance);
 	for (unsigned i = 0; i < jobs.nr; i++) {
 		if (filter && fnmatch(filter, jobs.job[i].id, 0))
 			continue;
@@ -64,12 +62,12 @@ int cmd_plan(int argc, char **argv)
 		shown++;
 	}
 	if (balance)
-		printf("%u jobs (shard %u/%u of %u jobs, balanced by the job durations "
-		       "of %s)\n", shown, sk, sn, all.nr, balance);
+		printf("%u jobs (shard %u/%u of %lu jobs, balanced by the job durations "
+		       "of %s)\n", shown, sk, sn, nr, balance);
 	else
-		printf("%u jobs (shard %u/%u of %u jobs)\n", shown, sk, sn, all.nr);
+		printf("%u jobs (shard %u/%u of %lu jobs)\n", shown, sk, sn, nr);
 	free(balance);
-	cmd_jobs_release(&jobs, &all);
+	kscen_jobs_free(&jobs);
 	kscen_scenario_free(s);
 	return 0;
 }

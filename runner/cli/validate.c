@@ -22,8 +22,7 @@ int cmd_validate(int argc, char **argv)
 {
 	unsigned long max_jobs = DEFAULT_MAX_JOBS;
 	const struct kscen_option opts[] = {
-		OPT_UINT(0, "max-jobs", &max_jobs, "N", 0, ULONG_MAX / 2,
-			 "refuse a larger matrix (default 100000)"),
+		OPT__MAX_JOBS(&max_jobs),
 		OPT_END(),
 	};
 	int bad = 0;

@@ -77,7 +77,7 @@ int cmd_vm(int argc, char **argv)
 			   "its modules; default: lib/modules/RELEASE beside an\n"
 			   "unpacked package's boot/, a build tree, /lib/modules/RELEASE"),
 		KSCEN_VM_OPTIONS(&c, &cpus, &boot),
-		OPT_COUNT('v', "verbose", &kscen_verbose, "print the qemu command line"),
+		OPT__VERBOSE(&kscen_verbose, "print the qemu command line"),
 		OPT_END(),
 	};
 

@@ -3,7 +3,7 @@
  * expand_id.c - job ids: "<name>/<key>=<value>,..." over the declared
  * params in declaration order, each value as a label, its text, or a long
  * text's short form, escaped so that two value lists never share an id.
- * Shared by both expanders (expand.c, expand_stream.c).
+ * The walk (expand.c) builds a matrix job's id from pieces made here.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,35 +79,30 @@ const char *expand_label_of(const struct kscen_map *pm, const char *key,
 	return NULL;
 }
 
-/* What an id and the stored run show of each declared key's value. */
-char **expand_shown_values(const struct entry_keys *k, const struct combo *c)
+/* An include's id: its declared keys with a value, in order. */
+char *expand_include_id(const struct xentry *e, const struct xinclude *inc)
 {
-	char **v = kscen_xcalloc(k->nr + 1, sizeof(*v));
-
-	for (unsigned i = 0; i < k->nr; i++)
-		if (c->text[i])
-			v[i] = c->label[i] ? kscen_xstrdup(c->label[i]) : expand_id_value(c->text[i]);
-	return v;
-}
-
-char *expand_make_id(const struct kscen_job_spec *j, const struct entry_keys *k,
-		     char **v)
-{
-	size_t len = strlen(j->name) + 2;
+	size_t len = strlen(e->j->name) + 2;
+	char **v = kscen_xcalloc(e->nr_keys + 1, sizeof(*v));
 	char *id, *p;
 
-	for (unsigned i = 0; i < k->nr; i++)
-		if (v[i])
-			len += strlen(k->names[i]) + expand_id_len(v[i]) + 2;
+	for (unsigned i = 0; i < e->nr_keys; i++) {
+		if (!inc->text[i])
+			continue;
+		v[i] = inc->label[i] ? kscen_xstrdup(inc->label[i]) : expand_id_value(inc->text[i]);
+		len += strlen(e->keys[i]) + expand_id_len(v[i]) + 2;
+	}
 	id = kscen_xmalloc(len);
-	p = stpcpy(id, j->name);
-	for (unsigned i = 0, n = 0; i < k->nr; i++) {
+	p = stpcpy(id, e->j->name);
+	for (unsigned i = 0, n = 0; i < e->nr_keys; i++) {
 		if (!v[i])
 			continue;
 		*p++ = n++ ? ',' : '/';
-		p = stpcpy(p, k->names[i]);
+		p = stpcpy(p, e->keys[i]);
 		*p++ = '=';
 		p = expand_id_put(p, v[i]);
+		free(v[i]);
 	}
+	free(v);
 	return id;
 }

@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * jobs.h - a scenario's matrix expanded into jobs (expand.c): each job is
- * one combination of parameter values, with its baseline and "previous";
- * or the same jobs' ids one at a time (plan, validate).
+ * jobs.h - the expand/ stage: a scenario's matrix into jobs, each one
+ * combination of parameter values with a stable id, its baseline and its
+ * "previous". One walk gives them one at a time (expand.c: plan,
+ * validate), and keeps those a run runs whole (expand_jobs.c); a shard of
+ * the plan is shard.h's.
  */
 #ifndef KSCEN_JOBS_H
 #define KSCEN_JOBS_H
 
 #include "scenario/scenario.h"
 
-/* ---- Jobs (expand.c) --------------------------------------------------- */
 
 struct kscen_job {
 	char *id;		/* "thread/breakpoints=4,parallelism=2" */
@@ -41,24 +42,54 @@ struct kscen_jobs {
 };
 
 /*
- * Expand @s into jobs. A matrix of more than @max_jobs jobs is refused before
- * it is allocated. Errors are printed as for kscen_scenario_load().
- * The jobs point into @s: free them first with kscen_jobs_free().
+ * The jobs of @s one at a time, in the order a run runs them, in memory
+ * that does not grow with the matrix (but for 16 bytes a job where an axis
+ * shows two values alike): for plan and validate, and under
+ * kscen_expand_keep(). kscen_expand_begin() counts (@max_jobs) and finds
+ * what is wrong before single jobs are looked at: values that do not
+ * parse, an exclude that removes every combination, an include the matrix
+ * has already. kscen_expand_next() returns 1 and the next job, checked by
+ * its workload; 0 after the last one, once the ids are known to be
+ * unique; or a negative errno with the error said (then stop). The id is
+ * valid until the next call. Errors go to the diagnostics sink as
+ * kscen_scenario_load()'s do.
  */
-int kscen_expand(const struct kscen_scenario *s, unsigned long max_jobs,
-		 struct kscen_jobs *out);
-void kscen_jobs_free(struct kscen_jobs *jobs);
+struct kscen_expander;
+struct kscen_job_ref {
+	const char *id;
+	const struct kscen_job_spec *spec;
+	unsigned long pos;	/* its place in the plan, from 0 */
+};
+
+int kscen_expand_begin(const struct kscen_scenario *s, unsigned long max_jobs,
+		       struct kscen_expander **out);
+int kscen_expand_next(struct kscen_expander *x, struct kscen_job_ref *job);
+void kscen_expand_end(struct kscen_expander *x);
 
 /*
- * The jobs of @s whose id matches the glob @filter (fnmatch()), in memory
- * that grows with those alone, for `run --filter`: the whole matrix is
- * checked as kscen_expand() checks it and counted into *@total, and the
- * jobs kept are kscen_expand()'s, in its order, with its baseline and
- * previous where those are kept too (-1 where not). None kept: 0 and none.
+ * The same walk, keeping the jobs @keep keeps (NULL: all) whole, in memory
+ * that grows with those alone; the jobs are counted into *@total. Each
+ * kept job has its baseline and previous job of the whole matrix where
+ * those are kept too (-1 where not). None kept: 0 and none. The jobs point
+ * into @s: free them first with kscen_jobs_free().
  */
+int kscen_expand_keep(const struct kscen_scenario *s, unsigned long max_jobs,
+		      bool (*keep)(const struct kscen_job_ref *job, void *arg),
+		      void *arg, struct kscen_jobs *out, unsigned long *total);
+/* All of them (a matrix of more than @max_jobs is refused before it is walked). */
+int kscen_expand(const struct kscen_scenario *s, unsigned long max_jobs,
+		 struct kscen_jobs *out);
+/* Those whose id matches the glob @filter (fnmatch()), for `run --filter`. */
 int kscen_expand_some(const struct kscen_scenario *s, unsigned long max_jobs,
 		      const char *filter, struct kscen_jobs *out,
 		      unsigned long *total);
+/*
+ * All of them with their ids, baselines and previous jobs alone (no
+ * params, shown values or metrics): what a plan's shards are cut by.
+ */
+int kscen_expand_ids(const struct kscen_scenario *s, unsigned long max_jobs,
+		     struct kscen_jobs *out);
+void kscen_jobs_free(struct kscen_jobs *jobs);
 
 /* @job's timeout a sample (and a prepare:/cleanup: command): its own or @s's. */
 static inline long long kscen_job_timeout(const struct kscen_scenario *s,
@@ -66,27 +97,5 @@ static inline long long kscen_job_timeout(const struct kscen_scenario *s,
 {
 	return job->spec->timeout_ns ? job->spec->timeout_ns : s->timeout_ns;
 }
-
-/*
- * The same jobs one at a time, in the same order, with the same errors,
- * in memory that does not grow with the matrix (but for 16 bytes a job
- * where an axis shows two values alike): for plan and validate.
- * kscen_expand_begin() counts (@max_jobs) and finds what kscen_expand()
- * finds before it looks at single jobs: values that do not parse, an
- * exclude that removes every combination, an include the matrix has
- * already. kscen_expand_next() returns 1 and the next job; 0 after the
- * last one, once the ids are known to be unique; or a negative errno with
- * the error printed (then stop). The id is valid until the next call.
- */
-struct kscen_expander;
-struct kscen_job_ref {
-	const char *id;
-	const struct kscen_job_spec *spec;
-};
-
-int kscen_expand_begin(const struct kscen_scenario *s, unsigned long max_jobs,
-		       struct kscen_expander **out);
-int kscen_expand_next(struct kscen_expander *x, struct kscen_job_ref *job);
-void kscen_expand_end(struct kscen_expander *x);
 
 #endif

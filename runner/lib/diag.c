@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * diag.c - the diagnostics sink of diag.h: one place where what library
- * code has to say about its input is formatted, and where it goes.
+ * code has to say is formatted, and where it goes.
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "diag.h"
@@ -25,49 +26,89 @@ unsigned kscen_diag_errors(void)
 	return nr_errors;
 }
 
-void kscen_diag(enum kscen_severity sev, const char *file, struct kscen_mark m,
-		const char *fmt, ...)
+static void say(enum kscen_severity sev, const char *file, struct kscen_mark m,
+		const char *cmd, const char *fmt, va_list ap)
 {
-	struct kscen_diag d = { .file = file, .mark = m, .severity = sev };
-	char msg[1024];
-	va_list ap;
+	struct kscen_diag d = { .file = file, .mark = m, .severity = sev, .cmd = cmd };
+	char buf[1024], *msg = buf;
+	va_list again;
+	int n;
 
 	if (sev == KSCEN_DIAG_ERROR)
 		nr_errors++;
 	if (!sink)
 		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	msg[strcspn(msg, "\n")] = '\0';
+	va_copy(again, ap);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	/* a long one whole (a qemu command line, a tool's output) */
+	if (n >= (int)sizeof(buf) && (msg = malloc(n + 1)))
+		vsnprintf(msg, n + 1, fmt, again);
+	va_end(again);
+	if (!msg)
+		msg = buf;
+	if (sev != KSCEN_DIAG_INFO)
+		msg[strcspn(msg, "\n")] = '\0';
 	d.msg = msg;
 	sink(&d, sink_ctx);
+	if (msg != buf)
+		free(msg);
 }
 
-void kscen_diag_format(const struct kscen_diag *d, char *buf, size_t len)
+void kscen_diag(enum kscen_severity sev, const char *file, struct kscen_mark m,
+		const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say(sev, file, m, NULL, fmt, ap);
+	va_end(ap);
+}
+
+void kscen_diag_cmd(enum kscen_severity sev, const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say(sev, NULL, NOWHERE, cmd, fmt, ap);
+	va_end(ap);
+}
+
+/* What goes before the message; "" for INFO and a message alone. */
+static void prefix(const struct kscen_diag *d, char *buf, size_t len)
 {
 	static const char *const label[] = {
 		[KSCEN_DIAG_ERROR] = "",
 		[KSCEN_DIAG_WARNING] = "warning: ",
 		[KSCEN_DIAG_NOTE] = "note: ",
+		[KSCEN_DIAG_INFO] = "",
 	};
 	const char *l = label[d->severity];
 
-	if (!d->file)
-		snprintf(buf, len, "kscen: %s", d->msg);
+	if (d->severity == KSCEN_DIAG_INFO || (!d->file && d->cmd && !*d->cmd))
+		snprintf(buf, len, "%s", "");
+	else if (!d->file)
+		snprintf(buf, len, "kscen%s%s: ", d->cmd ? " " : "", d->cmd ? d->cmd : "");
 	else if (!d->mark.line)
-		snprintf(buf, len, "%s: %s%s", d->file, l, d->msg);
+		snprintf(buf, len, "%s: %s", d->file, l);
 	else
-		snprintf(buf, len, "%s:%u:%u: %s%s", d->file, d->mark.line,
-			 d->mark.col, l, d->msg);
+		snprintf(buf, len, "%s:%u:%u: %s", d->file, d->mark.line, d->mark.col, l);
+}
+
+void kscen_diag_format(const struct kscen_diag *d, char *buf, size_t len)
+{
+	size_t n;
+
+	prefix(d, buf, len);
+	n = strlen(buf);
+	snprintf(buf + n, len - n, "%s", d->msg);
 }
 
 void kscen_diag_print(const struct kscen_diag *d, void *ctx)
 {
-	char line[1536];
+	char pre[4608];	/* a path, its position, a label */
 
-	kscen_diag_format(d, line, sizeof(line));
-	fprintf(ctx, "%s\n", line);
+	prefix(d, pre, sizeof(pre));
+	fprintf(ctx, "%s%s%s", pre, d->msg, d->severity == KSCEN_DIAG_INFO ? "" : "\n");
 }
 
 void kscen_diag_capture(const struct kscen_diag *d, void *ctx)
@@ -77,7 +118,8 @@ void kscen_diag_capture(const struct kscen_diag *d, void *ctx)
 	int n;
 
 	kscen_diag_format(d, line, sizeof(line));
-	n = snprintf(log->text + log->len, sizeof(log->text) - log->len, "%s\n", line);
+	n = snprintf(log->text + log->len, sizeof(log->text) - log->len, "%s%s", line,
+		     d->severity == KSCEN_DIAG_INFO ? "" : "\n");
 	if (n > 0)
 		log->len += (size_t)n < sizeof(log->text) - log->len ?
 			    (size_t)n : sizeof(log->text) - log->len - 1;

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "diag.h"
 #include "util.h"
 
 
@@ -28,7 +29,7 @@ volatile sig_atomic_t kscen_interrupted;
 
 static void __attribute__((noreturn)) oom(void)
 {
-	fputs("kscen: out of memory\n", stderr);
+	kscen_error(NULL, "out of memory");
 	abort();
 }
 
@@ -298,15 +299,21 @@ const char *kscen_read_strerror(int err)
 	}
 }
 
-/* Now, UTC, ISO 8601 to the second ("2026-12-02T10:15:03Z"), malloc'ed. */
-char *kscen_utc_now(void)
+/* Now, UTC, ISO 8601 to the second ("2026-12-02T10:15:03Z"). */
+void kscen_utc_now_buf(char *buf, size_t len)
 {
-	char buf[32];
 	time_t t = time(NULL);
 	struct tm tm;
 
 	gmtime_r(&t, &tm);
-	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+char *kscen_utc_now(void)
+{
+	char buf[32];
+
+	kscen_utc_now_buf(buf, sizeof(buf));
 	return kscen_xstrdup(buf);
 }
 

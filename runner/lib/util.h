@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * util.h - small helpers every stage uses: allocation that cannot fail,
- * strings, time, whole-file reading (util.c, version.c).
+ * util.h - the lib/ folder's small helpers, which every stage uses:
+ * allocation that cannot fail, strings, time, whole-file reading, names,
+ * the interrupt flag (util.c, version.c). lib/ also holds the
+ * diagnostics sink (diag.h), starting processes (child.h) and symbols
+ * (symbols.h).
  */
 #ifndef KSCEN_UTIL_H
 #define KSCEN_UTIL_H
@@ -27,6 +30,14 @@ void *kscen_xrealloc(void *p, size_t n);
 char *kscen_xstrdup(const char *s);
 /* Now, UTC, ISO 8601 to the second, malloc'ed (run start and finish). */
 char *kscen_utc_now(void);
+/* The same into @buf (32 bytes are enough). */
+void kscen_utc_now_buf(char *buf, size_t len);
+/* @s, or @none where it is NULL: a field a run may lack, printed. */
+static inline const char *kscen_str_or(const char *s, const char *none)
+{
+	return s ? s : none;
+}
+#define kscen_str(s) kscen_str_or((s), "")
 /* CLOCK_MONOTONIC in nanoseconds. */
 long long kscen_now_ns(void);
 /* close(*fd) if it is open, and mark it closed (-1). */

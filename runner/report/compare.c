@@ -25,11 +25,6 @@
 #include "model.h"
 #include "profile_report.h"
 
-static const char *str(const char *s)
-{
-	return s ? s : "";
-}
-
 /* "0.0123 ±2.1%" (@j's primary metric @m and its CI), or why no median. */
 static void cell(const struct kscen_job_result *j, const struct kscen_metric *m,
 		 const char *ci, char *buf, size_t len)
@@ -78,13 +73,13 @@ static void row(FILE *out, int w, int wc, const char *name, const char *oc,
 /* Rows carry whole ids: they are what a reader greps for. */
 static const char *row_name(const struct kscen_job_result *j)
 {
-	return str(j->id);
+	return kscen_str(j->id);
 }
 
 static bool same_group(const struct kscen_job_result *a,
 		       const struct kscen_job_result *b)
 {
-	return !strcmp(str(a->name), str(b->name));
+	return !strcmp(kscen_str(a->name), kscen_str(b->name));
 }
 
 /* One job group's table; marks its jobs in @done. */
@@ -102,7 +97,7 @@ static void group(FILE *out, const struct kscen_report_model *rm,
 			kscen_metric_label(rm->job[i].primary, lbl, sizeof(lbl));
 			break;
 		}
-	fprintf(out, "\n## %s%s%s\n", str(g->name), *lbl ? ": " : "", lbl);
+	fprintf(out, "\n## %s%s%s\n", kscen_str(g->name), *lbl ? ": " : "", lbl);
 	row(out, w, wc, "job", "old", "new", "change");
 	for (i = first; i < new_->nr_jobs; i++) {
 		const struct kscen_report_delta *d = &rm->job[i].delta[KSCEN_DELTA_REF];
@@ -156,15 +151,15 @@ void kscen_compare_print(FILE *out, const struct kscen_run *new_,
 			wc = cols(nc);
 	}
 	if (old)
-		fprintf(out, "# old: %s (%s%s%s, load %s)\n", str(old->path),
-			str(old->started), old->label ? ", label " : "",
-			str(old->label), old->system.loadavg ? old->system.loadavg : "?");
-	fprintf(out, "# new: %s (%s%s%s, load %s)\n", str(new_->path),
-		str(new_->started), new_->label ? ", label " : "",
-		str(new_->label), new_->system.loadavg ? new_->system.loadavg : "?");
-	if (old && strcmp(str(old->scenario), str(new_->scenario)))
+		fprintf(out, "# old: %s (%s%s%s, load %s)\n", kscen_str(old->path),
+			kscen_str(old->started), old->label ? ", label " : "",
+			kscen_str(old->label), old->system.loadavg ? old->system.loadavg : "?");
+	fprintf(out, "# new: %s (%s%s%s, load %s)\n", kscen_str(new_->path),
+		kscen_str(new_->started), new_->label ? ", label " : "",
+		kscen_str(new_->label), new_->system.loadavg ? new_->system.loadavg : "?");
+	if (old && strcmp(kscen_str(old->scenario), kscen_str(new_->scenario)))
 		fprintf(out, "# different scenarios: %s and %s: no job compared\n",
-			str(old->scenario), str(new_->scenario));
+			kscen_str(old->scenario), kscen_str(new_->scenario));
 	if (old)
 		kscen_env_diff_print(out, old, new_, "# ");
 	fprintf(out, "# change: ratio of medians [95%% CI], ~ when not "
@@ -178,13 +173,13 @@ void kscen_compare_print(FILE *out, const struct kscen_run *new_,
 	fputc('\n', out);
 	for (i = 0; old && i < old->nr_jobs; i++)
 		if (!kscen_run_find(new_, old->jobs[i].id)) {
-			fprintf(out, "only in old: %s\n", str(old->jobs[i].id));
+			fprintf(out, "only in old: %s\n", kscen_str(old->jobs[i].id));
 			only_old++;
 		}
 	for (i = 0; i < new_->nr_jobs; i++) {
 		if (rm.job[i].ref)
 			continue;
-		fprintf(out, "not compared: %s: %s\n", str(new_->jobs[i].id),
+		fprintf(out, "not compared: %s: %s\n", kscen_str(new_->jobs[i].id),
 			refs->ref[i].why ? refs->ref[i].why : "no reference");
 		other++;
 	}
@@ -216,7 +211,7 @@ int kscen_gate(FILE *out, const struct kscen_run *new_,
 			fprintf(out, "# gate %g%%: FAILED: worse by more than %g%% "
 				"with the 95%% CI beyond it:\n", pct, pct);
 		kscen_format_change(&d->c, chg, sizeof(chg));
-		fprintf(out, "#   %s: %s\n", str(new_->jobs[i].id), chg);
+		fprintf(out, "#   %s: %s\n", kscen_str(new_->jobs[i].id), chg);
 	}
 	kscen_report_model_free(&rm);
 	if (!checked) {
@@ -228,7 +223,7 @@ int kscen_gate(FILE *out, const struct kscen_run *new_,
 	}
 	if (!bad)
 		fprintf(out, "# gate %g%%: passed (%u jobs checked against %s)\n",
-			pct, checked, refs->main ? str(refs->main->path) :
-			refs->own ? str(refs->own->path) : "?");
+			pct, checked, refs->main ? kscen_str(refs->main->path) :
+			refs->own ? kscen_str(refs->own->path) : "?");
 	return bad;
 }

@@ -10,14 +10,12 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "lib/util.h"
 #include "model.h"
 #include "store/run.h"
 
-/* Stored runs may lack any optional field; print them as empty. */
-static inline const char *str(const char *s)
-{
-	return s ? s : "";
-}
+/* Stored runs may lack any optional field; the emitters print them as "". */
+#define str kscen_str
 
 static inline const char *report_status_name(enum kscen_status s)
 {

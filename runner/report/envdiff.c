@@ -15,19 +15,14 @@
 #include "envdiff.h"
 #include "store/runmodel.h"
 
-static const char *str(const char *s)
-{
-	return s ? s : "";
-}
-
 /* Tokens of @a (split at any of @sep) that @b lacks, as "<mark>tok ...". */
 static void missing(const char *a, const char *b, const char *sep, char mark,
 		    char **out)
 {
-	char *ac = kscen_xstrdup(str(a)), *save = NULL, *tok, *t;
+	char *ac = kscen_xstrdup(kscen_str(a)), *save = NULL, *tok, *t;
 
 	for (tok = strtok_r(ac, sep, &save); tok; tok = strtok_r(NULL, sep, &save)) {
-		char *bc = kscen_xstrdup(str(b)), *s2 = NULL, *u;
+		char *bc = kscen_xstrdup(kscen_str(b)), *s2 = NULL, *u;
 		bool found = false;
 
 		for (u = strtok_r(bc, sep, &s2); u && !found; u = strtok_r(NULL, sep, &s2))
@@ -48,7 +43,7 @@ static void add(struct kscen_envdiff **v, unsigned *nr, const char *name,
 {
 	struct kscen_envdiff *d;
 
-	if (!strcmp(str(o), str(n)))
+	if (!strcmp(kscen_str(o), kscen_str(n)))
 		return;
 	*v = kscen_xrealloc(*v, (*nr + 1) * sizeof(**v));
 	d = &(*v)[(*nr)++];

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/diag.h"
 #include "lib/util.h"
 #include "plot.h"
 
@@ -301,8 +302,8 @@ static int load_job(const struct kscen_run *run, const char *id,
 	int ret = dir ? kscen_folded_load(path, f, nr) : -ENOENT;
 
 	if (ret)
-		fprintf(stderr, "kscen plot: %s: %s (was the run profiled? "
-			"profile: true or run --profile)\n", path, strerror(-ret));
+		kscen_error("plot", "%s: %s (was the run profiled? "
+			    "profile: true or run --profile)", path, strerror(-ret));
 	free(dir);
 	free(name);
 	free(path);
@@ -325,18 +326,18 @@ int kscen_plot_flame(const char *result, const char *job, bool diff,
 		return 2;
 	j = kscen_run_find(run, job);
 	if (!j) {
-		fprintf(stderr, "kscen plot: no job '%s' in %s\n", job, run->path);
+		kscen_error("plot", "no job '%s' in %s", job, run->path);
 		goto out;
 	}
 	if (!j->profile || j->profile->reason) {
-		fprintf(stderr, "kscen plot: job '%s' has no profile%s%s\n", job,
-			j->profile ? ": " : " (profile: true or run --profile)",
-			j->profile ? j->profile->reason : "");
+		kscen_error("plot", "job '%s' has no profile%s%s", job,
+			    j->profile ? ": " : " (profile: true or run --profile)",
+			    j->profile ? j->profile->reason : "");
 		goto out;
 	}
 	if (diff && (!j->baseline || !strcmp(j->baseline, j->id))) {
-		fprintf(stderr, "kscen plot: --diff: job '%s' has no baseline "
-			"(it is its own)\n", job);
+		kscen_error("plot", "--diff: job '%s' has no baseline "
+			    "(it is its own)", job);
 		goto out;
 	}
 	if (load_job(run, job, &f, &nr) || (diff && load_job(run, j->baseline, &of, &nr_of)))
@@ -357,14 +358,14 @@ int kscen_plot_flame(const char *result, const char *job, bool diff,
 	}
 	out = fopen(output, "w");
 	if (!out) {
-		fprintf(stderr, "kscen plot: %s: %s\n", output, strerror(errno));
+		kscen_error("plot", "%s: %s", output, strerror(errno));
 		goto out;
 	}
 	ret = kscen_flame_svg(out, f, nr, diff ? of : NULL, nr_of, title, caption);
 	if (fclose(out) && !ret)
 		ret = -errno;
 	if (ret)
-		fprintf(stderr, "kscen plot: %s: %s\n", output, strerror(-ret));
+		kscen_error("plot", "%s: %s", output, strerror(-ret));
 	ret = ret ? 1 : 0;
 out:
 	kscen_folded_free(f, nr);

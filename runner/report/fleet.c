@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lib/diag.h"
 #include "envdiff.h"
 #include "store/history.h"
 #include "store/store.h"
@@ -39,7 +40,7 @@ static int load_set(const char *arg, struct kscen_history *h)
 
 	memset(h, 0, sizeof(*h));
 	if (stat(arg, &st)) {
-		fprintf(stderr, "kscen compare: %s: %s\n", arg, strerror(errno));
+		kscen_error("compare", "%s: %s", arg, strerror(errno));
 		return -EINVAL;
 	}
 	if (S_ISDIR(st.st_mode))
@@ -123,8 +124,8 @@ int kscen_fleet_compare(FILE *out, const char *old_arg, const char *new_arg)
 		nh++;
 	}
 	if (!nh) {
-		fprintf(stderr, "kscen compare --fleet: no host has usable runs in "
-			"both %s and %s\n", old_arg, new_arg);
+		kscen_error("compare --fleet", "no host has usable runs in "
+			    "both %s and %s", old_arg, new_arg);
 		goto out;
 	}
 	/* Groups: hosts whose NEW runs share every environment field. */

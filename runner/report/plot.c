@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "lib/diag.h"
 #include "lib/child.h"
 #include "plot.h"
 #include "report.h"
@@ -30,11 +31,6 @@ struct plot {
 	FILE *gp;		/* its script */
 	unsigned files;
 };
-
-static const char *str(const char *s)
-{
-	return s ? s : "";
-}
 
 /* gnuplot's single-quoted strings: '' is a quote; no enhanced text. */
 static void gp_quote(FILE *f, const char *s)
@@ -60,7 +56,7 @@ static int plot_open(struct plot *p, const char *out, unsigned rows, unsigned he
 	char path[128];
 
 	if (!ext || (strcmp(ext, ".svg") && strcmp(ext, ".png"))) {
-		fprintf(stderr, "kscen plot: %s: the output is a .svg or a .png\n", out);
+		kscen_error("plot", "%s: the output is a .svg or a .png", out);
 		return -EINVAL;
 	}
 	snprintf(p->dir, sizeof(p->dir), "/tmp/kscen-plot-XXXXXX");
@@ -133,12 +129,13 @@ static int plot_run(struct plot *p, bool multi)
 	if (ret)
 		return ret;
 	if (WIFEXITED(c.status) && WEXITSTATUS(c.status) == 127) {
-		fprintf(stderr, "kscen plot: needs gnuplot (apt-get install gnuplot-nox)\n");
+		kscen_error("plot", "needs gnuplot (apt-get install gnuplot-nox)");
 		return -ENOENT;
 	}
 	if (!WIFEXITED(c.status) || WEXITSTATUS(c.status)) {
-		fprintf(stderr, "kscen plot: gnuplot %s:\n%s",
-			kscen_wait_status_text(c.status, how, sizeof(how)), err);
+		kscen_error("plot", "gnuplot %s:",
+			    kscen_wait_status_text(c.status, how, sizeof(how)));
+		kscen_diag_info("%s", err);	/* gnuplot's own words */
 		return -EIO;
 	}
 	return 0;
@@ -178,7 +175,7 @@ static void line_name(const struct kscen_job_result *j, const unsigned *keys,
 	for (unsigned i = 0; i < nk; i++)
 		if (i != skip && keys[i] < j->nr_kv)
 			o += snprintf(buf + o, o < len ? len - o : 0, "%s%s=%s", o ? " " : "",
-				      str(j->keys[keys[i]]), str(j->values[keys[i]]));
+				      kscen_str(j->keys[keys[i]]), kscen_str(j->values[keys[i]]));
 	if (!buf[0])
 		snprintf(buf, len, "median");
 }
@@ -207,13 +204,13 @@ static void sweep_entry(struct plot *p, const struct kscen_run *run,
 	numeric = nk > 0;	/* one job: one point, named */
 	for (unsigned i = first; i <= last && nk; i++)
 		numeric &= keys[xk] < run->jobs[i].nr_kv &&
-			   is_number(str(run->jobs[i].values[keys[xk]]));
+			   is_number(kscen_str(run->jobs[i].values[keys[xk]]));
 	fprintf(p->gp, "set title ");
-	gp_quote(p->gp, str(j0->name));
+	gp_quote(p->gp, kscen_str(j0->name));
 	fprintf(p->gp, "\nset xlabel ");
-	gp_quote(p->gp, nk ? str(j0->keys[keys[xk]]) : "");
+	gp_quote(p->gp, nk ? kscen_str(j0->keys[keys[xk]]) : "");
 	fprintf(p->gp, "\nset ylabel ");
-	gp_quote(p->gp, m0 ? str(m0->unit) : "");
+	gp_quote(p->gp, m0 ? kscen_str(m0->unit) : "");
 	fputs("\nset autoscale\nset offsets graph 0.05, graph 0.05, graph 0.05, 0\n", p->gp);
 	if (!numeric)
 		fputs("set xtics (", p->gp);
@@ -226,8 +223,8 @@ static void sweep_entry(struct plot *p, const struct kscen_run *run,
 
 		if (!numeric) {
 			fputs(i > first ? ", " : "", p->gp);
-			gp_label(p->gp, nk && keys[xk] < j->nr_kv ? str(j->values[keys[xk]]) :
-				 str(j->name));
+			gp_label(p->gp, nk && keys[xk] < j->nr_kv ? kscen_str(j->values[keys[xk]]) :
+				 kscen_str(j->name));
 			fprintf(p->gp, " %u", i - first);
 		}
 		if (j->status != KSCEN_OK || !m || !m->nr_samples)
@@ -245,7 +242,7 @@ static void sweep_entry(struct plot *p, const struct kscen_run *run,
 			continue;
 		/* categorical values: their position on the axis */
 		if (numeric)
-			snprintf(xv, sizeof(xv), "%s", str(j->values[keys[xk]]));
+			snprintf(xv, sizeof(xv), "%s", kscen_str(j->values[keys[xk]]));
 		else
 			snprintf(xv, sizeof(xv), "%u", i - first);
 		fprintf(f[l], "%s %.17g %.17g %.17g\n", xv, m->sum.median,
@@ -283,7 +280,7 @@ int kscen_plot_sweep(const struct kscen_run *run, const char *out)
 	for (unsigned first = 0; first < run->nr_jobs; first = last + 1, entries++)
 		last = kscen_entry_last(run, first);
 	if (!entries) {
-		fprintf(stderr, "kscen plot: %s has no jobs\n", str(run->path));
+		kscen_error("plot", "%s has no jobs", kscen_str(run->path));
 		return -EINVAL;
 	}
 	ret = plot_open(&p, out, entries, ROW_HEIGHT * entries);
@@ -309,13 +306,13 @@ static void short_name(const struct kscen_run *run, unsigned i, char *buf, size_
 	const struct kscen_job_result *j = &run->jobs[i], *f = j;
 	size_t o;
 
-	while (f > run->jobs && !strcmp(str(f[-1].name), str(j->name)))
+	while (f > run->jobs && !strcmp(kscen_str(f[-1].name), kscen_str(j->name)))
 		f--;
-	o = snprintf(buf, len, "%s", str(j->name));
+	o = snprintf(buf, len, "%s", kscen_str(j->name));
 	for (unsigned k = 0; k < j->nr_kv && o < len; k++)
-		if (k >= f->nr_kv || strcmp(str(j->values[k]), str(f->values[k])))
-			o += snprintf(buf + o, len - o, " %s=%s", str(j->keys[k]),
-				      str(j->values[k]));
+		if (k >= f->nr_kv || strcmp(kscen_str(j->values[k]), kscen_str(f->values[k])))
+			o += snprintf(buf + o, len - o, " %s=%s", kscen_str(j->keys[k]),
+				      kscen_str(j->values[k]));
 }
 
 int kscen_plot_compare(const struct kscen_run *old, const struct kscen_run *new_,
@@ -342,7 +339,7 @@ int kscen_plot_compare(const struct kscen_run *old, const struct kscen_run *new_
 		const struct kscen_job_result *jn = &new_->jobs[i];
 		const struct kscen_job_result *jo = kscen_run_find(old, jn->id);
 		const struct kscen_metric *mn = kscen_primary(jn);
-		const struct kscen_metric *mo = jo ? kscen_find_metric(jo, str(mn ? mn->name : "")) : NULL;
+		const struct kscen_metric *mo = jo ? kscen_find_metric(jo, kscen_str(mn ? mn->name : "")) : NULL;
 		double b;
 
 		if (!mn || !mo || !mn->nr_samples || !mo->nr_samples || !(mo->sum.median != 0))
@@ -362,16 +359,16 @@ int kscen_plot_compare(const struct kscen_run *old, const struct kscen_run *new_
 	fclose(fn);
 	fo = fn = NULL;
 	if (!x) {
-		fprintf(stderr, "kscen plot: no job of %s is in %s with samples\n",
-			str(new_->path), str(old->path));
+		kscen_error("plot", "no job of %s is in %s with samples",
+			    kscen_str(new_->path), kscen_str(old->path));
 		ret = -EINVAL;
 		goto out;
 	}
 	fprintf(p.gp, ")\nset xrange [-0.5:%u.5]\nset bmargin 12\n"
 		"plot '%s' using 1:2:3:4 with yerrorbars pt 7 title ", x - 1, po);
-	gp_quote(p.gp, str(old->label ? old->label : old->started));
+	gp_quote(p.gp, kscen_str(old->label ? old->label : old->started));
 	fprintf(p.gp, ", '%s' using 1:2:3:4 with yerrorbars pt 5 title ", pn);
-	gp_quote(p.gp, str(new_->label ? new_->label : new_->started));
+	gp_quote(p.gp, kscen_str(new_->label ? new_->label : new_->started));
 	fputs(", 1 with lines lc rgb 'gray' notitle\n", p.gp);
 	ret = plot_run(&p, false);
 out:
@@ -405,29 +402,29 @@ int kscen_plot_history(struct kscen_run *const *runs, unsigned nr, const char *g
 		const struct kscen_metric *m;
 
 		for (unsigned i = 0; i < runs[r]->nr_jobs && !j; i++)
-			if (!fnmatch(glob, str(runs[r]->jobs[i].id), 0))
+			if (!fnmatch(glob, kscen_str(runs[r]->jobs[i].id), 0))
 				j = &runs[r]->jobs[i];
 		if (j && !job)
 			job = j;	/* the first job matching: the same one after */
-		if (!j || strcmp(str(job->id), str(j->id)) || !(m = kscen_primary(j)) ||
+		if (!j || strcmp(kscen_str(job->id), kscen_str(j->id)) || !(m = kscen_primary(j)) ||
 		    !m->nr_samples)
 			continue;
 		fprintf(p.gp, "%s", x ? ", " : "");
-		gp_label(p.gp, str(runs[r]->label ? runs[r]->label : runs[r]->started));
+		gp_label(p.gp, kscen_str(runs[r]->label ? runs[r]->label : runs[r]->started));
 		fprintf(p.gp, " %u", x);
 		fprintf(f, "%u %.17g %.17g %.17g\n", x++, m->sum.median, m->sum.ci_lo,
 			m->sum.ci_hi);
 	}
 	fclose(f);
 	if (!x) {
-		fprintf(stderr, "kscen plot: no stored run has a job matching '%s'\n", glob);
+		kscen_error("plot", "no stored run has a job matching '%s'", glob);
 		ret = -EINVAL;
 		goto out;
 	}
 	fprintf(p.gp, ")\nset xrange [-0.5:%u.5]\nset bmargin 8\nset title ", x - 1);
-	gp_quote(p.gp, str(job->id));
+	gp_quote(p.gp, kscen_str(job->id));
 	fprintf(p.gp, "\nset ylabel ");
-	gp_quote(p.gp, str(kscen_primary(job) ? kscen_primary(job)->unit : ""));
+	gp_quote(p.gp, kscen_str(kscen_primary(job) ? kscen_primary(job)->unit : ""));
 	fprintf(p.gp, "\nplot '%s' using 1:2:3:4 with yerrorlines pt 7 lw 1.5 "
 		"title 'median, 95%% CI'\n", path);
 	ret = plot_run(&p, false);

@@ -240,11 +240,6 @@ unsigned kscen_contain_extra(const struct kscen_metric_desc **descs)
 	return !ct.run_dir ? 0 : ct.memory ? 2 : 1;
 }
 
-bool kscen_contain_has_cgroup(void)
-{
-	return ct.run_dir != NULL;
-}
-
 const char *kscen_contain_reason(void)
 {
 	return ct.reason;

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "lib/diag.h"
 #include "profile_take.h"
 #include "runner.h"
 
@@ -45,11 +46,11 @@ int kscen_profile_run(const struct kscen_scenario *s, const struct kscen_job *jo
 	if (!sp || r->status != KSCEN_OK)
 		return 0;
 	if (!o->quiet)
-		fprintf(stderr, "kscen: profiling %s (%s, %u Hz)\n", job->id,
-			sp->perf ? "perf record" : "bpf", sp->frequency);
+		kscen_diag_info("kscen: profiling %s (%s, %u Hz)\n", job->id,
+				sp->perf ? "perf record" : "bpf", sp->frequency);
 	kscen_profile_free(r->profile);
 	ret = kscen_profile_job(job, timeout, sp, &r->profile);
 	if (r->profile->reason && !o->quiet)
-		fprintf(stderr, "kscen: %s: %s\n", job->id, r->profile->reason);
+		kscen_note(NULL, "%s: %s", job->id, r->profile->reason);
 	return ret;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * progress.c - where a run is. On a terminal, one stderr line redrawn at
+ * progress.c - where a run is, said through the diagnostics sink as
+ * KSCEN_DIAG_INFO (lib/diag.h; stderr). On a terminal, one line redrawn at
  * most ten times a second ("kscen: round 3/10, job 4/12, 0:12 elapsed,
  * about 0:34 left"); the estimate is the mean time per sample so far times
  * the samples still planned, so it is only as good as the jobs are alike.
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "progress.h"
+#include "lib/diag.h"
 #include "lib/util.h"
 
 #define REDRAW_NS 100000000LL	/* 10 Hz */
@@ -27,7 +29,6 @@ void kscen_progress_init(struct kscen_progress *p, bool quiet, int tty)
 		tty = isatty(STDERR_FILENO) && !(term && !strcmp(term, "dumb"));
 	p->tty = tty;
 	p->t0 = kscen_now_ns();
-	p->out = stderr;
 }
 
 void kscen_progress_duration(long long ns, char *buf, unsigned len)
@@ -46,15 +47,13 @@ static void draw(struct kscen_progress *p)
 	char e[32], l[32];
 
 	kscen_progress_duration(el, e, sizeof(e));
-	fprintf(p->out, "\rkscen: %s %u/%u, job %u/%u, %s elapsed", p->what,
-		p->round, p->rounds, p->job, p->jobs, e);
-	if (p->done) {
+	l[0] = '\0';
+	if (p->done)
 		kscen_progress_duration((long long)((double)el / p->done * p->left),
 					l, sizeof(l));
-		fprintf(p->out, ", about %s left", l);
-	}
-	fputs("\033[K", p->out);
-	fflush(p->out);
+	kscen_diag_info("\rkscen: %s %u/%u, job %u/%u, %s elapsed%s%s%s\033[K", p->what,
+			p->round, p->rounds, p->job, p->jobs, e, p->done ? ", about " : "",
+			l, p->done ? " left" : "");
 	p->drawn = true;
 	p->last_draw = now;
 }
@@ -72,7 +71,7 @@ void kscen_progress_round(struct kscen_progress *p, bool warmup,
 	p->jobs = jobs;
 	p->left = jobs + later;
 	if (!p->tty) {
-		fprintf(p->out, "kscen: %s %u/%u\n", p->what, round, rounds);
+		kscen_diag_info("kscen: %s %u/%u\n", p->what, round, rounds);
 		return;
 	}
 	draw(p);
@@ -92,9 +91,7 @@ void kscen_progress_sample(struct kscen_progress *p)
 
 void kscen_progress_clear(struct kscen_progress *p)
 {
-	if (p->drawn) {
-		fputs("\r\033[K", p->out);
-		fflush(p->out);
-	}
+	if (p->drawn)
+		kscen_diag_info("\r\033[K");
 	p->drawn = false;
 }

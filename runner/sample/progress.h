@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * progress.h - where a run is, on stderr (progress.c). On a terminal one
- * line redrawn in place: round, job, elapsed time and an estimate of what
+ * progress.h - where a run is, said to the diagnostics sink as
+ * KSCEN_DIAG_INFO (progress.c). On a terminal one line redrawn in place: round, job, elapsed time and an estimate of what
  * is left; elsewhere a plain line a round, as logs want it; nothing with -q.
  */
 #ifndef KSCEN_PROGRESS_H
@@ -11,7 +11,6 @@
 #include <stdio.h>
 
 struct kscen_progress {
-	FILE *out;			/* stderr */
 	bool quiet, tty;
 	long long t0, last_draw;	/* ns */
 	unsigned long long done;	/* samples taken */

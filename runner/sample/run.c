@@ -21,6 +21,7 @@
 #include "lib/util.h"
 #include "journal.h"
 #include "runner.h"
+#include "lib/diag.h"
 #include "progress.h"
 
 static void result_init(struct kscen_job_result *r, const struct kscen_job *job)
@@ -126,16 +127,25 @@ static void job_stop(struct kscen_job_result *r, enum kscen_status st,
 	r->reason = kscen_xstrdup(reason && *reason ? reason : "unknown");
 }
 
-/* Is the job still supported here? Checked once, before any sample. */
-static void check_supported(const struct kscen_job *job, struct kscen_job_result *r)
+int kscen_job_supported(const struct kscen_job *job, char *reason, size_t len)
 {
 	struct kscen_ctx ctx = {
 		.params = job->params, .verbose = kscen_verbose,
 		.captures = job->spec->captures, .nr_captures = job->spec->nr_captures,
 	};
+	int ret = job->workload->supported ? job->workload->supported(&ctx) : 0;
 
-	if (job->workload->supported && job->workload->supported(&ctx))
-		job_stop(r, KSCEN_SKIPPED, ctx.reason);
+	snprintf(reason, len, "%s", ret ? ctx.reason : "");
+	return ret;
+}
+
+/* Is the job still supported here? Checked once, before any sample. */
+static void check_supported(const struct kscen_job *job, struct kscen_job_result *r)
+{
+	char reason[KSCEN_REASON_MAX];
+
+	if (kscen_job_supported(job, reason, sizeof(reason)))
+		job_stop(r, KSCEN_SKIPPED, reason);
 }
 
 static void sample_line(const struct kscen_run_opts *o, unsigned round,
@@ -148,18 +158,18 @@ static void sample_line(const struct kscen_run_opts *o, unsigned round,
 		return;
 	if (kscen_verbose || out->ret)
 		kscen_progress_clear(pr);
-	if (kscen_verbose) {
-		fprintf(stderr, "kscen: %s %u/%u %s: ", round < warmup ? "warmup" : "round",
-			round + 1, total, job->id);
-		if (out->ret == 0)
-			fprintf(stderr, "%g %s\n", out->v[0], job->metrics[0].unit);
-		else
-			fprintf(stderr, "%s: %s\n", out->ret == KSCEN_SKIP ?
+	if (kscen_verbose && out->ret == 0)
+		kscen_diag_info("kscen: %s %u/%u %s: %g %s\n", round < warmup ? "warmup" :
+				"round", round + 1, total, job->id, out->v[0],
+				job->metrics[0].unit);
+	else if (kscen_verbose)
+		kscen_diag_info("kscen: %s %u/%u %s: %s: %s\n", round < warmup ? "warmup" :
+				"round", round + 1, total, job->id, out->ret == KSCEN_SKIP ?
 				"skipped" : "failed", out->reason);
-	} else if (out->ret) {
-		fprintf(stderr, "kscen: %s: %s: %s\n", job->id,
-			out->ret == KSCEN_SKIP ? "skipped" : "failed", out->reason);
-	}
+	else if (out->ret)
+		kscen_diag_cmd(out->ret == KSCEN_SKIP ? KSCEN_DIAG_NOTE : KSCEN_DIAG_ERROR,
+			       NULL, "%s: %s: %s", job->id,
+			       out->ret == KSCEN_SKIP ? "skipped" : "failed", out->reason);
 }
 
 /* A job's cleanup: after its last sample; a failure is said, not fatal. */
@@ -170,7 +180,7 @@ static void job_cleanup(const struct kscen_scenario *s, const struct kscen_job *
 	if (job->spec->cleanup &&
 	    kscen_job_command("cleanup", job->spec->cleanup, kscen_job_timeout(s, job),
 			      reason, sizeof(reason)))
-		fprintf(stderr, "kscen: %s: %s\n", job->id, reason);
+		kscen_warning(NULL, "%s: %s", job->id, reason);
 }
 
 int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs,
@@ -183,10 +193,16 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 	unsigned *index = kscen_xcalloc(jobs->nr + 1, sizeof(unsigned));
 	bool *tried = kscen_xcalloc(jobs->nr + 1, sizeof(bool));	/* cleanup: */
 	bool journal_warned = false;
+	const struct kscen_metric_desc *no_cgroup;
 	struct kscen_progress pr;
 	int ret = 0;
 
 	kscen_contain_init(true);
+	/* taken here without a cgroup: what the run cannot say, and why */
+	if (!o->sample && !o->quiet && !kscen_contain_extra(&no_cgroup))
+		kscen_note(NULL, "samples run without a cgroup (%s): no cgroup_cpu "
+			   "or cgroup_memory_peak, and what a sample leaves running "
+			   "outlives a runner that is killed", kscen_contain_reason());
 	kscen_progress_init(&pr, o->quiet || kscen_verbose, -1);
 	/* map[job] = its index among the results, -1 when filtered out. */
 	for (unsigned i = 0; i < jobs->nr; i++) {
@@ -270,9 +286,9 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 			r->seconds += secs;
 			if (ret == -EBADMSG) {
 				kscen_progress_clear(&pr);
-				fprintf(stderr, "kscen: %s: does not match this run at "
-					"round %u, job %s\n", kscen_journal_path(o->journal),
-					round + 1, job->id);
+				kscen_error(NULL, "%s: does not match "
+					    "this run at round %u, job %s",
+					    kscen_journal_path(o->journal), round + 1, job->id);
 				break;
 			}
 			if (ret) {
@@ -296,10 +312,10 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 		}
 		if (kscen_journal_round_end(o->journal) && !journal_warned) {
 			kscen_progress_clear(&pr);
-			fprintf(stderr, "kscen: journal %s: %s; the run goes on, but "
-				"could not be resumed if cut short\n",
-				kscen_journal_path(o->journal),
-				strerror(-kscen_journal_error(o->journal)));
+			kscen_warning(NULL, "journal %s: %s; the run "
+				      "goes on, but could not be resumed if cut short",
+				      kscen_journal_path(o->journal),
+				      strerror(-kscen_journal_error(o->journal)));
 			journal_warned = true;
 		}
 	}

@@ -1,5 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* runner.h - taking samples: isolate.c (one sample) and run.c (rounds). */
+/*
+ * runner.h - the sample/ stage: a run's jobs sampled in interleaved rounds
+ * (run.c), each sample in a process of its own (isolate.c) and cgroup
+ * (contain.c), a job's prepare: and cleanup: commands (jobcmd.c), and how
+ * a run ends (its exit code). The fork server is sampler.h's, the journal
+ * journal.h's, progress progress.h's, profiles profile_take.h's.
+ */
 #ifndef KSCEN_RUNNER_H
 #define KSCEN_RUNNER_H
 
@@ -22,10 +28,10 @@ struct kscen_sample_out {
  * cgroup v2). sample_begin() before a sample's fork returns the fd the child
  * passes to enter() (or -1: no cgroup); sample_end() after it kills its
  * cgroup and every orphan, and reads cpu.stat usage and memory.peak (-1
- * where unknown). kscen_contain_extra(): the extra metrics, 0, 1 or 2.
+ * where unknown). kscen_contain_extra(): the extra metrics, 0, 1 or 2 (0:
+ * no cgroup, kscen_contain_reason() says why).
  */
 void kscen_contain_init(bool cgroups);
-bool kscen_contain_has_cgroup(void);
 const char *kscen_contain_reason(void);
 int kscen_contain_sample_begin(void);
 void kscen_contain_enter(int procs_fd);
@@ -44,6 +50,12 @@ void kscen_contain_keep(pid_t pid, bool keep);
  */
 int kscen_sample_isolated(const struct kscen_job *job, long long timeout_ns,
 			  struct kscen_sample_out *out);
+/*
+ * run.c: does @job's workload run here? Its supported() (0: yes), asked
+ * before a job's first sample, here or in kscen ab's guest; @reason says
+ * why not ("" when the workload does not).
+ */
+int kscen_job_supported(const struct kscen_job *job, char *reason, size_t len);
 /*
  * jobcmd.c: run a job's prepare: or cleanup: @command (@what) under
  * /bin/sh -c, output discarded, within @timeout_ns. 0, or -errno with

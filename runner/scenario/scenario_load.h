@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* scenario_load.h - helpers the loader shares with the expander and main. */
+/*
+ * scenario_load.h - the scenario/ stage's passes (file, shape, values) and
+ * what the loader shares with the stages above it: a percentage parsed,
+ * the defaults of repeat: auto, a libyaml error said at its place.
+ */
 #ifndef KSCEN_SCENARIO_LOAD_H
 #define KSCEN_SCENARIO_LOAD_H
 

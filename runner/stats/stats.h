@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * stats.h - summaries of samples (stats.c) and how two sets of samples of
- * one metric differ (signif.c).
+ * stats.h - the stats/ folder: summaries of samples (stats.c) and how two
+ * sets of samples of one metric differ (signif.c); no stage, no I/O.
  */
 #ifndef KSCEN_STATS_H
 #define KSCEN_STATS_H

@@ -31,20 +31,6 @@
 #define WARN_LINES 3		/* skipped runs named; the rest are counted */
 #define Z80 0.8416212335729143	/* 80% power */
 
-static const char *str(const char *s)
-{
-	return s ? s : "";
-}
-
-static void now_iso(char *buf, size_t len)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 /* Why a stored run cannot be a reference, or NULL. */
 static const char *unusable(const struct kscen_run *run, const char *scenario,
 			    const char *now)
@@ -84,7 +70,7 @@ static int load(const char *dir, const char *scenario, const char *before,
 	ret = kscen_result_list(dir, NULL, &paths, &nr);
 	if (ret)
 		return ret;
-	now_iso(now, sizeof(now));
+	kscen_utc_now_buf(now, sizeof(now));
 	h->run = kscen_xcalloc(nr + 1, sizeof(*h->run));
 	for (unsigned i = 0; i < nr; i++) {
 		struct kscen_run *run = NULL;
@@ -413,7 +399,7 @@ static struct kscen_run *load_ref(struct kscen_history *h, const char *path,
 	char *alt;
 
 	for (unsigned i = 0; i < h->nr; i++)
-		if (!strcmp(str(h->run[i]->path), path))
+		if (!strcmp(kscen_str(h->run[i]->path), path))
 			return h->run[i];
 	if (kscen_result_load_err(path, &run, NULL, 0) && beside) {
 		char *d = dir_of(beside), *p = kscen_xstrdup(path);
@@ -459,7 +445,7 @@ void kscen_refs_stored(struct kscen_refs *r, const struct kscen_run *run)
 		rj = ref ? kscen_run_find(ref, j->id) : NULL;
 		if (!rj || !kscen_primary(rj)) {
 			kscen_diag(KSCEN_DIAG_WARNING, NULL, NOWHERE,
-				   "%s: its reference %s no longer loads", str(j->id),
+				   "%s: its reference %s no longer loads", kscen_str(j->id),
 				   j->reference);
 			r->ref[i].why = "the stored reference no longer loads";
 			continue;

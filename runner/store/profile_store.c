@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/diag.h"
 #include "lib/util.h"
 #include "profile.h"
 
@@ -93,7 +94,8 @@ int kscen_profile_save_folded(const struct kscen_run *run)
 				return -EINVAL;
 			if (mkdir(dir, 0777) && errno != EEXIST) {
 				ret = -errno;
-				fprintf(stderr, "kscen: %s: %s\n", dir, strerror(errno));
+				kscen_error(NULL, "%s: %s", dir,
+					    strerror(errno));
 				break;
 			}
 		}
@@ -101,7 +103,7 @@ int kscen_profile_save_folded(const struct kscen_run *run)
 		path = kscen_xasprintf("%s/%s", dir, name);
 		err = write_folded(path, p);
 		if (err) {
-			fprintf(stderr, "kscen: %s: %s\n", path, strerror(-err));
+			kscen_error(NULL, "%s: %s", path, strerror(-err));
 			ret = err;
 		}
 		free(name);

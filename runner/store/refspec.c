@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lib/diag.h"
 #include "history.h"
 #include "scenario/scenario.h"
 #include "store.h"
@@ -39,15 +40,14 @@ int kscen_ref_spec_check(const char *cmd, const char *ref, const char *results,
 			found += h.run[i]->label && !strcmp(h.run[i]->label, rs->arg);
 		kscen_history_free(&h);
 		if (!found)
-			fprintf(stderr, "kscen %s: --compare %s: no complete run "
-				"labelled '%s' in %s\n", cmd, ref, rs->arg, dir);
+			kscen_error(cmd, "--compare %s: no complete "
+				    "run labelled '%s' in %s", ref, rs->arg, dir);
 		free(dir);
 		return found ? 0 : -EINVAL;
 	}
 	rs->arg = ref;
 	if (stat(ref, &st)) {
-		fprintf(stderr, "kscen %s: --compare %s: %s\n", cmd, ref,
-			strerror(errno));
+		kscen_error(cmd, "--compare %s: %s", ref, strerror(errno));
 		return -EINVAL;
 	}
 	if (S_ISDIR(st.st_mode)) {
@@ -56,13 +56,12 @@ int kscen_ref_spec_check(const char *cmd, const char *ref, const char *results,
 	}
 	rs->kind = KSCEN_REF_FILE;
 	if (kscen_result_load_some(ref, want, &rs->file, NULL, 0)) {
-		fprintf(stderr, "kscen %s: --compare %s: not a kscen result\n",
-			cmd, ref);
+		kscen_error(cmd, "--compare %s: not a kscen result", ref);
 		return -EINVAL;
 	}
 	if (strcmp(rs->file->scenario, s->name)) {
-		fprintf(stderr, "kscen %s: --compare %s: a run of scenario '%s', "
-			"not '%s'\n", cmd, ref, rs->file->scenario, s->name);
+		kscen_error(cmd, "--compare %s: a run of scenario "
+			    "'%s', not '%s'", ref, rs->file->scenario, s->name);
 		kscen_run_free(rs->file);
 		rs->file = NULL;
 		return -EINVAL;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "lib/diag.h"
 #include "lib/util.h"
 #include "profile.h"
 #include "runmodel.h"
@@ -398,8 +399,8 @@ int kscen_run_write_yaml(FILE *f, const struct kscen_run *run)
 		/* ENOSPC or EIO from the write under the emitter, when known */
 		ret = w.e.error == YAML_WRITER_ERROR ? (ferror(f) && errno ?
 						       -errno : -EIO) : -EINVAL;
-		fprintf(stderr, "kscen: cannot write result: %s\n",
-			w.e.problem ? w.e.problem : "bad event");
+		kscen_error(NULL, "cannot write result: %s",
+			    w.e.problem ? w.e.problem : "bad event");
 	}
 	yaml_emitter_delete(&w.e);
 	return ret;

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * store.h - runs stored as YAML files under results/<scenario>/
- * (result.c writes, result_load.c reads).
+ * store.h - the store/ stage's files: runs stored as YAML files under
+ * results/<scenario>/ (result.c writes, result_load.c reads, with
+ * result_select.c picking the jobs asked for), and shards merged
+ * (merge.c). The run model is run.h's, history and references history.h's.
  */
 #ifndef KSCEN_STORE_H
 #define KSCEN_STORE_H
@@ -33,7 +35,7 @@ int kscen_result_dir_ready(const char *dir, const char *scenario);
 char *kscen_result_saved_as(const struct kscen_run *run, const char *dir);
 /* Load a stored run; the caller frees it with kscen_run_free(). */
 int kscen_result_load(const char *path, struct kscen_run **out);
-/* The same; the first problem goes to @err instead of stderr. */
+/* The same; the first problem goes to @err instead of the diagnostics sink. */
 int kscen_result_load_err(const char *path, struct kscen_run **out,
 			  char *err, size_t errlen);
 /*
@@ -57,6 +59,16 @@ void kscen_idset_free(struct kscen_idset *set);
  */
 int kscen_result_load_some(const char *path, const struct kscen_idset *want,
 			   struct kscen_run **out, char *err, size_t errlen);
+/* A stored run is a regular file of at most this many bytes. */
+#define KSCEN_RESULT_MAX_FILE	(64 << 20)
+/*
+ * result_select.c: the run in @path with only the jobs in @want, as text
+ * (malloc'ed, *@len bytes), for kscen_result_load_some() to parse; NULL
+ * where the file is not a regular file of at most KSCEN_RESULT_MAX_FILE
+ * bytes laid out as kscen writes it (then the whole file is parsed).
+ */
+char *kscen_result_select(const char *path, const struct kscen_idset *want,
+			  size_t *len);
 /*
  * The newest stored run in @dir/<scenario>/ from host @hostname, or in @path
  * when that is a directory of runs; NULL path in *out when there is none.

@@ -34,6 +34,12 @@ struct ab {
 	unsigned hang_timeout;	/* s; the agent enforces the sample's own */
 };
 
+/*
+ * KSCEN_AB_LOCAL_AGENTS (a test hook, lib/hooks.c): the guest is @argv, an
+ * agent on this machine (`kscen agent --stdio`) on one end of a socket
+ * pair, so that kscen ab's own paths run without QEMU. 0 or -errno.
+ */
+int ab_local_spawn(struct guest *g, char *const *argv);
 /* Wait up to @timeout_s for the agent's next line (malloc'ed); 0 or -errno. */
 int ab_agent_line(struct guest *g, double timeout_s, char **line);
 int ab_agent_send(struct guest *g, const char *msg);

@@ -14,6 +14,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sys/socket.h>
+
+#include "lib/diag.h"
+#include "lib/child.h"
 #include "lib/util.h"
 #include "ab.h"
 
@@ -30,8 +34,8 @@ static void guest_dies(struct guest *g, const char *fmt, ...)
 	if (vasprintf(&why, fmt, ap) < 0)
 		abort();
 	va_end(ap);
-	fprintf(stderr, "kscen ab: kernel %s (%s): %s\n", g->c.label,
-		g->vm.release ? g->vm.release : "?", why);
+	kscen_error("ab", "kernel %s (%s): %s", g->c.label,
+		    g->vm.release ? g->vm.release : "?", why);
 	kscen_vm_stop(&g->vm, 0);
 	kscen_vm_print_tail(&g->vm);
 	if (g->vm.panic) {	/* the reason its jobs failed, in the report */
@@ -88,6 +92,33 @@ int ab_agent_line(struct guest *g, double timeout_s, char **line)
 		if (r > 0)
 			g->len += r;
 	}
+}
+
+int ab_local_spawn(struct guest *g, char *const *argv)
+{
+	struct kscen_child c = { .argv = argv, .flags = KSCEN_CHILD_PDEATHSIG };
+	int sv[2], ret;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+		return -errno;
+	c.in = c.out = sv[1];
+	ret = kscen_child_start(&c);
+	close(sv[1]);
+	if (ret) {
+		close(sv[0]);
+		return ret;
+	}
+	memset(&g->vm, 0, sizeof(g->vm));
+	g->vm.label = g->c.label;
+	g->vm.pid = c.pid;
+	g->vm.agent = sv[0];
+	g->vm.console = g->vm.listen = g->vm.forward = -1;
+	g->vm.exit_code = -1;
+	g->vm.spawned = kscen_now_ns() / 1e9;
+	g->vm.booted = true;
+	snprintf(g->vm.accel_why, sizeof(g->vm.accel_why),
+		 "KSCEN_AB_LOCAL_AGENTS: no guest, an agent on this machine");
+	return 0;
 }
 
 int ab_agent_send(struct guest *g, const char *msg)
@@ -156,8 +187,8 @@ int ab_sample(void *arg, unsigned index, const struct kscen_job *job,
 		return 0;
 	}
 	if (ret) {
-		fprintf(stderr, "kscen ab: kernel %s: during a sample of %s\n",
-			g->c.label, job->id);
+		kscen_error("ab", "kernel %s: during a sample of %s",
+			    g->c.label, job->id);
 		guest_dies(g, "%s", agent_error(ret));
 		snprintf(out->reason, sizeof(out->reason), "kernel %s: %s",
 			 g->c.label, g->dead);

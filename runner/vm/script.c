@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/diag.h"
 #include "lib/util.h"
 #include "vm.h"
 
@@ -43,9 +44,9 @@ static bool module_path_seen(const char *rw)
 		char *real = realpath(e, NULL);
 
 		if (real && kscen_vm_hidden(real, rw)) {
-			fprintf(stderr, "kscen: KSCEN_MODULE_PATH: %s is under /tmp or /run, "
-				"which the guest mounts a tmpfs of its own over; move it "
-				"elsewhere\n", real);
+			kscen_error(NULL, "KSCEN_MODULE_PATH: %s is under /tmp or /run, "
+				    "which the guest mounts a tmpfs of its own over; move it "
+				    "elsewhere", real);
 			ok = false;
 		}
 		free(real);
@@ -68,7 +69,7 @@ char *kscen_vm_script(int argc, char **argv, const char *rw)
 	FILE *f;
 
 	if (n <= 0 || !getcwd(cwd, sizeof(cwd))) {
-		fprintf(stderr, "kscen: cannot find this kscen or the working directory\n");
+		kscen_error(NULL, "cannot find this kscen or the working directory");
 		return NULL;
 	}
 	self[n] = '\0';
@@ -78,8 +79,8 @@ char *kscen_vm_script(int argc, char **argv, const char *rw)
 		bool bad = real && kscen_vm_hidden(real, rw);
 
 		if (bad)
-			fprintf(stderr, "kscen: %s is under /tmp or /run, which the guest "
-				"mounts a tmpfs of its own over; move it elsewhere\n", real);
+			kscen_error(NULL, "%s is under /tmp or /run, which the guest "
+				    "mounts a tmpfs of its own over; move it elsewhere", real);
 		free(real);
 		if (bad)
 			return NULL;

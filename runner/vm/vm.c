@@ -32,6 +32,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "lib/diag.h"
 #include "lib/util.h"
 #include "vm.h"
 
@@ -124,16 +125,17 @@ void kscen_vm_print_tail(struct kscen_vm *vm)
 		if (!l)
 			continue;
 		if (!any)
-			fprintf(stderr, "kscen: the console of kernel %s ended with:\n",
-				vm->label);
+			kscen_note(NULL, "the console of kernel %s "
+				   "ended with:", vm->label);
 		any = true;
-		fprintf(stderr, "  | %s\n", l);
+		kscen_diag_info("  | %s\n", l);	/* the guest's own words */
 	}
 	if (vm->panic)
-		fprintf(stderr, "kscen: kernel %s: %s\n", vm->label, vm->panic);
+		kscen_note(NULL, "kernel %s: %s", vm->label, vm->panic);
 	if (!any)
-		fprintf(stderr, "kscen: the console of kernel %s is empty (no "
-			"console=ttyS0 support, or stuck before the console)\n", vm->label);
+		kscen_note(NULL, "the console of kernel %s is empty "
+			   "(no console=ttyS0 support, or stuck before the console)",
+			   vm->label);
 }
 
 const char *kscen_vm_accel_name(const struct kscen_vm *vm)
@@ -241,28 +243,28 @@ int kscen_vm_spawn(const struct kscen_vm_config *c, struct kscen_vm *vm)
 	vm->exit_code = -1;
 	vm->forward = c->forward;
 	if (!qemu) {
-		fprintf(stderr, "kscen: qemu-system-x86_64 is not installed "
-			"(Debian: apt-get install qemu-system-x86)\n");
+		kscen_error(NULL, "qemu-system-x86_64 is not installed "
+			    "(Debian: apt-get install qemu-system-x86)");
 		ret = -ENOENT;
 		goto out;
 	}
 	if (access(c->kernel, R_OK)) {
 		ret = -errno;
-		fprintf(stderr, "kscen: kernel %s: %s: %s\n", c->label, c->kernel,
-			strerror(errno));
+		kscen_error(NULL, "kernel %s: %s: %s", c->label, c->kernel,
+			    strerror(errno));
 		goto out;
 	}
 	vm->release = kscen_bzimage_release(c->kernel);
 	if (!vm->release) {
-		fprintf(stderr, "kscen: kernel %s: %s is not a bzImage (no boot "
-			"protocol header)\n", c->label, c->kernel);
+		kscen_error(NULL, "kernel %s: %s is not a bzImage (no boot "
+			    "protocol header)", c->label, c->kernel);
 		ret = -ENOEXEC;
 		goto out;
 	}
 	if (c->accel != KSCEN_ACCEL_TCG) {
 		ret = kscen_kvm_usable(vm->accel_why, sizeof(vm->accel_why));
 		if (ret && c->accel == KSCEN_ACCEL_KVM) {
-			fprintf(stderr, "kscen: --accel kvm: %s\n", vm->accel_why);
+			kscen_error(NULL, "--accel kvm: %s", vm->accel_why);
 			goto out;
 		}
 		vm->kvm = ret == 0;
@@ -273,23 +275,23 @@ int kscen_vm_spawn(const struct kscen_vm_config *c, struct kscen_vm *vm)
 	vm->dir = kscen_xasprintf("%s/kscen-vm.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(vm->dir)) {
 		ret = -errno;
-		fprintf(stderr, "kscen: %s: %s\n", vm->dir, strerror(errno));
+		kscen_error(NULL, "%s: %s", vm->dir, strerror(errno));
 		free(vm->dir);
 		vm->dir = NULL;
 		goto out;
 	}
 	modules = pick_modules(c, vm->release);
 	if (!modules)
-		fprintf(stderr, "kscen: kernel %s (%s): no modules directory found "
-			"(--modules DIR); assuming 9p and virtio are built in\n",
-			c->label, vm->release);
+		kscen_warning(NULL, "kernel %s (%s): no modules directory found "
+			      "(--modules DIR); assuming 9p and virtio are built in",
+			      c->label, vm->release);
 	gethostname(host, sizeof(host) - 1);
 	host[sizeof(host) - 1] = '\0';
 	hostname = kscen_xasprintf("%s-vm-%s", host, vm->kvm ? "kvm" : "tcg");
 	ret = kscen_vm_initramfs(c, modules, vm->dir, hostname);
 	free(hostname);
 	if (ret) {
-		fprintf(stderr, "kscen: kernel %s: no initramfs, not booted\n", c->label);
+		kscen_error(NULL, "kernel %s: no initramfs, not booted", c->label);
 		goto out;
 	}
 
@@ -324,8 +326,8 @@ int kscen_vm_spawn(const struct kscen_vm_config *c, struct kscen_vm *vm)
 	arg(&a, "virtio-9p-pci,fsdev=root,mount_tag=kscenroot");
 	if (c->rw_dir) {
 		if (strchr(c->rw_dir, ',')) {
-			fprintf(stderr, "kscen: the results directory %s has a ',' "
-				"that qemu's -fsdev cannot take\n", c->rw_dir);
+			kscen_error(NULL, "the results directory %s has a ',' "
+				    "that qemu's -fsdev cannot take", c->rw_dir);
 			ret = -EINVAL;
 			goto out;
 		}
@@ -339,7 +341,7 @@ int kscen_vm_spawn(const struct kscen_vm_config *c, struct kscen_vm *vm)
 		sock = kscen_xasprintf("%s/agent.sock", vm->dir);
 		if (strlen(sock) >= sizeof(sun.sun_path)) {
 			ret = -ENAMETOOLONG;
-			fprintf(stderr, "kscen: %s: %s\n", sock, strerror(-ret));
+			kscen_error(NULL, "%s: %s", sock, strerror(-ret));
 			goto out;
 		}
 		strcpy(sun.sun_path, sock);
@@ -347,7 +349,7 @@ int kscen_vm_spawn(const struct kscen_vm_config *c, struct kscen_vm *vm)
 		if (vm->listen < 0 || bind(vm->listen, (void *)&sun, sizeof(sun)) ||
 		    listen(vm->listen, 1)) {
 			ret = -errno;
-			fprintf(stderr, "kscen: %s: %s\n", sock, strerror(errno));
+			kscen_error(NULL, "%s: %s", sock, strerror(errno));
 			goto out;
 		}
 		arg(&a, "-chardev");
@@ -357,11 +359,18 @@ int kscen_vm_spawn(const struct kscen_vm_config *c, struct kscen_vm *vm)
 		arg(&a, "-device");
 		arg(&a, "virtserialport,chardev=agent,name=%s", KSCEN_VM_AGENT_PORT);
 	}
-	if (kscen_verbose) {
-		fprintf(stderr, "kscen: kernel %s:", c->label);
+	if (kscen_verbose) {	/* -v: the qemu command line */
+		size_t len = 1;
+		char *line, *p;
+
 		for (unsigned i = 0; i < a.nr; i++)
-			fprintf(stderr, " %s", a.v[i]);
-		fputc('\n', stderr);
+			len += strlen(a.v[i]) + 1;
+		p = line = kscen_xmalloc(len);
+		for (unsigned i = 0; i < a.nr; i++)
+			p += sprintf(p, " %s", a.v[i]);
+		*p = '\0';
+		kscen_diag_info("kscen: kernel %s:%s\n", c->label, line);
+		free(line);
 	}
 
 	if (pipe2(pfd, O_CLOEXEC)) {
@@ -401,23 +410,23 @@ int kscen_vm_wait_booted(const struct kscen_vm_config *c, struct kscen_vm *vm)
 		double left = deadline - kscen_now_ns() / 1e9;
 
 		if (left <= 0) {
-			fprintf(stderr, "kscen: kernel %s (%s) did not boot within %u s "
-				"(--boot-timeout)\n", c->label, vm->release, c->boot_timeout);
+			kscen_error(NULL, "kernel %s (%s) did not boot within %u s "
+				    "(--boot-timeout)", c->label, vm->release, c->boot_timeout);
 			ret = -ETIMEDOUT;
 			break;
 		}
 		if (c->agent && vm->agent < 0 && poll(&p, 1, 0) == 1)
 			vm->agent = accept4(vm->listen, NULL, NULL, SOCK_CLOEXEC);
 		if (kscen_vm_pump(vm, left > 0.2 ? 200 : (int)(left * 1000) + 1)) {
-			fprintf(stderr, "kscen: kernel %s (%s) stopped before its init "
-				"booted%s\n", c->label, vm->release,
-				vm->exit_code == 125 ? " (the init failed)" : "");
+			kscen_error(NULL, "kernel %s (%s) stopped before its init "
+				    "booted%s", c->label, vm->release,
+				    vm->exit_code == 125 ? " (the init failed)" : "");
 			ret = -EIO;
 			break;
 		}
 		if (vm->exit_code >= 0 && !vm->booted) {
-			fprintf(stderr, "kscen: kernel %s (%s): the init failed\n",
-				c->label, vm->release);
+			kscen_error(NULL, "kernel %s (%s): the init failed",
+				    c->label, vm->release);
 			ret = -EIO;
 			break;
 		}

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include <stdio.h>
+#include "lib/diag.h"
 #include "lib/util.h"
 #include "vm.h"
 
@@ -325,16 +326,16 @@ static int resolve(const char *name, const char *dir, struct order *o,
 		if (!strcmp(found.m[i].name, name))
 			m = &found.m[i];
 	if (!m) {
-		fprintf(stderr, "kscen: module %s is needed but is neither in %s "
-			"nor built in (modules.builtin)\n", name, dir);
+		kscen_error(NULL, "module %s is needed but is neither in %s "
+			    "nor built in (modules.builtin)", name, dir);
 		return -ENOENT;
 	}
 	if (depth > 32)
 		return -ELOOP;
 	if ((ret = read_module(m->path, &data, &size))) {
-		fprintf(stderr, "kscen: %s: %s\n", m->path, ret == -ENOEXEC ?
-			"cannot decompress it (is xz-utils, zstd or gzip installed?)" :
-			strerror(-ret));
+		kscen_error(NULL, "%s: %s", m->path, ret == -ENOEXEC ?
+			    "cannot decompress it (is xz-utils, zstd or gzip installed?)" :
+			    strerror(-ret));
 		return ret;
 	}
 	deps = mod_depends(data, size);
@@ -436,7 +437,7 @@ int kscen_vm_initramfs(const struct kscen_vm_config *c, const char *modules,
 	if (modules) {
 		if (nftw(modules, walk, 32, FTW_PHYS)) {
 			ret = -errno;
-			fprintf(stderr, "kscen: %s: %s\n", modules, strerror(errno));
+			kscen_error(NULL, "%s: %s", modules, strerror(errno));
 			goto out;
 		}
 		read_builtin(modules);
@@ -467,8 +468,8 @@ int kscen_vm_initramfs(const struct kscen_vm_config *c, const char *modules,
 	busybox = getenv("KSCEN_BUSYBOX") && *getenv("KSCEN_BUSYBOX") ?
 		  getenv("KSCEN_BUSYBOX") : BUSYBOX;
 	if ((ret = cpio_file(&cp, "bin/busybox", busybox, 0755))) {
-		fprintf(stderr, "kscen: %s: %s (Debian: apt-get install busybox-static)\n",
-			busybox, strerror(-ret));
+		kscen_error(NULL, "%s: %s (Debian: apt-get install busybox-static)",
+			    busybox, strerror(-ret));
 		fclose(cp.f);
 		goto out;
 	}

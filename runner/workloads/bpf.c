@@ -5,6 +5,7 @@
  * caller, which is why it lives here once and reads kscen_verbose rather
  * than a ctx.
  */
+#define _GNU_SOURCE	/* vasprintf */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/diag.h"
 #include "lib/util.h"
 #include "bpf.h"
 
@@ -20,11 +22,20 @@
 #define CAP_BPF_BIT 39
 #define CAP_SYS_ADMIN_BIT 21
 
+/* libbpf's own words, as it says them (its warnings; all of them with -v). */
 static int print_cb(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
+	char *msg;
+	int n;
+
 	if (level != LIBBPF_WARN && !kscen_verbose)
 		return 0;
-	return vfprintf(stderr, fmt, ap);
+	n = vasprintf(&msg, fmt, ap);
+	if (n < 0)
+		return n;
+	kscen_diag_info("%s", msg);
+	free(msg);
+	return n;
 }
 
 void kscen_bpf_init(void)

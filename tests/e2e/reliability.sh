@@ -88,6 +88,13 @@ for sig in TERM INT; do
 		fail "sig${sig,,}_exits_${want}_keeps_samples" "rc=$rc $(ls "$rel/res/rel-slow") $(cat "$tmp/err")"
 	fi
 done
+# --resume --no-save: the run finishes, nothing is stored, the journal
+# stays for a resume that saves (and is closed: ASan's leak check)
+before=$(ls "$rel"/res/rel-slow/)
+run "$kscen" run -q --no-save --resume "$journal"
+[ $rc = 0 ] && [ -e "$journal" ] && [ "$(ls "$rel"/res/rel-slow/)" = "$before" ] &&
+	pass resume_no_save_keeps_journal ||
+	fail resume_no_save_keeps_journal "rc=$rc $(ls "$rel/res/rel-slow") $(cat "$tmp/err")"
 run "$kscen" run -q --resume "$journal"
 [ $rc = 0 ] && [ ! -e "$journal" ] && [ "$(ls "$rel"/res/rel-slow/ | wc -l)" = 1 ] &&
 	grep -q '^partial: false' "$rel"/res/rel-slow/*.yaml &&

@@ -25,8 +25,9 @@
 	X(test_result_load_some_jobs)		\
 	X(test_result_load_some_large)		\
 	X(test_sampler_runs_and_reaps)		\
-	X(test_expand_stream_same_ids_in_order)	\
-	X(test_expand_stream_refuses_what_expand_does) \
+	X(test_expand_keeps_every_job_walked)	\
+	X(test_expand_refuses_at_the_entry)	\
+	X(test_expand_links_beyond_a_product)	\
 	X(test_expand_some_is_expand_filtered)	\
 	X(test_load_units_and_strings)			\
 	X(test_sha256_known_answers)			\
@@ -74,7 +75,7 @@
 	X(test_shard_assignment_is_deterministic_connected_balanced) \
 	X(test_shard_balances_by_weight)	\
 	X(test_fleet_geomean_per_host_and_configuration) \
-	X(test_shard_subset_renumbers_links)		\
+	X(test_shard_walked_as_whole_plan_cut)		\
 	X(test_shard_parse_and_job_array_env)		\
 	X(test_merge_refuses_mixed_duplicate_and_lists_missing) \
 	X(test_deploy_k8s_indexed_job_shape)		\
@@ -88,6 +89,11 @@ KSCEN_UNIT_TESTS(DECLARE)
 char *kscen_sha256_hex(const void *buf, size_t len);
 
 /* Groups with their own setup and teardown. */
+/* main.c: @fn on each good fixture and each example scenario. */
+void tests_each_scenario(void (*fn)(const char *path));
+/* test_result.c: load a result file, what the loader says into @err. */
+struct kscen_run;
+int tests_load_result(const char *path, struct kscen_run **out, char *err, size_t len);
 int kscen_diag_tests(void);
 int kscen_run_tests(void);
 int kscen_spawn_tests(void);
