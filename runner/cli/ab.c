@@ -287,9 +287,10 @@ int cmd_ab(int argc, char **argv)
 	if (save && kscen_result_save(run, results))
 		fprintf(stderr, "kscen ab: could not save the results under %s\n", results);
 	kscen_report(stdout, run, NULL, fmt);
-	if (save && run->path)
-		fprintf(fmt == KSCEN_FMT_JSON || fmt == KSCEN_FMT_CSV ? stderr : stdout,
-			"\nresults: %s\n", run->path);
+	if (save && run->path) {	/* never part of the report: run.c */
+		fflush(stdout);
+		fprintf(stderr, "\nresults: %s\n", run->path);
+	}
 	for (unsigned i = 0; i < run->nr_jobs; i++)
 		if (run->jobs[i].status == KSCEN_FAILED)
 			code = EXIT_FAILED_JOBS;

@@ -301,10 +301,14 @@ static int run_main(int argc, char **argv, bool *bisect)
 	if (gate > 0)
 		tripped = kscen_gate(fmt == KSCEN_FMT_JSON || fmt == KSCEN_FMT_CSV ?
 				     stderr : stdout, run, &refs, gate);
-	/* JSON and CSV stay parseable: the path goes beside them. */
-	if (save && run->path)
-		fprintf(fmt == KSCEN_FMT_JSON || fmt == KSCEN_FMT_CSV ? stderr :
-			stdout, "\nresults: %s\n", run->path);
+	/*
+	 * Where the run went is for the person at the terminal, never part of
+	 * the report: `> mail.txt` takes the report alone, in every format.
+	 */
+	if (save && run->path) {
+		fflush(stdout);
+		fprintf(stderr, "\nresults: %s\n", run->path);
+	}
 
 	code = kscen_run_exit_code(run, ret, tripped, !save_err);
 	if (*bisect) {

@@ -57,7 +57,18 @@ for i, l in enumerate(lines):
         tables += 1
 assert tables == 2, tables
 mail = open(d + "/cmp.mail", encoding="utf-8").read().split("\n")
-assert all(len(l) <= 72 for l in mail) and any("vs last" in l for l in mail)
+assert all(len(l) <= 72 and not l.endswith(" ") for l in mail), mail
+# old | new | change: each median with its CI, the change theirs
+i = mail.index("planted (exec): usecs (value), lower is better, n=5, 93.8% CI")
+assert mail[i + 2].split()[-3:] == ["old", "new", "change"], mail[i + 2]
+import re
+for l in mail[i + 3:i + 5]:
+    m = re.search(r"  (\d+) ±\d+%  (\d+) ±\d+%  \+(\d+\.\d)%$", l)
+    assert m, l
+    o, n, c = int(m[1]), int(m[2]), float(m[3])
+    assert 200 <= n <= 210 and 100 <= o <= 110 and abs(100 * (n / o - 1) - c) < 0.06, l
+assert mail[i + 5].split()[0] == "geomean", mail[i + 5]
+assert "3 jobs compared, 0 only in old, 0 not compared" in mail
 PY
 then pass compare_formats_parse; else fail compare_formats_parse "$(cat "$tmp/err")"; fi
 run "$kscen" compare --gate 50 "$g1" "$g1"
@@ -149,7 +160,7 @@ done
 grep -Eq 'vs last run: .* (~|worse|better) \(run-to-run ±[0-9.]+%, 3 runs\)' "$tmp/out" &&
 	pass history_widens_between_run_verdict || fail history_widens_between_run_verdict "$(cat "$tmp/out")"
 last_file=$(ls "$cr"/e2e-gate/*.yaml | tail -n1)
-grep -v '^results: ' "$tmp/out" | sed '$d' >"$tmp/run.txt"
+cp "$tmp/out" "$tmp/run.txt"
 "$kscen" report "$last_file" >"$tmp/rep.txt" 2>/dev/null
 cmp -s "$tmp/run.txt" "$tmp/rep.txt" && grep -q 'run-to-run' "$tmp/rep.txt" &&
 	pass report_shows_what_run_showed ||
