@@ -26,7 +26,7 @@ static inline const char *report_status_name(enum kscen_status s)
 
 /* The true coverage of the median's interval from @n samples: 95, or less. */
 double report_ci_level(unsigned n);
-/* "lower is better, n=5, 93.8% CI": a job entry's table, its first line. */
+/* "usecs/op, lower is better, n=5, 93.8% CI": a job entry table's first line. */
 void report_entry_note(const struct kscen_report_model *rm,
 		       const struct kscen_report_entry *e, char *buf, size_t len);
 /* "2026-12-01T10:02:33Z" -> "2026-12-01T10:02Z" */

@@ -178,20 +178,22 @@ void report_entry_note(const struct kscen_report_model *rm,
 {
 	const struct kscen_metric *p = NULL;
 	unsigned lo = ~0u, hi = 0;
-	char n[64];
+	char n[64], lbl[128] = "";
 
 	for (unsigned i = e->first; i <= e->last; i++) {
 		const struct kscen_metric *m = rm->job[i].primary;
 
 		if (!m)
 			continue;
+		if (!p)
+			kscen_metric_label(m, &rm->job[i].num[0], lbl, sizeof(lbl));
 		p = p ? p : m;
 		lo = m->nr_samples < lo ? m->nr_samples : lo;
 		hi = m->nr_samples > hi ? m->nr_samples : hi;
 	}
 	kscen_report_n_note(lo, hi, n, sizeof(n));
-	snprintf(buf, len, "%s%s", !p ? "" : p->better == KSCEN_HIGHER ?
-		 "higher is better, " : "lower is better, ", n);
+	snprintf(buf, len, "%s%s%s%s", lbl, *lbl ? ", " : "", !p ? "" :
+		 p->better == KSCEN_HIGHER ? "higher is better, " : "lower is better, ", n);
 }
 
 /* "±10%" of @m's median, "" without one; under 1% rounded up. */

@@ -34,6 +34,14 @@ static void wrap(FILE *out, const char *lead, const char *cont, const char *s)
 	size_t room = WIDTH - strlen(lead), col = 0;
 	const char *p = s;
 
+	if (!*s) {	/* nothing to say: no trailing blank */
+		size_t n = strlen(lead);
+
+		while (n && lead[n - 1] == ' ')
+			n--;
+		fprintf(out, "%.*s\n", (int)n, lead);
+		return;
+	}
 	fputs(lead, out);
 	while (*p) {
 		size_t n = strcspn(p, " ");
@@ -275,6 +283,7 @@ static void entry(FILE *out, const struct kscen_report_model *rm,
 	for (unsigned c = v; c < t.cols; c++)
 		t.col[c].right = true;
 	t.col[v + 1].gap = 1;
+	t.col[v + 1].joined = true;
 	for (unsigned i = e->first; i <= e->last + 1; i++)
 		kscen_table_row(&t);
 	set_params(&t, run, e, key, nc);

@@ -77,15 +77,51 @@ const char *kscen_table_get(const struct kscen_table *t, unsigned row,
 	return s ? s : "";
 }
 
-/* The widest cell of column @c. */
-static unsigned col_width(const struct kscen_table *t, unsigned c)
+/*
+ * Does cell (@r, @c) take the next column, joined to it, too? Where that
+ * one is empty, a heading does ("old" over a value and its CI) and so does
+ * a word where a value would be ("FAILED", "-"): right-aligned over both.
+ */
+static bool spans(const struct kscen_table *t, unsigned r, unsigned c)
+{
+	const char *s = kscen_table_get(t, r, c);
+
+	if (c + 1 >= t->cols || !t->col[c + 1].joined)
+		return false;
+	if (*kscen_table_get(t, r, c + 1) || !*s)
+		return false;
+	return !r || (!strchr("0123456789.+", *s) &&
+		      !(*s == '-' && s[1] >= '0' && s[1] <= '9'));
+}
+
+/* The widest cell of column @c that does not span; @all: those that do too. */
+static unsigned own_width(const struct kscen_table *t, unsigned c, bool all)
 {
 	unsigned w = 0;
 
 	for (unsigned r = 0; r < t->rows; r++) {
 		unsigned n = kscen_text_cols(kscen_table_get(t, r, c));
 
-		w = n > w ? n : w;
+		if (all || !spans(t, r, c))
+			w = n > w ? n : w;
+	}
+	return w;
+}
+
+/* Column @c's width: its cells, and room for those spanning it and the next. */
+static unsigned col_width(const struct kscen_table *t, unsigned c)
+{
+	unsigned w = own_width(t, c, false), next, gap;
+
+	if (c + 1 >= t->cols || !t->col[c + 1].joined)
+		return w;
+	next = own_width(t, c + 1, true);
+	gap = t->col[c + 1].gap;
+	for (unsigned r = 0; r < t->rows; r++) {
+		unsigned n = kscen_text_cols(kscen_table_get(t, r, c));
+
+		if (spans(t, r, c) && n > w + gap + next)
+			w = n - gap - next;
 	}
 	return w;
 }
@@ -116,21 +152,20 @@ void kscen_table_print_row(FILE *out, const struct kscen_table *t, unsigned r,
 		if (shown && !shown[c])
 			continue;
 		pad += any++ ? t->col[c].gap : 0;
-		/* a heading over this column and the next, joined to it */
-		if (!r && c + 1 < t->cols && t->col[c + 1].joined &&
-		    (!shown || shown[c + 1])) {
+		/* a heading or a word over this column and the next, joined */
+		if (spans(t, r, c) && (!shown || shown[c + 1])) {
 			w += t->col[c + 1].gap + col_width(t, c + 1);
 			right = true;
 			c++;
 		}
-		if (right)
+		if (right && w > n)
 			pad += w - n;
 		/* trailing blanks are never printed */
 		if (*s) {
 			fprintf(out, "%*s%s", (int)pad, "", s);
 			pad = 0;
 		}
-		if (!right)
+		if (!right && w > n)
 			pad += w - n;
 	}
 	fputc('\n', out);
