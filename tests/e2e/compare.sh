@@ -63,7 +63,7 @@ i = mail.index("planted (exec): usecs (value), lower is better, n=5, 93.8% CI")
 assert mail[i + 2].split()[-3:] == ["old", "new", "change"], mail[i + 2]
 import re
 for l in mail[i + 3:i + 5]:
-    m = re.search(r"  (\d+) ±\d+%  (\d+) ±\d+%  \+(\d+(\.\d)?)%$", l)
+    m = re.search(r"  (\d+) ±\d+%  (\d+) ±\d+%  +\+(\d+(\.\d)?)%$", l)
     assert m, l
     o, n, c = int(m[1]), int(m[2]), float(m[3])
     # +95.2%; from +100% whole percents
@@ -194,6 +194,27 @@ run "$kscen" history -o "$cr" $fx/e2e/gate.yaml
 run "$kscen" history --job 'planted/*' "$cr/e2e-gate"
 [ $rc = 0 ] && grep -q '^[0-9T:-]*Z *v2 .*<- planted/.* worse' "$tmp/out" &&
 	pass history_job_marks_verdict_changes || fail history_job_marks_verdict_changes "rc=$rc $(cat "$tmp/out")"
+# medians scaled with their unit in aligned columns: 2xx usecs, ±CI, n
+grep -q '^# medians with the CI of each (n=5, 93.8% CI)$' "$tmp/out" &&
+grep -Eq '^[0-9T:-]+Z  v2 +2[01][0-9] usecs +±[0-9]+%  5  <- planted/' "$tmp/out" &&
+[ "$(awk '/^[0-9]/ { print index($0, " usecs ") }' "$tmp/out" | sort -u | wc -l)" = 1 ] &&
+	pass history_job_scaled_aligned || fail history_job_scaled_aligned "$(cat "$tmp/out")"
+# three runs side by side, each against the first (mmtests' compare-kernels)
+run "$kscen" compare --format mail "$g1" "$g2" "$g1"
+if [ $rc = 0 ] && grep -Eq '^A: .*$' "$tmp/out" && grep -Eq '^C: .*$' "$tmp/out" &&
+   /usr/bin/python3 - "$tmp/out" <<'PY'
+import re, sys
+mail = open(sys.argv[1], encoding="utf-8").read().split("\n")
+assert all(len(l) <= 72 and not l.endswith(" ") for l in mail), mail
+i = mail.index("planted (exec): usecs (value), lower is better, n=5, 93.8% CI")
+assert mail[i + 2].split()[-5:] == ["A", "B", "change", "C", "change"], mail[i + 2]
+# B doubled, C is A again: ~ (the parameters on lines of their own)
+rows = [l for l in mail[i:i + 9] if re.match(
+    r"^  (1\d\d) ±\d+%  +2\d\d ±\d+%  +\+\d+(\.\d)?%  +(1\d\d) ±\d+%  +~$", l)]
+assert len(rows) == 2, mail[i:i + 9]
+assert "6 changes against A, 0 jobs missing, 0 not compared" in mail, mail[-3:]
+PY
+then pass compare_three_runs_mail; else fail compare_three_runs_mail "rc=$rc $(cat "$tmp/out" "$tmp/err")"; fi
 run "$kscen" history "$tmp/nothing-here"
 expect_rc history_no_runs_exit_2 2
 run "$kscen" calibrate -q -n 2 -r 6 -o "$tmp/cal" $fx/e2e/gate.yaml
