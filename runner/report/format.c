@@ -14,19 +14,6 @@
 #include "report.h"
 #include "lib/util.h"
 
-void kscen_num_decimals(const struct kscen_metric *m, struct kscen_num *st)
-{
-	double v = fabs(m->sum.median) * st->scale, hw = kscen_ci_halfwidth(&m->sum);
-	double half = isfinite(hw) && hw > 0 ? v * hw / 100 : 0;
-
-	/* The last digit where the CI is; 4 significant ones without one. */
-	if (half > 0)
-		st->decimals = (int)ceil(-log10(half));
-	else
-		st->decimals = v > 0 ? 3 - (int)floor(log10(v)) : 0;
-	st->decimals = st->decimals < 0 ? 0 : st->decimals > 6 ? 6 : st->decimals;
-}
-
 void kscen_format_num(const struct kscen_num *st, double v, bool sign,
 		      char *buf, size_t len)
 {

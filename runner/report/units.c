@@ -8,7 +8,8 @@
  * where it reads 1 or more (0.000943 s is 943 us, 253,438 usecs is 253
  * msecs), and every time metric of a job is spelled in one style, its
  * primary metric's, so "1.19 ms (user_time)" never stands beside
- * "1158 usecs (cgroup_cpu)". Other units are left as they are.
+ * "1158 usecs (cgroup_cpu)". Other units are left as they are. The
+ * decimals are those the CI allows.
  */
 #include <math.h>
 #include <stdio.h>
@@ -83,6 +84,19 @@ void kscen_unit_scale(const char *unit, double v, int style, struct kscen_num *s
 	}
 	st->scale = per_sec[to] / per_sec[mag];
 	snprintf(st->unit, sizeof(st->unit), "%s%s", words[style][to], unit + n);
+}
+
+void kscen_num_decimals(const struct kscen_metric *m, struct kscen_num *st)
+{
+	double v = fabs(m->sum.median) * st->scale, hw = kscen_ci_halfwidth(&m->sum);
+	double half = isfinite(hw) && hw > 0 ? v * hw / 100 : 0;
+
+	/* The last digit where the CI is; 4 significant ones without one. */
+	if (half > 0)
+		st->decimals = (int)ceil(-log10(half));
+	else
+		st->decimals = v > 0 ? 3 - (int)floor(log10(v)) : 0;
+	st->decimals = st->decimals < 0 ? 0 : st->decimals > 6 ? 6 : st->decimals;
 }
 
 void kscen_num_style_in(const struct kscen_metric *m, int style,
