@@ -75,7 +75,7 @@ if [ $rc = 0 ] && mail_fits "$tmp/out" &&
    grep -q '^kscen .*, scenario e2e-tiny$' "$tmp/out" &&
    grep -q '^file: .*tiny.yaml sha256:[0-9a-f]\{16\}$' "$tmp/out" &&
    grep -q '^command: ' "$tmp/out" && grep -q '^kernel: ' "$tmp/out" &&
-   grep -qx 'sleep (exec): lower is better, n=3, 75% CI' "$tmp/out" &&
+   grep -Eqx 'sleep \(exec\): m?s \(wall_time\), lower is better, n=3, 75% CI' "$tmp/out" &&
    grep -Eq '^ +command +m?s +CI +to base$' "$tmp/out" &&
    grep -Eq '^ +sleep 0.02 +[0-9.]+ +±[0-9]+% +~$' "$tmp/out" &&
    grep -qx 'Every change is ~: 3 samples a side are too few for a 95% CI of a change' "$tmp/out" &&
