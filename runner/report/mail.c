@@ -125,7 +125,7 @@ static void run_header(FILE *out, const struct kscen_run *run,
 /* "+5.5%", "~" when not significant, "" when there is nothing to say. */
 static void delta(char *buf, size_t len, const struct kscen_report_delta *d)
 {
-	const struct kscen_change *c = &d->c;
+	const struct kscen_change *c = d ? &d->c : NULL;
 
 	if (!d || !d->present || !isfinite(c->rel))
 		*buf = '\0';
