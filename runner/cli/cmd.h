@@ -40,8 +40,8 @@
 	  "Check scenario files; exit 0 if all are valid, 2 otherwise.", NULL)	\
 	X(list, "[WORKLOAD]",							\
 	  "List the workloads, or one workload's metrics and parameters.", NULL) \
-	X(compare, "OLD NEW [--gate PCT] [--format F] | label:A label:B DIR",	\
-	  "Delta table between two stored runs, drift from the runs beside OLD allowed for.", \
+	X(compare, "OLD NEW [MORE...] [--gate PCT] [--format F] | label:A label:B... DIR", \
+	  "Stored runs side by side, each against the first (old | new | change).", \
 	  NULL)									\
 	X(calibrate, "SCENARIO.yaml [-n N] [-r N] [-o DIR]",			\
 	  "Run the scenario N times to measure each job's run-to-run drift.", NULL) \
@@ -51,7 +51,7 @@
 	  "Join the shard runs of one plan (run --shard K/N) into one run file OUT.", NULL) \
 	X(report, "RESULT [--format F]",					\
 	  "Re-render a stored run (a file, or the newest in a directory).", NULL) \
-	X(plot, "RESULT | OLD NEW | --history GLOB DIR | --flame JOB RESULT, -o FILE", \
+	X(plot, "RESULT | OLD NEW | --history GLOB [--all] DIR | --flame JOB RESULT, -o FILE", \
 	  "Draw a run's sweep, two runs, one job over time (gnuplot), or a flame graph.", \
 	  NULL)									\
 	X(vm, "--kernel BZIMAGE [options] -- run SCENARIO [ARGS]",		\

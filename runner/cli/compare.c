@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * compare.c - `kscen compare OLD NEW`: the delta table between two stored
- * runs (files, directories, label:NAME), the gate, --fleet across hosts.
+ * compare.c - `kscen compare OLD NEW [MORE ...]`: the table of stored runs
+ * (files, directories, label:NAME) side by side, each against the first;
+ * the gate; --fleet across hosts.
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -43,13 +44,27 @@ static int load_label(const char *arg, const char *dir, struct kscen_run **out)
 	return *out ? 0 : -EINVAL;
 }
 
+/*
+ * The runs named by @args: files, directories (their newest run) or, all
+ * of them, label:NAME in the directory @args[nr] names.
+ */
+static int load_runs(char **args, unsigned nr, bool labels,
+		     struct kscen_run **runs)
+{
+	for (unsigned k = 0; k < nr; k++)
+		if (labels ? load_label(args[k], args[nr], &runs[k]) :
+		    cmd_load_result(args[k], &runs[k]))
+			return -EINVAL;
+	return 0;
+}
+
 int cmd_compare(int argc, char **argv)
 {
-	bool fleet = false;
-	struct kscen_run *old = NULL, *new_ = NULL;
-	struct kscen_refs refs;
+	bool fleet = false, labels;
+	struct kscen_run **runs;
+	struct kscen_refs *refs;
 	int code = 0, nargs;
-	bool labels;
+	unsigned nr;
 	double gate = 0;
 	enum kscen_format fmt = KSCEN_FMT_TEXT;
 	const struct kscen_option opts[] = {
@@ -76,37 +91,56 @@ int cmd_compare(int argc, char **argv)
 		return kscen_fleet_compare(stdout, argv[optind], argv[optind + 1]) ?
 		       EXIT_USAGE : 0;
 	}
-	labels = nargs == 3 && !strncmp(argv[optind], "label:", 6) &&
-		 !strncmp(argv[optind + 1], "label:", 6);
-	if (nargs != 2 && !labels)
-		return cmd_usage_error("compare", "needs OLD and NEW, or label:A label:B DIR");
-	if (labels ? load_label(argv[optind], argv[optind + 2], &old) ||
-		     load_label(argv[optind + 1], argv[optind + 2], &new_) :
-		     cmd_load_result(argv[optind], &old) ||
-		     cmd_load_result(argv[optind + 1], &new_)) {
-		kscen_run_free(old);
-		kscen_run_free(new_);
+	/* label:A label:B [label:C ...] DIR, or runs and directories */
+	labels = nargs >= 3 && !strncmp(argv[optind], "label:", 6);
+	for (int k = 0; labels && k < nargs - 1; k++)
+		labels = !strncmp(argv[optind + k], "label:", 6);
+	nr = labels ? (unsigned)nargs - 1 : (unsigned)nargs;
+	if (nargs < 2 || nr < 2)
+		return cmd_usage_error("compare", "needs OLD and NEW (or more runs, each "
+				       "against the first), or label:A label:B ... DIR");
+	runs = kscen_xcalloc(nr, sizeof(*runs));
+	refs = kscen_xcalloc(nr, sizeof(*refs));
+	if (load_runs(argv + optind, nr, labels, runs)) {
+		for (unsigned k = 0; k < nr; k++)
+			kscen_run_free(runs[k]);
+		free(runs);
+		free(refs);
 		return EXIT_USAGE;
 	}
-	kscen_refs_single(&refs, new_, old);	/* takes old */
 	/*
-	 * text: benchstat's table; any other format: NEW's report with OLD
-	 * as the reference of every job (its "vs ref" deltas).
+	 * Every later run against the first; each refs[k] holds the first
+	 * run, and only the last one frees it.
 	 */
-	if (fmt == KSCEN_FMT_TEXT)
-		kscen_compare_print(stdout, new_, &refs);
-	else
-		kscen_report(stdout, new_, &refs, fmt);
+	for (unsigned k = 1; k < nr; k++)
+		kscen_refs_single(&refs[k], runs[k], runs[0]);
+	kscen_compare_print(stdout, (const struct kscen_run *const *)runs, refs, nr, fmt);
 	if (gate > 0) {
 		bool data = fmt == KSCEN_FMT_JSON || fmt == KSCEN_FMT_CSV;
-		int bad;
 
-		if (!data)
-			fputc('\n', stdout);
-		bad = kscen_gate(data ? stderr : stdout, new_, &refs, gate);
-		code = bad > 0 ? EXIT_GATE : bad < 0 ? EXIT_USAGE : 0;
+		for (unsigned k = 1; k < nr; k++) {
+			int bad;
+
+			if (!data)
+				fputc('\n', stdout);
+			if (nr > 2)
+				fprintf(data ? stderr : stdout, "# %s against %s:\n",
+					runs[k]->path ? runs[k]->path : "?",
+					runs[0]->path ? runs[0]->path : "?");
+			bad = kscen_gate(data ? stderr : stdout, runs[k], &refs[k], gate);
+			if (bad < 0 && code != EXIT_GATE)
+				code = EXIT_USAGE;
+			else if (bad > 0)
+				code = EXIT_GATE;
+		}
 	}
-	kscen_refs_free(&refs);
-	kscen_run_free(new_);
+	for (unsigned k = 1; k < nr; k++) {
+		if (k + 1 < nr)
+			refs[k].own = NULL;	/* runs[0], freed with the last */
+		kscen_refs_free(&refs[k]);
+		kscen_run_free(runs[k]);
+	}
+	free(runs);
+	free(refs);
 	return code;
 }

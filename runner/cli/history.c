@@ -19,6 +19,7 @@
 #include "store/store.h"
 #include "lib/util.h"
 #include "report/report.h"
+#include "report/table.h"
 #include "scenario/scenario_load.h"
 #include "cmd.h"
 #include "options.h"
@@ -48,66 +49,97 @@ static void list_runs(char **paths, unsigned nr)
 	}
 }
 
+/* Job @j of run @r as a row of @t: its median scaled, CI, n and change. */
+static void job_row(struct kscen_table *t, const struct kscen_history *h,
+		    unsigned k, const struct kscen_job_result *j)
+{
+	const struct kscen_run *r = h->run[k];
+	const struct kscen_metric *m = kscen_primary(j);
+	const struct kscen_job_result *pj = NULL;
+	unsigned row = kscen_table_row(t);
+	struct kscen_change c;
+	struct kscen_drift d;
+	struct kscen_num st;
+	char chg[192] = "", num[64], ci[32];
+
+	memset(&c, 0, sizeof(c));
+	kscen_table_set(t, row, 0, "%s", kscen_str(r->started));
+	kscen_table_set(t, row, 1, "%s", r->label ? r->label : "-");
+	if (!m) {
+		kscen_table_set(t, row, 2, "%s", kscen_status_names[j->status <= KSCEN_FAILED ?
+								  j->status : KSCEN_FAILED]);
+		kscen_table_set(t, row, 6, "%s", kscen_str(j->id));
+		return;
+	}
+	/* The previous run of this job: the next older usable one. */
+	for (unsigned p = k + 1; p < h->nr && !pj; p++) {
+		pj = kscen_run_find(h->run[p], j->id);
+		if (pj && (!kscen_primary(pj) || !kscen_job_same(j, pj, false)))
+			pj = NULL;
+	}
+	if (pj && kscen_change_compute(kscen_find_metric(pj, m->name), m, false, &c)) {
+		/* The drift of the runs before this one only. */
+		struct kscen_history before = {
+			.run = h->run + k + 1, .nr = h->nr - k - 1,
+		};
+
+		kscen_history_drift(&before, r, j, m->name, &d);
+		kscen_change_widen(&c, &d, m->better);
+		kscen_format_change(&c, chg, sizeof(chg));
+	}
+	kscen_num_style_in(m, kscen_job_time_style(j), &st);
+	kscen_format_num(&st, m->sum.median, false, num, sizeof(num));
+	kscen_report_ci_pct(m, ci, sizeof(ci));
+	kscen_table_set(t, row, 2, "%s", num);
+	kscen_table_set(t, row, 3, "%s", st.unit);
+	kscen_table_set(t, row, 4, "%s", ci);
+	kscen_table_set(t, row, 5, "%u", m->nr_samples);
+	kscen_table_set(t, row, 6, "%s%s%s%s", c.verdict != KSCEN_SAME && *chg ? "<- " : "",
+			kscen_str(j->id), *chg ? ": " : "", chg);
+}
+
 /* One job over the usable runs, oldest first, with its verdict changes. */
 static int job_over_time(const char *dir, const char *glob)
 {
+	static const char *const heads[] = {
+		"started", "label", "median", "", "CI", "n",
+		"job: change against the run before",
+	};
 	struct kscen_history h;
-	unsigned shown = 0;
+	struct kscen_table t;
+	unsigned lo = ~0u, hi = 0;
+	char note[64];
 
 	kscen_history_load(dir, NULL, NULL, NULL, &h);
+	kscen_table_init(&t, ARRAY_SIZE(heads));
+	t.col[2].right = t.col[4].right = t.col[5].right = true;
+	t.col[3].gap = 1;
+	kscen_table_row(&t);
+	for (unsigned c = 0; c < ARRAY_SIZE(heads); c++)
+		kscen_table_set(&t, 0, c, "%s", heads[c]);
 	for (unsigned k = h.nr; k-- > 0;) {
 		const struct kscen_run *r = h.run[k];
 
 		for (unsigned i = 0; i < r->nr_jobs; i++) {
-			const struct kscen_job_result *j = &r->jobs[i];
-			const struct kscen_metric *m = kscen_primary(j);
-			const struct kscen_job_result *pj = NULL;
-			struct kscen_change c;
-			struct kscen_drift d;
-			char chg[192] = "", ci[32], lbl[96];
+			const struct kscen_metric *m = kscen_primary(&r->jobs[i]);
 
-			memset(&c, 0, sizeof(c));
-
-			if (fnmatch(glob, kscen_str(j->id), 0))
+			if (fnmatch(glob, kscen_str(r->jobs[i].id), 0))
 				continue;
-			if (!shown++)
-				printf("%-20s %-14s %14s %-10s  %s\n", "started", "label",
-				       "median", "CI", "job: change against the run before");
-			/* The previous run of this job: the next older usable one. */
-			for (unsigned p = k + 1; p < h.nr && !pj; p++) {
-				pj = kscen_run_find(h.run[p], j->id);
-				if (pj && (!kscen_primary(pj) || !kscen_job_same(j, pj, false)))
-					pj = NULL;
-			}
-			if (!m) {
-				printf("%-20s %-14s %14s %-10s  %s\n", kscen_str(r->started),
-				       r->label ? r->label : "-",
-				       kscen_status_names[j->status <= KSCEN_FAILED ?
-							  j->status : KSCEN_FAILED],
-				       "", kscen_str(j->id));
-				continue;
-			}
-			kscen_format_ci(m, ci, sizeof(ci));
-			if (pj && kscen_change_compute(kscen_find_metric(pj, m->name),
-						       m, false, &c)) {
-				/* The drift of the runs before this one only. */
-				struct kscen_history before = {
-					.run = h.run + k + 1, .nr = h.nr - k - 1,
-				};
-
-				kscen_history_drift(&before, r, j, m->name, &d);
-				kscen_change_widen(&c, &d, m->better);
-				kscen_format_change(&c, chg, sizeof(chg));
-			}
-			kscen_metric_label(m, lbl, sizeof(lbl));
-			printf("%-20s %-14s %14.6g %-10s  %s%s%s%s\n", kscen_str(r->started),
-			       r->label ? r->label : "-", m->sum.median, ci,
-			       c.verdict != KSCEN_SAME && *chg ? "<- " : "", kscen_str(j->id),
-			       *chg ? ": " : "", chg);
+			job_row(&t, &h, k, &r->jobs[i]);
+			if (m && m->nr_samples < lo)
+				lo = m->nr_samples;
+			if (m && m->nr_samples > hi)
+				hi = m->nr_samples;
 		}
 	}
-	if (!shown)
+	if (t.rows > 1) {
+		kscen_report_n_note(lo, hi, note, sizeof(note));
+		printf("# medians with the CI of each (%s)\n", note);
+		kscen_table_print(stdout, &t, NULL, "");
+	} else {
 		printf("no stored run of %s holds a job matching '%s'\n", dir, glob);
+	}
+	kscen_table_free(&t);
 	kscen_history_free(&h);
 	return 0;
 }

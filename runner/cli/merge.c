@@ -44,8 +44,8 @@ int cmd_merge(int argc, char **argv)
 		return EXIT_USAGE;
 	if (!mo.quiet)
 		kscen_report(stdout, run, NULL, fmt);
-	fprintf(fmt == KSCEN_FMT_JSON || fmt == KSCEN_FMT_CSV ? stderr : stdout,
-		"%sresults: %s\n", mo.quiet ? "" : "\n", run->path);
+	fflush(stdout);		/* never part of the report: run.c */
+	fprintf(stderr, "%sresults: %s\n", mo.quiet ? "" : "\n", run->path);
 	kscen_run_free(run);
 	return 0;
 }

@@ -25,13 +25,17 @@ int cmd_plot(int argc, char **argv)
 {
 	const char *job = NULL, *output = NULL, *history = NULL, *results = "results";
 	struct kscen_run *a = NULL, *b = NULL;
-	bool diff = false;
+	bool diff = false, all = false;
 	int nargs, ret;
 	const struct kscen_option opts[] = {
-		OPT_STRING('o', "output", &output, "FILE", "the .svg (or .png but for --flame) to write"),
+		OPT_STRING('o', "output", &output, "FILE",
+			   "the .svg, .png or .pdf to write, by its name\n"
+			   "(--flame: .svg)"),
 		OPT_STRING(0, "history", &history, "GLOB",
 			   "one job (glob on ids) over the stored runs of\n"
 			   "SCENARIO.yaml or DIR"),
+		OPT_BOOL(0, "all", &all, "with --history: every job the glob matches,\n"
+			 "a panel each"),
 		OPT_STRING(0, "results", &results, "DIR",
 			   "with --history and a scenario: where runs are stored"),
 		OPT_STRING(0, "flame", &job, "JOB", "the job id whose profile to draw"),
@@ -48,11 +52,18 @@ int cmd_plot(int argc, char **argv)
 	if (job) {
 		if (!output || nargs != 1)
 			return cmd_usage_error("plot", "needs --flame JOB, one RESULT and -o FILE.svg");
+		/* drawn by kscen itself, as SVG: never SVG under another name */
+		if (kscen_plot_format(output) != KSCEN_PLOT_SVG)
+			return cmd_usage_error("plot", "a flame graph is SVG: -o FILE.svg");
 		return kscen_plot_flame(argv[optind], job, diff, output, cmd_load_result);
 	}
 	if (!output || nargs < 1 || nargs > 2 || (history && nargs != 1))
 		return cmd_usage_error("plot", "needs RESULT, OLD NEW or --history GLOB DIR, "
-				       "and -o FILE.svg|.png");
+				       "and -o FILE.svg|.png|.pdf");
+	if (kscen_plot_format(output) == KSCEN_PLOT_NONE)
+		return cmd_usage_error("plot", "-o: the output is a .svg, a .png or a .pdf");
+	if (all && !history)
+		return cmd_usage_error("plot", "--all goes with --history");
 	if (history) {
 		char **paths, *dir = cmd_runs_dir(argv[optind], results);
 		struct kscen_run **runs;
@@ -66,7 +77,7 @@ int cmd_plot(int argc, char **argv)
 		for (unsigned i = nr; i-- > 0;)	/* newest first: oldest first here */
 			if (!kscen_result_load(paths[i], &runs[ok]))
 				ok++;
-		ret = kscen_plot_history(runs, ok, history, output);
+		ret = kscen_plot_history(runs, ok, history, all, output);
 		for (unsigned i = 0; i < ok; i++)
 			kscen_run_free(runs[i]);
 		for (unsigned i = 0; i < nr; i++)

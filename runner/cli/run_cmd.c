@@ -239,9 +239,14 @@ int run_cmd_report(struct run_cmd *rc)
 		fputc('\n', stdout);
 	if (rc->gate > 0)
 		rc->tripped = kscen_gate(parseable ? stderr : stdout, run, &rc->refs, rc->gate);
-	/* JSON and CSV stay parseable: the path goes beside them. */
-	if (!rc->no_save && run->path)
-		fprintf(parseable ? stderr : stdout, "\nresults: %s\n", run->path);
+	/*
+	 * Where the run went is for the person at the terminal, never part of
+	 * the report: `> mail.txt` takes the report alone, in every format.
+	 */
+	if (!rc->no_save && run->path) {
+		fflush(stdout);
+		fprintf(stderr, "\nresults: %s\n", run->path);
+	}
 	code = kscen_run_exit_code(run, rc->ret, rc->tripped, !rc->save_err);
 	if (rc->bisect) {
 		code = kscen_run_bisect_code(code, run, &rc->refs, rc->tripped);

@@ -1,195 +1,188 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * compare.c - two stored runs side by side ("kscen compare OLD NEW") and the
- * regression gate (--gate PCT on run and compare).
+ * compare.c - stored runs side by side ("kscen compare OLD NEW", and
+ * "kscen compare A B C ..." each against the first, as mmtests'
+ * compare-kernels) and the regression gate (--gate PCT on run and compare).
  *
- * The table is benchstat's: per job group (the scenario's job name), old
- * and new median with their 95% CI, the change with its CI, and "~" when
- * it is not significant; a geometric-mean row; jobs on one side only are
- * listed as such. The environment difference comes first, because a changed
- * kernel command line or governor explains more regressions than patches.
- * Runs are different rounds, so nothing is paired here, and every change
- * allows for the jobs' run-to-run drift where the history has it
- * (history.c). The changes are those of NEW's report model (report/model.c):
- * each job against its reference run.
+ * The table is benchstat's: a table a job entry of the scenario, the
+ * median of each run with its CI (the header says n and the CI's true
+ * confidence), the change against the first run with its CI, "~" when it
+ * is not significant, and a geometric-mean row; jobs in one run only are
+ * listed as such. The environment difference comes first, because a
+ * changed kernel command line or governor explains more regressions than
+ * patches. Runs are different rounds, so nothing is paired here, and every
+ * change allows for the jobs' run-to-run drift where the history has it
+ * (history.c). The numbers are the comparison's (compare_model.c); this
+ * file prints it as text and hands it to mail.c and markdown.c.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
+#include "emit.h"
 #include "envdiff.h"
 #include "store/history.h"
 #include "lib/util.h"
 #include "report.h"
-#include "model.h"
 #include "profile_report.h"
 
-/* "0.0123 ±2.1%" (@j's primary metric @m and its CI), or why no median. */
-static void cell(const struct kscen_job_result *j, const struct kscen_metric *m,
-		 const char *ci, char *buf, size_t len)
+/* ---- Text ---------------------------------------------------------------- */
+
+/* "-10.5% [-42.3% .. +25.8%] ~": a change without its parenthesis. */
+static void short_change(const struct kscen_change *ch, char *buf, size_t len)
 {
-	if (!m) {
-		snprintf(buf, len, "%s", j->status == KSCEN_OK ? "-" :
-			 kscen_status_names[j->status <= KSCEN_FAILED ?
-					    j->status : KSCEN_FAILED]);
-		return;
+	char *paren;
+
+	kscen_format_change(ch, buf, len);
+	paren = strstr(buf, " (");
+	if (paren && ch->ci_valid)
+		*paren = '\0';
+}
+
+/* One job entry's table: a row a job, then the geomean row. */
+static void text_entry(FILE *out, const struct kscen_cmp *c,
+		       const struct kscen_report_entry *e, unsigned idw)
+{
+	const struct kscen_run *base = c->run[0];
+	struct kscen_table t;
+	struct kscen_num st;
+	unsigned cols = 1 + 2 * c->nr + (c->nr - 1), r;
+	char note[192], val[64], ci[64], chg[256];
+	double g[64];
+
+	const struct kscen_metric *m0 = kscen_cmp_entry_style(c, e, &st);
+
+	kscen_cmp_entry_note(c, e, true, note, sizeof(note));
+	fprintf(out, "\n## %s: %s\n", kscen_str(base->jobs[e->first].name), note);
+	kscen_table_init(&t, cols);
+	/* job | value ci | value ci change | ... */
+	for (unsigned k = 0, col = 1; k < c->nr; k++) {
+		t.col[col].right = t.col[col + 1].right = true;
+		t.col[col + 1].gap = 1;
+		t.col[col + 1].joined = true;
+		col += 2;
+		if (k)
+			t.col[col++].gap = 2;
 	}
-	snprintf(buf, len, "%.6g %s", m->sum.median, ci);
-}
+	r = kscen_table_row(&t);
+	kscen_table_set(&t, r, 0, "%-*s", (int)idw, "job");
+	for (unsigned k = 0, col = 1; k < c->nr; k++) {
+		kscen_table_set(&t, r, col, "%s", c->name[k]);
+		col += 2;
+		if (k)
+			kscen_table_set(&t, r, col++, "change");
+	}
+	for (unsigned i = e->first; i <= e->last; i++) {
+		r = kscen_table_row(&t);
+		kscen_table_set(&t, r, 0, "%s", kscen_str(base->jobs[i].id));
+		for (unsigned k = 0, col = 1; k < c->nr; k++) {
+			const struct kscen_cmp_cell *x = kscen_cmp_cell(c, i, k);
 
-/* The old and the new cell of job @i: its reference's, and the model's. */
-static void cells(const struct kscen_report_model *rm, unsigned i, char *oc,
-		  char *nc, size_t len)
-{
-	const struct kscen_report_job *rj = &rm->job[i];
-	const struct kscen_metric *om = kscen_primary(rj->ref_job);
-	char oci[32] = "";
-
-	if (om)
-		kscen_format_ci(om, oci, sizeof(oci));
-	cell(rj->ref_job, om, oci, oc, len);
-	cell(rj->job, rj->primary, rj->ci, nc, len);
-}
-
-/* Columns on a terminal: UTF-8 continuation bytes ("±") take none. */
-static int cols(const char *s)
-{
-	int n = 0;
-
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xc0) != 0x80;
-	return n;
-}
-
-/* One row: name, old, new padded to their columns, then the change. */
-static void row(FILE *out, int w, int wc, const char *name, const char *oc,
-		const char *nc, const char *chg)
-{
-	fprintf(out, "%s%*s %s%*s %s%*s %s\n", name, w - cols(name), "",
-		oc, wc - cols(oc), "", nc, wc - cols(nc), "", chg);
-}
-
-/* Rows carry whole ids: they are what a reader greps for. */
-static const char *row_name(const struct kscen_job_result *j)
-{
-	return kscen_str(j->id);
-}
-
-static bool same_group(const struct kscen_job_result *a,
-		       const struct kscen_job_result *b)
-{
-	return !strcmp(kscen_str(a->name), kscen_str(b->name));
-}
-
-/* One job group's table; marks its jobs in @done. */
-static void group(FILE *out, const struct kscen_report_model *rm,
-		  unsigned first, bool *done, int w, int wc)
-{
-	const struct kscen_run *new_ = rm->run;
-	const struct kscen_job_result *g = &new_->jobs[first], *n;
-	double lo = 0, ln = 0;
-	char oc[64], nc[64], chg[192], lbl[128] = "";
-	unsigned i, geo = 0;
-
-	for (i = first; i < new_->nr_jobs; i++)
-		if (same_group(g, &new_->jobs[i]) && rm->job[i].primary) {
-			kscen_metric_label(rm->job[i].primary, lbl, sizeof(lbl));
-			break;
+			kscen_cmp_value(c, i, k, m0, &st, val, ci, sizeof(val));
+			kscen_table_set(&t, r, col, "%s", val);
+			kscen_table_set(&t, r, col + 1, "%s", ci);
+			col += 2;
+			if (!k)
+				continue;
+			*chg = '\0';
+			if (x->d && c->nr == 2)
+				kscen_format_change(&x->d->c, chg, sizeof(chg));
+			else if (x->d)
+				short_change(&x->d->c, chg, sizeof(chg));
+			kscen_table_set(&t, r, col++, "%s", chg);
 		}
-	fprintf(out, "\n## %s%s%s\n", kscen_str(g->name), *lbl ? ": " : "", lbl);
-	row(out, w, wc, "job", "old", "new", "change");
-	for (i = first; i < new_->nr_jobs; i++) {
-		const struct kscen_report_delta *d = &rm->job[i].delta[KSCEN_DELTA_REF];
-
-		n = &new_->jobs[i];
-		if (done[i] || !same_group(g, n) || !rm->job[i].ref)
-			continue;
-		done[i] = true;
-		cells(rm, i, oc, nc, sizeof(oc));
-		chg[0] = '\0';
-		if (d->present) {
-			kscen_format_change(&d->c, chg, sizeof(chg));
-			if (d->c.old > 0 && d->c.new_ > 0) {
-				lo += log(d->c.old);
-				ln += log(d->c.new_);
-				geo++;
-			}
-		}
-		row(out, w, wc, row_name(n), oc, nc, chg);
 	}
 	/* benchstat's summary row: the ratio of geometric means, no CI. */
-	if (geo >= 2) {
-		snprintf(oc, sizeof(oc), "%.6g", exp(lo / geo));
-		snprintf(nc, sizeof(nc), "%.6g", exp(ln / geo));
-		snprintf(chg, sizeof(chg), "%+.1f%%", 100 * expm1((ln - lo) / geo));
-		row(out, w, wc, "geomean", oc, nc, chg);
+	if (c->nr <= ARRAY_SIZE(g) && kscen_cmp_geomean(c, e, g)) {
+		r = kscen_table_row(&t);
+		kscen_table_set(&t, r, 0, "geomean");
+		for (unsigned k = 0, col = 1; k < c->nr; k++) {
+			kscen_format_num(&st, g[k], false, val, sizeof(val));
+			kscen_table_set(&t, r, col, "%s", val);
+			col += 2;
+			if (k)
+				kscen_table_set(&t, r, col++, "%+.1f%%",
+						100 * (g[k] / g[0] - 1));
+		}
 	}
+	kscen_table_print(out, &t, NULL, "");
+	kscen_table_free(&t);
 }
 
-void kscen_compare_print(FILE *out, const struct kscen_run *new_,
-			 const struct kscen_refs *refs)
+static void text_line(void *out, const char *line, bool summary)
 {
-	const struct kscen_run *old = refs->own ? refs->own : refs->main;
-	bool *done = kscen_xcalloc(new_->nr_jobs + 1, sizeof(bool));
-	unsigned i, only_old = 0, other = 0;
-	struct kscen_report_model rm;
-	int w = 8, wc = 12;
-	char oc[64], nc[64];
+	fprintf(out, "%s%s\n", summary ? "# " : "", line);
+}
 
-	kscen_report_model_build(new_, refs, &rm);
-	/* Column widths from every row, so long cells keep the table. */
-	for (i = 0; i < new_->nr_jobs; i++) {
-		if (!rm.job[i].ref)
-			continue;
-		if (cols(row_name(&new_->jobs[i])) > w)
-			w = cols(row_name(&new_->jobs[i]));
-		cells(&rm, i, oc, nc, sizeof(oc));
-		if (cols(oc) > wc)
-			wc = cols(oc);
-		if (cols(nc) > wc)
-			wc = cols(nc);
+static void text_compare(FILE *out, const struct kscen_cmp *c)
+{
+	const struct kscen_run *base = c->run[0];
+	const struct kscen_report_model *rms[64];
+	const struct kscen_report_model *rm0 = &c->rm[0];
+	unsigned idw = 3, nrm = 0;
+	char line[256];
+
+	for (unsigned k = 0; k < c->nr; k++) {
+		const struct kscen_run *r = c->run[k];
+
+		fprintf(out, "# %s: %s (%s%s%s, load %s)\n", c->name[k], kscen_str(r->path),
+			kscen_str(r->started), r->label ? ", label " : "", kscen_str(r->label),
+			r->system.loadavg ? r->system.loadavg : "?");
 	}
-	if (old)
-		fprintf(out, "# old: %s (%s%s%s, load %s)\n", kscen_str(old->path),
-			kscen_str(old->started), old->label ? ", label " : "",
-			kscen_str(old->label), old->system.loadavg ? old->system.loadavg : "?");
-	fprintf(out, "# new: %s (%s%s%s, load %s)\n", kscen_str(new_->path),
-		kscen_str(new_->started), new_->label ? ", label " : "",
-		kscen_str(new_->label), new_->system.loadavg ? new_->system.loadavg : "?");
-	if (old && strcmp(kscen_str(old->scenario), kscen_str(new_->scenario)))
-		fprintf(out, "# different scenarios: %s and %s: no job compared\n",
-			kscen_str(old->scenario), kscen_str(new_->scenario));
-	if (old)
-		kscen_env_diff_print(out, old, new_, "# ");
+	for (unsigned k = 1; k < c->nr; k++) {
+		if (strcmp(kscen_str(base->scenario), kscen_str(c->run[k]->scenario)))
+			fprintf(out, "# different scenarios: %s and %s: no job compared\n",
+				kscen_str(base->scenario), kscen_str(c->run[k]->scenario));
+		if (c->nr > 2)
+			fprintf(out, "# %s against %s:\n", c->name[k], c->name[0]);
+		kscen_env_diff_print(out, base, c->run[k], "# ");
+	}
 	fprintf(out, "# change: ratio of medians [95%% CI], ~ when not "
 		"significant; with 3 or more earlier runs\n# the interval "
-		"includes the run-to-run drift (history in the old run's "
-		"directory)\n");
-	for (i = 0; i < new_->nr_jobs; i++)
-		if (!done[i] && rm.job[i].ref)
-			group(out, &rm, i, done, w, wc);
-
+		"includes the run-to-run drift (history in the %s run's "
+		"directory)\n", c->nr == 2 ? "old" : "first");
+	for (unsigned i = 0; i < base->nr_jobs; i++)
+		if (kscen_text_cols(base->jobs[i].id) > idw)
+			idw = kscen_text_cols(base->jobs[i].id);
+	for (unsigned e = 0; e < rm0->nr_entries; e++)
+		text_entry(out, c, &rm0->entry[e], idw);
+	for (unsigned k = 1; k < c->nr && nrm < ARRAY_SIZE(rms); k++)
+		rms[nrm++] = &c->rm[k];
+	kscen_cmp_too_few(rms, nrm, line, sizeof(line));
 	fputc('\n', out);
-	for (i = 0; old && i < old->nr_jobs; i++)
-		if (!kscen_run_find(new_, old->jobs[i].id)) {
-			fprintf(out, "only in old: %s\n", kscen_str(old->jobs[i].id));
-			only_old++;
-		}
-	for (i = 0; i < new_->nr_jobs; i++) {
-		if (rm.job[i].ref)
-			continue;
-		fprintf(out, "not compared: %s: %s\n", kscen_str(new_->jobs[i].id),
-			refs->ref[i].why ? refs->ref[i].why : "no reference");
-		other++;
-	}
-	fprintf(out, "# %u jobs compared, %u only in old, %u not compared\n",
-		refs->compared, only_old, other);
-	if (old)
-		kscen_profile_compare(out, old, new_);	/* profile_report.h */
-	kscen_report_model_free(&rm);
-	free(done);
+	if (*line)
+		fprintf(out, "%s\n", line);
+	kscen_cmp_counts(c, text_line, out);
+	for (unsigned k = 1; k < c->nr; k++)
+		kscen_profile_compare(out, base, c->run[k]);	/* profile_report.h */
 }
+
+void kscen_compare_print(FILE *out, const struct kscen_run *const *runs,
+			 const struct kscen_refs *refs, unsigned nr,
+			 enum kscen_format fmt)
+{
+	struct kscen_cmp c;
+
+	if (nr < 2)
+		return;
+	/* JSON and CSV: each later run's own report, against the first. */
+	if (fmt == KSCEN_FMT_JSON || fmt == KSCEN_FMT_CSV) {
+		kscen_report_runs(out, runs + 1, refs + 1, nr - 1, fmt);
+		return;
+	}
+	kscen_cmp_build(&c, runs, refs, nr);
+	if (fmt == KSCEN_FMT_MAIL)
+		compare_mail(out, &c);
+	else if (fmt == KSCEN_FMT_MARKDOWN)
+		compare_markdown(out, &c);
+	else
+		text_compare(out, &c);
+	kscen_cmp_free(&c);
+}
+
+/* ---- The gate ------------------------------------------------------------ */
 
 int kscen_gate(FILE *out, const struct kscen_run *new_,
 	       const struct kscen_refs *refs, double pct)

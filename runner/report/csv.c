@@ -64,24 +64,29 @@ static void csv_row(FILE *out, const struct kscen_job_result *j,
 	}
 }
 
-/* Every parameter name of the run, in the order they first appear. */
-static unsigned csv_params(const struct kscen_run *run, const char ***out)
+/* Every parameter name of @runs, in the order they first appear. */
+static unsigned csv_params(const struct kscen_run *const *runs, unsigned nr_runs,
+			   const char ***out)
 {
 	const char **names = NULL;
 	unsigned nr = 0;
 
-	for (unsigned i = 0; i < run->nr_jobs; i++)
-		for (unsigned k = 0; k < run->jobs[i].nr_kv; k++) {
-			const char *key = str(run->jobs[i].keys[k]);
-			unsigned n = 0;
+	for (unsigned r = 0; r < nr_runs; r++) {
+		const struct kscen_run *run = runs[r];
 
-			while (n < nr && strcmp(names[n], key))
-				n++;
-			if (n < nr)
-				continue;
-			names = kscen_xrealloc(names, (nr + 1) * sizeof(*names));
-			names[nr++] = key;
-		}
+		for (unsigned i = 0; i < run->nr_jobs; i++)
+			for (unsigned k = 0; k < run->jobs[i].nr_kv; k++) {
+				const char *key = str(run->jobs[i].keys[k]);
+				unsigned n = 0;
+
+				while (n < nr && strcmp(names[n], key))
+					n++;
+				if (n < nr)
+					continue;
+				names = kscen_xrealloc(names, (nr + 1) * sizeof(*names));
+				names[nr++] = key;
+			}
+	}
 	*out = names;
 	return nr;
 }
@@ -116,16 +121,17 @@ static void csv_delta(FILE *out, const struct kscen_report_delta *d, bool more)
 /*
  * A row a job and metric: the run model's columns, then every parameter
  * of the run (empty where a job has not got it), then for the primary
- * metric the change to the baseline, the previous job and the reference.
+ * metric the change to the baseline, the previous job and the reference;
+ * with @lead, a first column "run", the file of the run.
  */
-void report_csv(FILE *out, const struct kscen_report_model *rm)
+static void csv_header(FILE *out, bool lead, const char **params, unsigned np)
 {
-	const struct kscen_run *run = rm->run;
 	const struct kscen_field *f;
-	const char **params;
-	unsigned i, k, np = csv_params(run, &params);
 	bool in_m;
+	unsigned k;
 
+	if (lead)
+		fputs("run,", out);
 	/* Headings are the keys, but for the metric's name and its count. */
 	for (k = 1; (f = csv_col(k, &in_m)); k++)
 		fprintf(out, "%s,", f->hook == KH_SAMPLES ? "n" :
@@ -136,12 +142,21 @@ void report_csv(FILE *out, const struct kscen_report_model *rm)
 		fprintf(out, "%s_ratio,%s_ci_low,%s_ci_high,%s_p,%s_verdict%s",
 			csv_deltas[k], csv_deltas[k], csv_deltas[k], csv_deltas[k],
 			csv_deltas[k], k + 1 < ARRAY_SIZE(csv_deltas) ? "," : "\n");
-	for (i = 0; i < run->nr_jobs; i++) {
+}
+
+static void csv_rows(FILE *out, const struct kscen_report_model *rm, bool lead,
+		     const char **params, unsigned np)
+{
+	const struct kscen_run *run = rm->run;
+
+	for (unsigned i = 0; i < run->nr_jobs; i++) {
 		const struct kscen_report_job *rj = &rm->job[i];
 		const struct kscen_job_result *j = rj->job;
-		unsigned rows = rj->num ? j->nr_metrics : 1;
+		unsigned rows = rj->num ? j->nr_metrics : 1, k;
 
 		for (unsigned r = 0; r < rows; r++) {
+			if (lead)
+				csv_field(out, run->path, true);
 			csv_row(out, j, rj->num ? &j->metrics[r] : NULL);
 			for (k = 0; k < np; k++) {
 				const char *v = NULL;
@@ -157,5 +172,31 @@ void report_csv(FILE *out, const struct kscen_report_model *rm)
 					  k + 1 < KSCEN_NR_DELTAS);
 		}
 	}
+}
+
+void report_csv(FILE *out, const struct kscen_report_model *rm)
+{
+	const char **params;
+	unsigned np = csv_params(&rm->run, 1, &params);
+
+	csv_header(out, false, params, np);
+	csv_rows(out, rm, false, params, np);
 	free(params);
+}
+
+void report_csv_runs(FILE *out, const struct kscen_report_model *const *m,
+		     unsigned nr)
+{
+	const struct kscen_run **runs = kscen_xcalloc(nr + 1, sizeof(*runs));
+	const char **params;
+	unsigned np;
+
+	for (unsigned k = 0; k < nr; k++)
+		runs[k] = m[k]->run;
+	np = csv_params(runs, nr, &params);
+	csv_header(out, true, params, np);
+	for (unsigned k = 0; k < nr; k++)
+		csv_rows(out, m[k], true, params, np);
+	free(params);
+	free(runs);
 }

@@ -24,6 +24,9 @@ static inline const char *report_status_name(enum kscen_status s)
 
 /* The true coverage of the median's interval from @n samples: 95, or less. */
 double report_ci_level(unsigned n);
+/* "usecs/op, lower is better, n=5, 93.8% CI": a job entry table's first line. */
+void report_entry_note(const struct kscen_report_model *rm,
+		       const struct kscen_report_entry *e, char *buf, size_t len);
 /* "2026-12-01T10:02:33Z" -> "2026-12-01T10:02Z" */
 void report_short_time(const char *iso, char *buf, size_t len);
 
@@ -33,5 +36,8 @@ void report_markdown(FILE *out, const struct kscen_report_model *m);
 void report_json(FILE *out, const struct kscen_report_model *m);
 void report_csv(FILE *out, const struct kscen_report_model *m);
 void report_mail(FILE *out, const struct kscen_report_model *m);
+/* Several runs in one CSV table, a first column "run" their files. */
+void report_csv_runs(FILE *out, const struct kscen_report_model *const *m,
+		     unsigned nr);
 
 #endif

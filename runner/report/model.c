@@ -63,11 +63,13 @@ static void build_job(struct kscen_report_model *m, unsigned i)
 	rj->status = j->status <= KSCEN_FAILED ? j->status : KSCEN_FAILED;
 	rj->primary = kscen_primary(j);
 	if (j->status == KSCEN_OK && j->nr_metrics) {
+		int style = kscen_job_time_style(j);	/* one for its times */
+
 		rj->num = kscen_xcalloc(j->nr_metrics, sizeof(*rj->num));
 		for (unsigned k = 0; k < j->nr_metrics; k++) {
 			rj->num[k] = (struct kscen_num){ .unit = "", .scale = 1 };
 			if (j->metrics[k].nr_samples)
-				kscen_num_style(&j->metrics[k], &rj->num[k]);
+				kscen_num_style_in(&j->metrics[k], style, &rj->num[k]);
 		}
 	}
 	if (rj->primary)
@@ -127,21 +129,4 @@ void kscen_report_model_free(struct kscen_report_model *m)
 	free(m->job);
 	free(m->entry);
 	memset(m, 0, sizeof(*m));
-}
-
-void kscen_report(FILE *out, const struct kscen_run *run,
-		  const struct kscen_refs *refs, enum kscen_format fmt)
-{
-	static void (*const emit[])(FILE *, const struct kscen_report_model *) = {
-		[KSCEN_FMT_TEXT] = report_text,
-		[KSCEN_FMT_MARKDOWN] = report_markdown,
-		[KSCEN_FMT_JSON] = report_json,
-		[KSCEN_FMT_CSV] = report_csv,
-		[KSCEN_FMT_MAIL] = report_mail,
-	};
-	struct kscen_report_model m;
-
-	kscen_report_model_build(run, refs, &m);
-	emit[(unsigned)fmt < ARRAY_SIZE(emit) ? fmt : KSCEN_FMT_TEXT](out, &m);
-	kscen_report_model_free(&m);
 }

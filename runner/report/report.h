@@ -26,9 +26,23 @@ struct kscen_refs;
  */
 void kscen_report(FILE *out, const struct kscen_run *run,
 		  const struct kscen_refs *refs, enum kscen_format fmt);
-/* The delta table of @new_ against its references (compare.c). */
-void kscen_compare_print(FILE *out, const struct kscen_run *new_,
-			 const struct kscen_refs *refs);
+/*
+ * The reports of @runs in @fmt, each against its @refs (NULL: none), one
+ * document: JSON an array of the reports, CSV one table with a first
+ * column "run" (the run's file). One run: kscen_report().
+ */
+void kscen_report_runs(FILE *out, const struct kscen_run *const *runs,
+		       const struct kscen_refs *refs, unsigned nr,
+		       enum kscen_format fmt);
+/*
+ * `kscen compare A B [C ...]` (compare.c): runs[1..nr-1] each against
+ * runs[0], in @fmt; refs[k] is run k's (kscen_refs_single() against
+ * runs[0]), refs[0] unused. Text, mail and markdown: a table a job entry
+ * with a column a run; JSON and CSV: kscen_report_runs() of the later runs.
+ */
+void kscen_compare_print(FILE *out, const struct kscen_run *const *runs,
+			 const struct kscen_refs *refs, unsigned nr,
+			 enum kscen_format fmt);
 /*
  * The regression gate: name the jobs of @new_ worse than their reference by
  * more than @pct percent with the whole 95% CI beyond it; return their
@@ -39,26 +53,54 @@ int kscen_gate(FILE *out, const struct kscen_run *new_,
 	       const struct kscen_refs *refs, double pct);
 
 
-/* "usecs/op", or "s (wall_time)" where name and unit differ. */
-void kscen_metric_label(const struct kscen_metric *m, char *buf, size_t len);
+/*
+ * A metric's label in the unit @st scales it to (NULL: its own unit):
+ * "usecs/op" for one named after its unit, "ms (wall_time)" where name
+ * and unit differ (units.c).
+ */
+struct kscen_num;
+void kscen_metric_label(const struct kscen_metric *m, const struct kscen_num *st,
+			char *buf, size_t len);
 /*
  * "+10.0% [+5.2% .. +14.1%] worse (p=0.008 n=5+5)", "~" for a change that is
  * not significant; with kscen_verbose the test is named too.
  */
 void kscen_format_change(const struct kscen_change *c, char *buf, size_t len);
+/* "n=5, 93.8% CI", "n=6..30, 95% CI": the samples from @lo to @hi. */
+void kscen_report_n_note(unsigned lo, unsigned hi, char *buf, size_t len);
+/* "±10%": @m's median's CI to the percent (under 1% rounded up), or "". */
+void kscen_report_ci_pct(const struct kscen_metric *m, char *buf, size_t len);
 /* "±2.1%": the median's 95% CI half-width, or "(n=5)" with too few. */
 void kscen_format_ci(const struct kscen_metric *m, char *buf, size_t len);
 /*
- * How a metric's values read for people: seconds SI-scaled (s, ms, us, ns)
- * to a value of 1 or more, other units as they are; decimals down to the
- * digit where its 95% CI's half-width is (23.6 ms when the CI is ±0.5 ms),
- * 4 significant digits without a CI, at most 6.
+ * How a metric's values read for people (units.c): a time scaled to the
+ * unit where it reads 1 or more (s, ms, us, ns, in the spelling of the
+ * style asked for: SI, perf's "usecs", fio's "usec", words), other units as
+ * they are; decimals down to the digit where its 95% CI's half-width is
+ * (23.6 ms when the CI is ±0.5 ms), 4 significant digits without a CI,
+ * at most 6.
  */
+enum kscen_time_style {
+	KSCEN_TIME_SI,		/* s ms us ns */
+	KSCEN_TIME_SECS,	/* secs msecs usecs nsecs: perf bench */
+	KSCEN_TIME_SEC,		/* sec msec usec nsec: fio */
+	KSCEN_TIME_WORDS,	/* seconds ... nanoseconds */
+	KSCEN_NR_TIME_STYLES,
+};
 struct kscen_num {
-	const char *unit;	/* the scaled unit */
+	char unit[48];		/* the scaled unit */
 	double scale;		/* value * scale is in unit */
 	int decimals;
 };
+/* The style of @unit if it is a time ("usecs/op": SECS), else -1. */
+int kscen_unit_time_style(const char *unit);
+/* The style a job's time metrics share: its primary's, or its first's; -1. */
+int kscen_job_time_style(const struct kscen_job_result *j);
+/* @st's unit and scale for value @v of @unit in @style (-1: its own). */
+void kscen_unit_scale(const char *unit, double v, int style, struct kscen_num *st);
+/* Unit, scale and decimals for @m's median; kscen_num_style_in(m, -1, st). */
+void kscen_num_style_in(const struct kscen_metric *m, int style,
+			struct kscen_num *st);
 void kscen_num_style(const struct kscen_metric *m, struct kscen_num *st);
 /*
  * A job entry of a run (report/model.c): the jobs expanded from one entry of

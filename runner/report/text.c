@@ -125,12 +125,10 @@ static void text_summary(FILE *out, const struct kscen_run *run,
 static void text_value(FILE *out, const struct kscen_metric *m,
 		       const struct kscen_num *st)
 {
-	struct kscen_metric scaled = *m;
 	char num[64], lbl[128];
 
 	kscen_format_num(st, m->sum.median, false, num, sizeof(num));
-	scaled.unit = (char *)st->unit;
-	kscen_metric_label(&scaled, lbl, sizeof(lbl));
+	kscen_metric_label(m, st, lbl, sizeof(lbl));
 	fprintf(out, "     %14s %s", num, lbl);
 }
 

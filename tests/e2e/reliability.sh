@@ -232,7 +232,8 @@ pkill -9 -f "sleep ${m}[123]" 2>/dev/null
 
 if [ -n "$(ls -d /sys/fs/cgroup/kscen-* /run/kscen/cgroup2 2>/dev/null)" ] ||
    grep -q 'cgroup_cpu' "$tmp/out"; then
-	grep -Eq '^ +[0-9.,]+ usecs \(cgroup_cpu\)' "$tmp/out" &&
+	# in an exec job, spelled as its wall_time is (s, ms, us), never "usecs"
+	grep -Eq '^ +[0-9.,]+ (s|ms|us|ns) \(cgroup_cpu\)' "$tmp/out" &&
 		pass cgroup_cpu_is_an_extra_metric || fail cgroup_cpu_is_an_extra_metric "$(cat "$tmp/out")"
 	# Each sample's cgroup_cpu is its own, not the sum so far (one
 	# cgroup may serve every sample): a CPU-bound shell loop's stays

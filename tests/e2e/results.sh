@@ -7,8 +7,10 @@ res=$tmp/results
 run "$kscen" run -q -o "$res" $fx/e2e/tiny.yaml
 expect_rc run_tiny_exit_0 0
 file=$(ls "$res"/e2e-tiny/*.yaml 2>/dev/null | head -n1)
-if [ -n "$file" ] && grep -qF "results: $file" "$tmp/out"; then pass run_prints_result_path; else
-	fail run_prints_result_path "no results: line for '$file'"; fi
+# the path is said on stderr, never part of the report (`> mail.txt`)
+if [ -n "$file" ] && grep -qxF "results: $file" "$tmp/err" && ! grep -q '^results:' "$tmp/out"
+then pass run_prints_result_path; else
+	fail run_prints_result_path "no results: line for '$file' on stderr alone"; fi
 [ -z "$(ls -A "$res/e2e-tiny" | grep -v '\.yaml$')" ] && pass run_leaves_no_temp_files ||
 	fail run_leaves_no_temp_files "$(ls -A "$res/e2e-tiny")"
 case "$(basename "$file")" in
@@ -73,8 +75,10 @@ if [ $rc = 0 ] && mail_fits "$tmp/out" &&
    grep -q '^kscen .*, scenario e2e-tiny$' "$tmp/out" &&
    grep -q '^file: .*tiny.yaml sha256:[0-9a-f]\{16\}$' "$tmp/out" &&
    grep -q '^command: ' "$tmp/out" && grep -q '^kernel: ' "$tmp/out" &&
-   grep -q '^sleep (exec)$' "$tmp/out" && grep -Eq '^ +command +m?s +CI +to base$' "$tmp/out" &&
-   grep -Eq '^ +sleep 0.02 +[0-9.]+ +±[0-9]+% +([+-][0-9.]+%|~)$' "$tmp/out" &&
+   grep -Eqx 'sleep \(exec\): m?s \(wall_time\), lower is better, n=3, 75% CI' "$tmp/out" &&
+   grep -Eq '^ +command +m?s +CI +to base$' "$tmp/out" &&
+   grep -Eq '^ +sleep 0.02 +[0-9.]+ +±[0-9]+% +~$' "$tmp/out" &&
+   grep -qx 'Every change is ~: 3 samples a side are too few for a 95% CI of a change' "$tmp/out" &&
    grep -q '^3 ok, 0 skipped, 0 failed$' "$tmp/out"; then pass report_format_mail
 else fail report_format_mail "$(cat "$tmp/out")"; fi
 for f in markdown csv text; do

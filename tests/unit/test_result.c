@@ -543,7 +543,7 @@ void test_report_formats_deltas_and_escaping(void **state)
 
 	t = render(r, &refs, KSCEN_FMT_MARKDOWN);
 	/* A table an entry, the varying parameter as a column, [lo, hi]. */
-	assert_true(strstr(t, "\n### b (`exec`)\n"));
+	assert_true(strstr(t, "\n### b (`exec`): usecs/op, lower is better, n=3, 75% CI\n"));
 	assert_true(strstr(t, "| metric | median | unit | 75% CI | CV |"));
 	assert_true(strstr(t, "\n| usecs/op | 11 | usecs | [10, 12] | "
 			  "9.1% | +10.0% ~ (too few samples for a 95% CI, "

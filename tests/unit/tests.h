@@ -80,13 +80,22 @@
 	X(test_merge_refuses_mixed_duplicate_and_lists_missing) \
 	X(test_deploy_k8s_indexed_job_shape)		\
 	X(test_report_numbers_scaled_and_rounded)	\
-	X(test_report_model_computes_each_delta_once)
+	X(test_report_model_computes_each_delta_once)	\
+	X(test_units_scaled_and_spelled_alike)		\
+	X(test_table_aligns_columns_and_headings)	\
+	X(test_mail_run_table_says_n_and_confidence)	\
+	X(test_mail_compare_old_new_change)		\
+	X(test_compare_three_runs_side_by_side)		\
+	X(test_mail_says_why_every_change_is_tilde)
 
 #define DECLARE(fn) void fn(void **state);
 KSCEN_UNIT_TESTS(DECLARE)
 #undef DECLARE
 
 char *kscen_sha256_hex(const void *buf, size_t len);
+/* test_report_model.c: a run of two job entries (see there); @slow: a/x=1's factor. */
+struct kscen_run;
+struct kscen_run *kscen_test_sample_run(double slow);
 
 /* Groups with their own setup and teardown. */
 /* main.c: @fn on each good fixture and each example scenario. */
