@@ -97,6 +97,16 @@ run "$kscen" run --repeat $fx/e2e/tiny.yaml
 run "$kscen" plan --bogus $fx/good/matrix.yaml
 [ $rc = 2 ] && grep -q -- "--bogus is not an option" "$tmp/err" && grep -q "Try 'kscen plan --help'" "$tmp/err" &&
 	pass unknown_option_exit_2 || fail unknown_option_exit_2 "rc=$rc $(cat "$tmp/err")"
+# a misspelt option gets the closest name, a prefix of several the list
+run "$kscen" run --repet 3 --no-save $fx/e2e/tiny.yaml
+[ $rc = 2 ] && [ "$(head -n1 "$tmp/err")" = "kscen run: --repet is not an option; did you mean '--repeat'?" ] &&
+	pass unknown_option_did_you_mean || fail unknown_option_did_you_mean "rc=$rc $(cat "$tmp/err")"
+run "$kscen" run --re=3 --no-save $fx/e2e/tiny.yaml
+[ $rc = 2 ] && [ "$(head -n1 "$tmp/err")" = "kscen run: --re is ambiguous: --repeat, --results, --resume" ] &&
+	pass ambiguous_option_lists_candidates || fail ambiguous_option_lists_candidates "rc=$rc $(cat "$tmp/err")"
+run "$kscen" run --quiet=yes --no-save $fx/e2e/tiny.yaml
+[ $rc = 2 ] && [ "$(head -n1 "$tmp/err")" = "kscen run: --quiet takes no value" ] &&
+	pass flag_with_value_refused || fail flag_with_value_refused "rc=$rc $(cat "$tmp/err")"
 # --help comes from the option table: every option a line
 run "$kscen" help run
 [ $rc = 0 ] && grep -q '^  -r, --repeat N ' "$tmp/out" && grep -q '^      --until-ci PCT ' "$tmp/out" &&
