@@ -199,6 +199,20 @@ void cmd_jobs_release(struct kscen_jobs *jobs, struct kscen_jobs *all)
 	}
 }
 
+int cmd_no_match(const char *cmd, const char *opt, const char *glob, const char *where)
+{
+	size_t len = strlen(glob);
+	bool lead = glob[0] == '*', trail = len && glob[len - 1] == '*';
+
+	fprintf(stderr, "kscen %s: %s '%s' matches no job id of %s (a glob matches "
+		"whole ids", cmd, opt, glob, where);
+	if (!lead || !trail)
+		fprintf(stderr, ": try %s '%s%s%s'", opt, lead ? "" : "*", glob,
+			trail ? "" : "*");
+	fprintf(stderr, ")\n");
+	return EXIT_USAGE;
+}
+
 int cmd_load_result(const char *arg, struct kscen_run **out)
 {
 	struct stat st;

@@ -134,6 +134,12 @@ struct kscen_run;
  */
 int cmd_stream_jobs(const char *path, unsigned long max_jobs, bool print,
 		    const char *filter, unsigned long *shown);
+/*
+ * An empty selection, said the same way by every command (stderr): "kscen
+ * CMD: OPT 'GLOB' matches no job id of WHERE (a glob matches whole ids:
+ * try '*GLOB*')". Returns EXIT_USAGE.
+ */
+int cmd_no_match(const char *cmd, const char *opt, const char *glob, const char *where);
 /* A result file, or the newest run in a directory of them. */
 int cmd_load_result(const char *arg, struct kscen_run **out);
 /* SCENARIO.yaml -> RESULTS/<scenario> (malloc'ed); a directory as it is. */

@@ -111,9 +111,14 @@ static int job_over_time(const char *dir, const char *glob)
 			       *chg ? ": " : "", chg);
 		}
 	}
-	if (!shown)
-		printf("no stored run of %s holds a job matching '%s'\n", dir, glob);
 	kscen_history_free(&h);
+	if (!shown) {
+		char *where = kscen_xasprintf("the runs in %s", dir);
+
+		cmd_no_match("history", "--job", glob, where);
+		free(where);
+		return EXIT_USAGE;
+	}
 	return 0;
 }
 
@@ -122,6 +127,7 @@ int cmd_history(int argc, char **argv)
 	const char *glob = NULL, *results = "results";
 	char *dir, **paths;
 	unsigned nr;
+	int ret = 0;
 	const struct kscen_option opts[] = {
 		OPT_STRING(0, "job", &glob, "GLOB",
 			   "one job (glob on job ids) over time, '<-' where\n"
@@ -145,12 +151,12 @@ int cmd_history(int argc, char **argv)
 		return 2;
 	}
 	if (glob)
-		job_over_time(dir, glob);
+		ret = job_over_time(dir, glob);
 	else
 		list_runs(paths, nr);
 	for (unsigned i = 0; i < nr; i++)
 		free(paths[i]);
 	free(paths);
 	free(dir);
-	return 0;
+	return ret;
 }

@@ -50,12 +50,22 @@ int cmd_plan(int argc, char **argv)
 	if (!sharded) {
 		if (cmd_stream_jobs(argv[optind], max_jobs, true, filter, &nr))
 			return EXIT_USAGE;
-		printf("%lu jobs\n", nr);
+		if (!nr && filter)
+			return cmd_no_match("plan", "--filter", filter, argv[optind]);
+		printf("%lu job%s\n", nr, nr == 1 ? "" : "s");
 		return 0;
 	}
 	/* A shard needs the whole plan: its jobs go with their baselines. */
 	if (cmd_load_and_expand(argv[optind], max_jobs, &s, &jobs))
 		return EXIT_USAGE;
+	for (unsigned i = 0; filter && i < jobs.nr && !shown; i++)
+		shown = !fnmatch(filter, jobs.job[i].id, 0);
+	if (filter && !shown) {
+		cmd_jobs_release(&jobs, &all);
+		kscen_scenario_free(s);
+		return cmd_no_match("plan", "--filter", filter, argv[optind]);
+	}
+	shown = 0;
 	cmd_shard_jobs(&jobs, &all, sk, sn, results, s->name, &balance);
 	for (unsigned i = 0; i < jobs.nr; i++) {
 		if (filter && fnmatch(filter, jobs.job[i].id, 0))
@@ -64,10 +74,11 @@ int cmd_plan(int argc, char **argv)
 		shown++;
 	}
 	if (balance)
-		printf("%u jobs (shard %u/%u of %u jobs, balanced by the job durations "
-		       "of %s)\n", shown, sk, sn, all.nr, balance);
+		printf("%u job%s (shard %u/%u of %u jobs, balanced by the job durations "
+		       "of %s)\n", shown, shown == 1 ? "" : "s", sk, sn, all.nr, balance);
 	else
-		printf("%u jobs (shard %u/%u of %u jobs)\n", shown, sk, sn, all.nr);
+		printf("%u job%s (shard %u/%u of %u jobs)\n", shown, shown == 1 ? "" : "s",
+		       sk, sn, all.nr);
 	free(balance);
 	cmd_jobs_release(&jobs, &all);
 	kscen_scenario_free(s);

@@ -231,9 +231,8 @@ static int run_main(int argc, char **argv, bool *bisect)
 	}
 	kscen_idset_sort(&want);
 	if (!matched && ro.filter) {
-		fprintf(stderr, "kscen run: --filter '%s' matches none of the %lu "
-			"jobs (kscen plan lists them)\n", ro.filter, total);
-		code = EXIT_USAGE;
+		code = cmd_no_match("run", "--filter", ro.filter, resume ?
+				    jh.scenario_file : argv[optind]);
 	} else if (kscen_ref_spec_check("run", compare, results, s, &want, &rs)) {
 		code = EXIT_USAGE;
 	} else if (gate > 0 && rs.kind == KSCEN_REF_NONE) {

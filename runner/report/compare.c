@@ -188,8 +188,8 @@ void kscen_compare_print(FILE *out, const struct kscen_run *new_,
 			refs->ref[i].why ? refs->ref[i].why : "no reference");
 		other++;
 	}
-	fprintf(out, "# %u jobs compared, %u only in old, %u not compared\n",
-		refs->compared, only_old, other);
+	fprintf(out, "# %u job%s compared, %u only in old, %u not compared\n",
+		refs->compared, refs->compared == 1 ? "" : "s", only_old, other);
 	if (old)
 		kscen_profile_compare(out, old, new_);	/* profile_report.h */
 	kscen_report_model_free(&rm);
@@ -227,8 +227,8 @@ int kscen_gate(FILE *out, const struct kscen_run *new_,
 		return -1;
 	}
 	if (!bad)
-		fprintf(out, "# gate %g%%: passed (%u jobs checked against %s)\n",
-			pct, checked, refs->main ? str(refs->main->path) :
+		fprintf(out, "# gate %g%%: passed (%u job%s checked against %s)\n",
+			pct, checked, checked == 1 ? "" : "s", refs->main ? str(refs->main->path) :
 			refs->own ? str(refs->own->path) : "?");
 	return bad;
 }

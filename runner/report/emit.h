@@ -26,6 +26,14 @@ static inline const char *report_status_name(enum kscen_status s)
 
 /* The true coverage of the median's interval from @n samples: 95, or less. */
 double report_ci_level(unsigned n);
+/*
+ * What a change's test found, as JSON and CSV say it (format 2):
+ * "worse", "better", "no_significant_change" (the 95% CI holds zero), or
+ * "too_few_samples" (no 95% CI of the change exists).
+ */
+const char *report_finding(const struct kscen_change *c);
+/* The version of the JSON report's layout (docs/formats.md). */
+#define KSCEN_JSON_FORMAT 2
 /* "2026-12-01T10:02:33Z" -> "2026-12-01T10:02Z" */
 void report_short_time(const char *iso, char *buf, size_t len);
 

@@ -152,9 +152,9 @@ void report_markdown(FILE *out, const struct kscen_report_model *rm)
 	const struct kscen_system *sys = &run->system;
 	char when[64];
 
-	fprintf(out, "**kscen %s**: scenario `%s`, %u jobs, repeat %u (warmup %u)%s  \n",
-		run->version ? run->version : KSCEN_VERSION,
-		str(run->scenario), run->nr_jobs, run->repeat, run->warmup,
+	fprintf(out, "**kscen %s**: scenario `%s`, %u job%s, repeat %u (warmup %u)%s  \n",
+		run->version ? run->version : KSCEN_VERSION, str(run->scenario),
+		run->nr_jobs, run->nr_jobs == 1 ? "" : "s", run->repeat, run->warmup,
 		run->partial ? ", cut short" : "");
 	fprintf(out, "%s %s, %s, %ld CPUs", str(sys->kernel), str(sys->arch),
 		str(sys->cpu_model), sys->nr_cpus);

@@ -169,13 +169,11 @@ static void text_job(FILE *out, const struct kscen_report_model *rm, unsigned ji
 	 * value, then the honest ones below.
 	 */
 	if (b->present) {
-		kscen_format_num(&rj->num[0], b->c.new_ - b->c.old, true, num,
-				 sizeof(num));
+		kscen_format_delta(&rj->num[0], b->c.new_ - b->c.old, num, sizeof(num));
 		fprintf(out, " %s to baseline", num);
 	}
 	if (p->present) {
-		kscen_format_num(&rj->num[0], p->c.new_ - p->c.old, true, num,
-				 sizeof(num));
+		kscen_format_delta(&rj->num[0], p->c.new_ - p->c.old, num, sizeof(num));
 		fprintf(out, " %s to previous", num);
 	}
 	text_summary(out, run, j, m);
@@ -209,9 +207,9 @@ void report_text(FILE *out, const struct kscen_report_model *rm)
 	const struct kscen_system *sys = &run->system;
 	unsigned i;
 
-	fprintf(out, "# kscen %s: scenario %s, %u jobs, repeat %u (warmup %u)",
-		run->version ? run->version : KSCEN_VERSION,
-		str(run->scenario), run->nr_jobs, run->repeat, run->warmup);
+	fprintf(out, "# kscen %s: scenario %s, %u job%s, repeat %u (warmup %u)",
+		run->version ? run->version : KSCEN_VERSION, str(run->scenario),
+		run->nr_jobs, run->nr_jobs == 1 ? "" : "s", run->repeat, run->warmup);
 	if (run->until_ci > 0)
 		fprintf(out, ", auto: until ±%g%% or %u", run->until_ci,
 			run->max_repeat);

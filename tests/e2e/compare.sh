@@ -106,7 +106,8 @@ run "$kscen" plan $fx/good/id-escape.yaml
 	[ "$(grep -c '^a/' "$tmp/out")" = "$(grep '^a/' "$tmp/out" | sort -u | wc -l)" ] &&
 	pass ids_escape_separators || fail ids_escape_separators "$(cat "$tmp/out")"
 run "$kscen" run -q -o "$cr" --filter 'nothing*' $fx/e2e/gate.yaml
-[ $rc = 2 ] && grep -q "matches none of the" "$tmp/err" && [ ! -d "$cr/e2e-gate" ] &&
+[ $rc = 2 ] && [ "$(cat "$tmp/err")" = "kscen run: --filter 'nothing*' matches no job id of $fx/e2e/gate.yaml (a glob matches whole ids: try --filter '*nothing*')" ] &&
+	[ ! -d "$cr/e2e-gate" ] &&
 	pass filter_matching_nothing_exit_2 || fail filter_matching_nothing_exit_2 "rc=$rc $(cat "$tmp/err")"
 run "$kscen" run -q -o "$cr" --compare "$tmp/no-such.yaml" $fx/e2e/gate.yaml
 [ $rc = 2 ] && [ ! -d "$cr/e2e-gate" ] && pass compare_missing_path_exit_2_before_running ||
@@ -183,6 +184,22 @@ run "$kscen" history --job 'planted/*' "$cr/e2e-gate"
 	pass history_job_marks_verdict_changes || fail history_job_marks_verdict_changes "rc=$rc $(cat "$tmp/out")"
 run "$kscen" history "$tmp/nothing-here"
 expect_rc history_no_runs_exit_2 2
+# an empty selection: exit 2 and one message, from history, plot and plan alike
+run "$kscen" history --job 'nomatch*' "$cr/e2e-gate"
+[ $rc = 2 ] && [ ! -s "$tmp/out" ] &&
+	[ "$(tail -n1 "$tmp/err")" = "kscen history: --job 'nomatch*' matches no job id of the runs in $cr/e2e-gate (a glob matches whole ids: try --job '*nomatch*')" ] &&
+	pass history_job_matching_nothing_exit_2 || fail history_job_matching_nothing_exit_2 "rc=$rc $(cat "$tmp/out" "$tmp/err")"
+run "$kscen" plot --history 'planted' "$cr/e2e-gate" -o "$tmp/none.svg"
+[ $rc = 2 ] && [ ! -e "$tmp/none.svg" ] &&
+	[ "$(tail -n1 "$tmp/err")" = "kscen plot: --history 'planted' matches no job id of the runs in $cr/e2e-gate (a glob matches whole ids: try --history '*planted*')" ] &&
+	pass plot_history_matching_nothing_exit_2 || fail plot_history_matching_nothing_exit_2 "rc=$rc $(cat "$tmp/err")"
+run "$kscen" plan --filter '*nothing*' $fx/e2e/gate.yaml
+[ $rc = 2 ] && [ ! -s "$tmp/out" ] &&
+	[ "$(cat "$tmp/err")" = "kscen plan: --filter '*nothing*' matches no job id of $fx/e2e/gate.yaml (a glob matches whole ids)" ] &&
+	pass plan_filter_matching_nothing_exit_2 || fail plan_filter_matching_nothing_exit_2 "rc=$rc $(cat "$tmp/out" "$tmp/err")"
+run "$kscen" plan --shard 1/2 --filter 'planted' $fx/e2e/gate.yaml
+[ $rc = 2 ] && grep -q "^kscen plan: --filter 'planted' matches no job id" "$tmp/err" &&
+	pass plan_shard_filter_matching_nothing_exit_2 || fail plan_shard_filter_matching_nothing_exit_2 "rc=$rc $(cat "$tmp/out" "$tmp/err")"
 run "$kscen" calibrate -q -n 2 -r 6 -o "$tmp/cal" $fx/e2e/gate.yaml
 if [ $rc = 0 ] && [ "$(ls "$tmp/cal/e2e-gate" | wc -l)" = 2 ] &&
    grep -q '^   2     too few' "$tmp/out"; then pass calibrate_seeds_history_too_few

@@ -43,6 +43,7 @@
 	X(test_result_load_rejects_bad_files)		\
 	X(test_result_load_recomputes_missing_summary)	\
 	X(test_report_formats_deltas_and_escaping)	\
+	X(test_report_delta_never_rounds_to_zero)	\
 	X(test_expand_ids_escape_separators)		\
 	X(test_history_drift_random_effects)		\
 	X(test_history_change_widened_by_drift)		\
