@@ -55,7 +55,8 @@ void cmd_main_help(FILE *out)
 	for (size_t i = 0; i < ARRAY_SIZE(cmd_table); i++)
 		if (*cmd_table[i].summary)	/* "": internal */
 			fprintf(out, "  %-10s %s\n", cmd_table[i].name, cmd_table[i].summary);
-	fprintf(out, "\n'kscen COMMAND --help' shows a command's options.\n"
+	fprintf(out, "\n'kscen COMMAND --help' shows a command's options; the manuals are\n"
+		"kscen(1) and kscen-scenario(5) ('man kscen').\n"
 		"exit codes: 0 ok, 1 regression gate, 2 invalid input or nothing to\n"
 		"compare, 3 a job failed, 4 results not saved (kept in the journal),\n"
 		"125 run --bisect cannot tell, 130 SIGINT, 143 SIGTERM\n");

@@ -146,7 +146,8 @@ static int run_main(int argc, char **argv, bool *bisect)
 			 "repeat: auto: at most N samples a job (default 30)"),
 		OPT_BOOL(0, "profile", &ro.profile,
 			 "one more sample per job under a sampling profiler:\n"
-			 "top symbols, folded stacks (see profile: in README)"),
+			 "top symbols, folded stacks (profile: in\n"
+			 "kscen-scenario(5))"),
 		OPT_STRING(0, "resume", &resume, "JOURNAL",
 			   "finish a run cut short (SIGKILL, power loss, a\n"
 			   "failed save) from its journal, beside its result"),

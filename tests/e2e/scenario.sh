@@ -107,6 +107,13 @@ run "$kscen" run --re=3 --no-save $fx/e2e/tiny.yaml
 run "$kscen" run --quiet=yes --no-save $fx/e2e/tiny.yaml
 [ $rc = 2 ] && [ "$(head -n1 "$tmp/err")" = "kscen run: --quiet takes no value" ] &&
 	pass flag_with_value_refused || fail flag_with_value_refused "rc=$rc $(cat "$tmp/err")"
+# help points to what is installed (the man pages), never to README or docs/
+bad=""
+for c in $("$kscen" --help | awk '/^commands:/ { f = 1; next } f && NF == 0 { exit } f { print $1 }'); do
+	"$kscen" "$c" --help 2>&1 | grep -q 'README\|docs/' && bad="$bad $c"
+done
+"$kscen" --help | grep -q 'kscen(1) and kscen-scenario(5)' && "$kscen" run --help | grep -q 'kscen-scenario(5)' &&
+	[ -z "$bad" ] && pass help_points_to_man_pages || fail help_points_to_man_pages "README in:$bad"
 # --help comes from the option table: every option a line
 run "$kscen" help run
 [ $rc = 0 ] && grep -q '^  -r, --repeat N ' "$tmp/out" && grep -q '^      --until-ci PCT ' "$tmp/out" &&
