@@ -360,6 +360,7 @@ struct kscen_run *kscen_run_new(const struct kscen_scenario *s,
 	run->scenario = kscen_xstrdup(s->name);
 	run->scenario_file = kscen_xstrdup(s->file);
 	run->scenario_sha256 = kscen_xstrdup(s->sha256);
+	run->scenario_text = s->text ? kscen_xstrdup(s->text) : NULL;
 	run->command = command;
 	run->test_hooks = kscen_test_hooks();
 	run->repeat = o->repeat;

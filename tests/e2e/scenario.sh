@@ -50,6 +50,26 @@ for f in $fx/bad/*.yaml; do
 	fi
 	[ -s "$tmp/out" ] && fail "${name}_stdout" "printed on stdout"
 done
+# a value every job inherits is checked for each, and said once
+run "$kscen" validate $fx/bad/defaults-param-value.yaml
+[ "$(wc -l <"$tmp/err")" = 1 ] && pass defaults_problem_said_once || fail defaults_problem_said_once "$(cat "$tmp/err")"
+# defaults: every job inherits the params it has not got, after its own
+run "$kscen" plan $fx/good/defaults.yaml
+[ $rc = 0 ] && [ "$(tr '\n' ' ' <"$tmp/out")" = "getppid/loops=1000 getpgid/loops=10 getpgid/loops=20 true/command=true 4 jobs " ] &&
+	pass defaults_params_inherited || fail defaults_params_inherited "rc=$rc $(cat "$tmp/out" "$tmp/err")"
+run "$kscen" run -q --no-save --compare none --format json $fx/good/defaults.yaml
+if [ $rc = 0 ] && /usr/bin/python3 - "$tmp/out" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["repeat"] == 3, r["repeat"]            # defaults: repeat
+j = {x["id"]: x for x in r["jobs"]}
+assert j["getppid/loops=1000"]["params"] == {"loops": 1000}, j["getppid/loops=1000"]["params"]
+assert all(len(x["metrics"][0]["samples"]) == 3 for x in r["jobs"])
+PY
+then pass defaults_repeat_inherited; else fail defaults_repeat_inherited "rc=$rc $(head -c 300 "$tmp/err")"; fi
+run "$kscen" run -q --no-save --compare none $fx/e2e/defaults-timeout.yaml
+[ $rc = 3 ] && grep -q 'FAILED: sample timed out after 0.3 s' "$tmp/out" &&
+	pass defaults_timeout_inherited || fail defaults_timeout_inherited "rc=$rc $(cat "$tmp/out")"
 run "$kscen" validate $fx/bad/no-such-file.yaml
 [ $rc = 2 ] && grep -q 'no-such-file.yaml:1:1: cannot open' "$tmp/err" &&
 	pass validate_missing_file || fail validate_missing_file "rc=$rc"

@@ -39,6 +39,7 @@
 	X(test_closest_suggests_only_near_names)	\
 	X(test_result_roundtrip_is_bit_exact)		\
 	X(test_result_save_never_overwrites)		\
+	X(test_result_scenario_text_roundtrips)		\
 	X(test_result_latest_matches_host_exactly)	\
 	X(test_result_load_rejects_bad_files)		\
 	X(test_result_load_recomputes_missing_summary)	\
