@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "store/history.h"
 #include "store/store.h"
@@ -19,6 +20,7 @@
 #include "scenario/scenario_load.h"
 #include "lib/util.h"
 #include "cmd.h"
+#include "options.h"
 
 int cmd_usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -111,33 +113,54 @@ int cmd_opt_pct(const char *cmd, const char *opt, const char *arg,
 	return -EINVAL;
 }
 
-int cmd_load_and_expand(const char *path, unsigned long max_jobs,
-			   struct kscen_scenario **s, struct kscen_jobs *jobs)
+int cmd_scenario_load(const char *path, struct kscen_scenario **s)
 {
-	if (kscen_scenario_load(path, s))
+	char *buf;
+	size_t len;
+	int ret;
+
+	if (strcmp(path, "-"))
+		return kscen_scenario_load(path, s) ? -EINVAL : 0;
+	*s = NULL;
+	if (kscen_scenario_read_fd("<stdin>", STDIN_FILENO, &buf, &len))
 		return -EINVAL;
-	if (kscen_expand(*s, max_jobs, jobs)) {
-		kscen_scenario_free(*s);
-		*s = NULL;
+	ret = kscen_scenario_load_text("<stdin>", ".", buf, len, s);
+	free(buf);
+	return ret ? -EINVAL : 0;
+}
+
+int cmd_expand_some(struct kscen_scenario *s, unsigned long max_jobs,
+		    const char *filter, struct kscen_jobs *jobs, unsigned long *total)
+{
+	int ret = filter ? kscen_expand_some(s, max_jobs, filter, jobs, total) :
+			   kscen_expand(s, max_jobs, jobs);
+
+	if (ret) {
+		kscen_scenario_free(s);
 		return -EINVAL;
 	}
+	if (!filter)
+		*total = jobs->nr;
 	return 0;
 }
 
-int cmd_load_and_expand_some(const char *path, unsigned long max_jobs,
-			     const char *filter, struct kscen_scenario **s,
-			     struct kscen_jobs *jobs, unsigned long *total)
+int cmd_opt_name(const char *cmd, const struct kscen_option *o, const char *arg)
 {
-	if (!filter) {
-		if (cmd_load_and_expand(path, max_jobs, s, jobs))
-			return -EINVAL;
-		*total = jobs->nr;
-		return 0;
-	}
-	if (kscen_scenario_load(path, s))
+	if (!kscen_name_ok(arg))
+		return cmd_usage_error(cmd, "--%s: '%s' is not a name of letters, "
+				       "digits, '_', '.' and '-'", o->long_name, arg);
+	*(const char **)o->value = arg;
+	return 0;
+}
+
+int cmd_load_and_expand(const char *path, unsigned long max_jobs,
+			   struct kscen_scenario **s, struct kscen_jobs *jobs)
+{
+	unsigned long total;
+
+	if (cmd_scenario_load(path, s))
 		return -EINVAL;
-	if (kscen_expand_some(*s, max_jobs, filter, jobs, total)) {
-		kscen_scenario_free(*s);
+	if (cmd_expand_some(*s, max_jobs, NULL, jobs, &total)) {
 		*s = NULL;
 		return -EINVAL;
 	}
@@ -245,7 +268,7 @@ char *cmd_runs_dir(const char *arg, const char *results)
 
 	if (!stat(arg, &st) && S_ISDIR(st.st_mode))
 		return kscen_xstrdup(arg);
-	if (kscen_scenario_load(arg, &s))
+	if (cmd_scenario_load(arg, &s))
 		return NULL;
 	dir = kscen_xasprintf("%s/%s", results, s->name);
 	kscen_scenario_free(s);
@@ -266,7 +289,7 @@ int cmd_stream_jobs(const char *path, unsigned long max_jobs, bool print,
 	int ret;
 
 	*shown = 0;
-	if (kscen_scenario_load(path, &s))
+	if (cmd_scenario_load(path, &s))
 		return -EINVAL;
 	ret = kscen_expand_begin(s, max_jobs, &x);
 	while (!ret && (ret = kscen_expand_next(x, &job)) > 0) {

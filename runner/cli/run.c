@@ -25,6 +25,7 @@
 #include "lib/util.h"
 #include "cmd.h"
 #include "options.h"
+#include "run.h"
 #include "sample/sampler.h"
 
 /* The first SIGINT/SIGTERM stops the run and keeps it; a second kills. */
@@ -55,34 +56,110 @@ static int compare_path_ok(const char *ref)
 	return 0;
 }
 
-static int run_main(int argc, char **argv, bool *bisect);
-
-static int opt_label(const char *cmd, const struct kscen_option *o, const char *arg)
-{
-	if (!kscen_name_ok(arg))
-		return cmd_usage_error(cmd, "--label: '%s' is not a name of letters, "
-				       "digits, '_', '.' and '-'", arg);
-	*(const char **)o->value = arg;
-	return 0;
-}
+static int run_main(int argc, char **argv, bool *bisect, struct cmd_run_source *src);
+static const char compare_last[] = "last";	/* --compare not given */
 
 /* Under --bisect every exit code is one `git bisect run` understands. */
 int cmd_run(int argc, char **argv)
 {
 	bool bisect = false;
-	int code = run_main(argc, argv, &bisect);
+	int code = run_main(argc, argv, &bisect, NULL);
 
 	return bisect && code == EXIT_USAGE ? EXIT_BISECT_SKIP : code;
 }
 
-static int run_main(int argc, char **argv, bool *bisect)
+int cmd_run_from(struct cmd_run_source *src, int argc, char **argv)
+{
+	bool bisect = false;
+	int code = run_main(argc, argv, &bisect, src);
+
+	free(src->text);
+	free(src->name);
+	free(src->dir);
+	free(src->command);
+	return bisect && code == EXIT_USAGE ? EXIT_BISECT_SKIP : code;
+}
+
+/*
+ * The scenario: what @src built, stdin for "-", or the file @path; then
+ * its jobs, those @filter matches (cmd_expand_some()).
+ */
+static int load_scenario(struct cmd_run_source *src, const char *path,
+			 unsigned long max_jobs, const char *filter,
+			 struct kscen_scenario **s, struct kscen_jobs *jobs,
+			 unsigned long *total)
+{
+	int ret;
+
+	if (src)
+		ret = kscen_scenario_load_text(src->name, src->dir, src->text,
+					       strlen(src->text), s);
+	else
+		ret = cmd_scenario_load(path, s);
+	if (ret || cmd_expand_some(*s, max_jobs, filter, jobs, total))
+		return -EINVAL;
+	if (src && src->check && src->check(src, jobs)) {
+		kscen_jobs_free(jobs);
+		kscen_scenario_free(*s);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * @argv's options by run's table @opts, and before them @src's own;
+ * run's --shard, --shards and --resume are a scenario file's only.
+ */
+static int parse_options(struct cmd_run_source *src, int argc, char **argv,
+			 const struct kscen_option *opts)
+{
+	struct kscen_option all[64];
+	unsigned n = 0;
+
+	if (!src)
+		return kscen_parse_options("run", argc, argv, opts, 0);
+	for (const struct kscen_option *o = src->opts; o && o->type != KSCEN_OPT_END; o++)
+		all[n++] = *o;
+	for (const struct kscen_option *o = opts; o->type != KSCEN_OPT_END; o++)
+		if (n + 1 < ARRAY_SIZE(all) && (!o->long_name ||
+		    (strcmp(o->long_name, "shard") && strcmp(o->long_name, "shards") &&
+		     strcmp(o->long_name, "resume"))))
+			all[n++] = *o;
+	all[n] = (struct kscen_option)OPT_END();
+	return kscen_parse_options(src->cmd, argc, argv, all, 0);
+}
+
+/*
+ * kscen rerun: the stored run's own samples per job, repeat: auto and
+ * --filter, where the command line gives none, and the run itself as the
+ * reference unless --compare names another.
+ */
+static void like_stored(const struct kscen_run *like, unsigned long *repeat,
+			unsigned long *warmup, double *until_ci,
+			unsigned long *max_repeat, const char **filter,
+			const char **compare)
+{
+	if (!*repeat && !*until_ci) {
+		*until_ci = like->until_ci;
+		*max_repeat = *max_repeat ? *max_repeat : like->max_repeat;
+		*repeat = like->until_ci > 0 ? 0 : like->repeat;
+	}
+	if (*warmup == ULONG_MAX)
+		*warmup = like->warmup;
+	if (!*filter)
+		*filter = like->filter;
+	if (*compare == compare_last)
+		*compare = like->path;
+}
+
+static int run_main(int argc, char **argv, bool *bisect, struct cmd_run_source *src)
 {
 	unsigned long shards = 0;
 	const char *shard = NULL;
 	struct kscen_jobs all = { 0 };
 	unsigned sk = 0, sn = 0;
 	int sharded;
-	const char *results = "results", *compare = "last";
+	const char *results = "results", *compare = compare_last;
 	struct kscen_journal_hdr jh = { 0 };
 	struct kscen_journal *journal = NULL;
 	const char *resume = NULL;
@@ -120,7 +197,7 @@ static int run_main(int argc, char **argv, bool *bisect)
 			   "this host that measured the same), label:NAME, a\n"
 			   "directory of runs, a result file, or none"),
 		OPT_CALLBACK(0, "label", &label, "NAME",
-			     "store the run under a name (--compare label:NAME)", opt_label),
+			     "store the run under a name (--compare label:NAME)", cmd_opt_name),
 		OPT_STRING(0, "shard", &shard, "K/N",
 			   "run only shard K of N (kscen merge joins them); in a\n"
 			   "Slurm array or Kubernetes Indexed Job K/N come from\n"
@@ -158,9 +235,14 @@ static int run_main(int argc, char **argv, bool *bisect)
 
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
 		*bisect |= !strcmp(argv[i], "--bisect");
-	optind = kscen_parse_options("run", argc, argv, opts, 0);
+	optind = parse_options(src, argc, argv, opts);
 	if (optind < 0)
 		return optind == KSCEN_OPT_HELP ? 0 : EXIT_USAGE;
+	if (src && src->build(src, argc - optind, argv + optind))
+		return EXIT_USAGE;
+	if (src && src->like)
+		like_stored(src->like, &repeat, &warmup, &until_ci, &max_repeat,
+			    &ro.filter, &compare);
 	/*
 	 * The fork server first, while we are small: a sample's fork then
 	 * costs the same whatever the matrix or the reference run holds.
@@ -179,8 +261,8 @@ static int run_main(int argc, char **argv, bool *bisect)
 		ro.profile = ro.profile || jh.profile;
 		ro.filter = jh.filter;
 		max_jobs = jh.max_jobs;
-	} else if (argc - optind != 1) {
-		return cmd_usage_error("run", "needs one scenario file");
+	} else if (!src && argc - optind != 1) {
+		return cmd_usage_error("run", "needs one scenario file (- reads it from stdin)");
 	} else if (compare_path_ok(compare)) {
 		return EXIT_USAGE;
 	}
@@ -194,8 +276,8 @@ static int run_main(int argc, char **argv, bool *bisect)
 	 * the whole plan first (cmd_shard_jobs() balances it), and filtered
 	 * as it runs.
 	 */
-	if (cmd_load_and_expand_some(resume ? jh.scenario_file : argv[optind], max_jobs,
-				     sharded ? NULL : ro.filter, &s, &jobs, &total)) {
+	if (load_scenario(src, resume ? jh.scenario_file : argv[optind], max_jobs,
+			  sharded ? NULL : ro.filter, &s, &jobs, &total)) {
 		kscen_journal_close(journal, false);
 		kscen_journal_hdr_fini(&jh);
 		free(resume_dir);
@@ -232,8 +314,7 @@ static int run_main(int argc, char **argv, bool *bisect)
 	}
 	kscen_idset_sort(&want);
 	if (!matched && ro.filter) {
-		code = cmd_no_match("run", "--filter", ro.filter, resume ?
-				    jh.scenario_file : argv[optind]);
+		code = cmd_no_match(src ? src->cmd : "run", "--filter", ro.filter, s->file);
 	} else if (kscen_ref_spec_check("run", compare, results, s, &want, &rs)) {
 		code = EXIT_USAGE;
 	} else if (gate > 0 && rs.kind == KSCEN_REF_NONE) {
@@ -255,7 +336,10 @@ static int run_main(int argc, char **argv, bool *bisect)
 	if (sharded)
 		snprintf(shard_text, sizeof(shard_text), "%u/%u", sk, sn);
 	run = kscen_run_new(s, &ro, label, sharded ? shard_text : NULL,
+			    src && src->command ? src->command :
 			    kscen_join_argv(argc + 1, argv - 1));
+	if (src)
+		src->command = NULL;	/* the run's now */
 	run->shard_balance = balance;	/* the run owns it now */
 	balance = NULL;
 

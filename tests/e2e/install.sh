@@ -44,6 +44,42 @@ else
 			grep -q '^DESCRIPTION' "$tmp/man5" && grep -q 'baseline' "$tmp/man5" &&
 			! grep -qi 'warning' "$tmp/err" && pass man_pages_render ||
 			fail man_pages_render "$(head -c 300 "$tmp/err")"
+		# kscen(1) has every command and every option of its --help (long or
+		# short); exec and rerun take run's, ab the guest options of vm
+		MANWIDTH=2000 man -l "$root/usr/local/share/man/man1/kscen.1" >"$tmp/man1w" 2>/dev/null
+		for c in $("$kscen" --help | awk '/^commands:/ { f = 1; next } f && NF == 0 { exit } f { print $1 }'); do
+			"$kscen" "$c" --help >"$tmp/help.$c"
+		done
+		if /usr/bin/python3 - "$tmp" <<'PY'
+import glob, re, sys
+d = sys.argv[1]
+lines = open(d + "/man1w").read().split("\n")
+sec, cur = {}, None
+for l in lines:
+    m = re.match(r"^       ([a-z]+) ", l)
+    if m:
+        cur = m.group(1)
+    elif re.match(r"^[A-Z]", l):
+        cur = None
+    if cur:
+        sec[cur] = sec.get(cur, "") + l + "\n"
+missing = []
+for h in sorted(glob.glob(d + "/help.*")):
+    c = h.split(".")[-1]
+    text = sec.get(c, "") + {"exec": sec.get("run", ""), "rerun": sec.get("run", ""),
+                             "ab": sec.get("vm", "")}.get(c, "")
+    if c not in sec:
+        missing.append(c)
+    for m in re.finditer(r"^  (?:-(\w), )?\s*--([a-z][a-z-]*)", open(h).read(), re.M):
+        short, long_ = m.group(1), m.group(2)
+        if long_ == "help":
+            continue
+        if "--" + long_ not in text and not (short and re.search(r"-%s\b" % short, text)):
+            missing.append("%s --%s" % (c, long_))
+assert not missing, missing
+PY
+		then pass man_page_has_every_command_and_option
+		else fail man_page_has_every_command_and_option "see above"; fi
 	fi
 
 	# completion: the function the installed file registers, words as bash gives them

@@ -89,7 +89,7 @@ run "$kscen" report --format mail "$file"
 mail_fits() {
 	/usr/bin/python3 -c 'import sys
 lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
-sys.exit(any(len(l) > 72 or l.endswith(" ") for l in lines))' "$1"
+sys.exit(any((len(l) > 72 and not l.startswith("  kscen rerun ")) or l.endswith(" ") for l in lines))' "$1"
 }
 if [ $rc = 0 ] && mail_fits "$tmp/out" &&
    grep -q '^kscen .*, scenario e2e-tiny$' "$tmp/out" &&
