@@ -276,7 +276,8 @@ static int run_main(int argc, char **argv, bool *bisect, struct cmd_run_source *
 	 * the whole plan first (cmd_shard_jobs() balances it), and filtered
 	 * as it runs.
 	 */
-	if (load_scenario(src, resume ? jh.scenario_file : argv[optind], max_jobs,
+	if (load_scenario(src, !resume ? argv[optind] : jh.scenario_copy ?
+			  jh.scenario_copy : jh.scenario_file, max_jobs,
 			  sharded ? NULL : ro.filter, &s, &jobs, &total)) {
 		kscen_journal_close(journal, false);
 		kscen_journal_hdr_fini(&jh);
@@ -346,6 +347,8 @@ static int run_main(int argc, char **argv, bool *bisect, struct cmd_run_source *
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	run->started = resume ? kscen_xstrdup(jh.started) : kscen_utc_now();
+	if (resume && jh.scenario_copy)	/* what it was, not where it is kept */
+		run->scenario_file = (free(run->scenario_file), kscen_xstrdup(jh.scenario_file));
 	if (resume)
 		run->command = (free(run->command), kscen_xstrdup(jh.command ? jh.command : ""));
 	else if (save)

@@ -68,6 +68,20 @@ run "$kscen" exec --name a/b -- true
 [ $rc = 2 ] && grep -q "^kscen exec: --name: 'a/b' is not a name" "$tmp/err" &&
 	pass exec_bad_name_refused || fail exec_bad_name_refused "rc=$rc $(cat "$tmp/err")"
 
+# a run cut short that came from no file resumes from the text kept beside
+# its journal, which goes with it
+"$kscen" exec -r 4 -q -o "$tmp/cut" --compare none -- 'sleep 0.05' -- 'sleep 0.06' >/dev/null 2>&1 &
+pid=$!
+wait_journal 3 "$tmp/cut/exec/*.journal"
+{ kill -9 $pid; wait $pid; } 2>/dev/null
+journal=$(ls "$tmp"/cut/exec/*.journal 2>/dev/null)
+kept=$([ -s "$journal.scenario" ] && echo yes)
+run "$kscen" run -q --resume "$journal"
+[ $rc = 0 ] && [ "$kept" = yes ] && [ ! -e "$journal" ] && [ ! -e "$journal.scenario" ] &&
+	[ "$(ls "$tmp"/cut/exec/)" = "$(basename "${journal%.journal}").yaml" ] &&
+	grep -q '^scenario_file: <exec>$' "$tmp"/cut/exec/*.yaml && grep -q '# 2 ok, 0 skipped, 0 failed' "$tmp/out" &&
+	pass exec_cut_short_resumes || fail exec_cut_short_resumes "rc=$rc kept=$kept $(ls "$tmp/cut/exec") $(head -c 300 "$tmp/err")"
+
 # ---- kscen run -: a scenario from stdin, kept with the run ------------------
 run "$kscen" run -q -o "$res" - <$fx/e2e/tiny.yaml
 stdin_run=$(ls "$res"/e2e-tiny/*.yaml 2>/dev/null | head -n1)
