@@ -60,12 +60,21 @@ static int run_main(int argc, char **argv, bool *bisect, struct cmd_run_source *
 static const char compare_last[] = "last";	/* --compare not given */
 
 /* Under --bisect every exit code is one `git bisect run` understands. */
+static int bisect_code(bool bisect, int code)
+{
+	if (!bisect || code != EXIT_USAGE)
+		return code;
+	/* Refused before running: said on stderr, and the verdict last. */
+	printf("bisect: cannot tell (skip)\n");
+	return EXIT_BISECT_SKIP;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	bool bisect = false;
 	int code = run_main(argc, argv, &bisect, NULL);
 
-	return bisect && code == EXIT_USAGE ? EXIT_BISECT_SKIP : code;
+	return bisect_code(bisect, code);
 }
 
 int cmd_run_from(struct cmd_run_source *src, int argc, char **argv)
@@ -77,7 +86,7 @@ int cmd_run_from(struct cmd_run_source *src, int argc, char **argv)
 	free(src->name);
 	free(src->dir);
 	free(src->command);
-	return bisect && code == EXIT_USAGE ? EXIT_BISECT_SKIP : code;
+	return bisect_code(bisect, code);
 }
 
 /*

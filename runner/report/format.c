@@ -107,6 +107,18 @@ void kscen_format_delta(const struct kscen_num *st, double d, char *buf, size_t 
 	kscen_format_num(&more, d, true, buf, len);
 }
 
+void report_partial_why(const struct kscen_run *run, char *buf, size_t len)
+{
+	const char *m = run->missing_shards;
+
+	if (m && *m)
+		snprintf(buf, len, "shard%s %s missing", strchr(m, ' ') ? "s" : "", m);
+	else if (run->nr_shards)
+		snprintf(buf, len, "a shard was cut short");
+	else
+		snprintf(buf, len, "the run was cut short");
+}
+
 /* "2026-12-01T10:02:33Z" -> "2026-12-01T10:02Z" */
 void report_short_time(const char *iso, char *buf, size_t len)
 {

@@ -225,8 +225,12 @@ void report_text(FILE *out, const struct kscen_report_model *rm)
 		fprintf(out, "# shard: %s\n", run->shard);
 	if (run->nr_shards)
 		kscen_shards_print(out, run);
-	if (run->partial)
-		fprintf(out, "# partial: the run was cut short\n");
+	if (run->partial) {
+		char why[128];
+
+		report_partial_why(run, why, sizeof(why));
+		fprintf(out, "# partial: %s\n", why);
+	}
 	if (run->test_hooks)
 		fprintf(out, "# test hooks set, changing what is measured: %s\n",
 			run->test_hooks);

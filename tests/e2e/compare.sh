@@ -165,12 +165,19 @@ E2E_COST=100 run "$kscen" run -q --no-save -o "$cr" --bisect --gate 50 --compare
 [ $rc = 0 ] && grep -q '^bisect: good' "$tmp/out" && pass bisect_good_exit_0 || fail bisect_good_exit_0 "rc=$rc"
 E2E_COST=200 run "$kscen" run -q --no-save -o "$cr" --bisect --gate 50 --compare label:v1 $fx/e2e/gate.yaml
 [ $rc = 1 ] && grep -q '^bisect: bad' "$tmp/out" && pass bisect_bad_exit_1 || fail bisect_bad_exit_1 "rc=$rc"
+# ... and every exit says its verdict last (docs/ab-and-bisect.md)
 run "$kscen" run -q --no-save -o "$tmp/empty-results" --bisect $fx/e2e/gate.yaml
-[ $rc = 125 ] && pass bisect_no_reference_exit_125 || fail bisect_no_reference_exit_125 "rc=$rc"
+[ $rc = 125 ] && [ "$(tail -n1 "$tmp/out")" = "bisect: cannot tell (skip)" ] &&
+	pass bisect_no_reference_exit_125 || fail bisect_no_reference_exit_125 "rc=$rc $(tail -n1 "$tmp/out")"
+run "$kscen" run -q --no-save -o "$tmp/empty-results" --bisect --compare label:good $fx/e2e/gate.yaml
+[ $rc = 125 ] && [ "$(cat "$tmp/out")" = "bisect: cannot tell (skip)" ] &&
+	pass bisect_no_label_says_skip || fail bisect_no_label_says_skip "rc=$rc [$(cat "$tmp/out")]"
 run "$kscen" run -q --no-save --bisect -r 3x $fx/e2e/gate.yaml
-expect_rc bisect_bad_usage_exit_125 125
+[ $rc = 125 ] && [ "$(cat "$tmp/out")" = "bisect: cannot tell (skip)" ] &&
+	pass bisect_bad_usage_exit_125 || fail bisect_bad_usage_exit_125 "rc=$rc [$(cat "$tmp/out")]"
 run "$kscen" run -q --no-save -o "$res" --bisect $fx/e2e/crash.yaml
-[ $rc = 125 ] && pass bisect_failed_job_exit_125 || fail bisect_failed_job_exit_125 "rc=$rc"
+[ $rc = 125 ] && [ "$(tail -n1 "$tmp/out")" = "bisect: cannot tell (skip)" ] &&
+	pass bisect_failed_job_exit_125 || fail bisect_failed_job_exit_125 "rc=$rc"
 sleep 1
 E2E_COST=200 run "$kscen" run -q -o "$cr" --label v2 --compare label:v1 $fx/e2e/gate.yaml
 grep -q '^     vs v1: ' "$tmp/out" && pass report_names_label || fail report_names_label "$(cat "$tmp/out")"
