@@ -48,6 +48,9 @@ static int rerun_build(struct cmd_run_source *src, int argc, char **argv)
 	src->dir = slash ? kscen_xasprintf("%.*s", (int)(slash - file) + (slash == file),
 					   file) : kscen_xstrdup(".");
 	src->like = a->run;
+	/* Stored as the file it came from: a rerun of a rerun finds its modules. */
+	if (a->run->scenario_file)
+		src->file = kscen_xstrdup(a->run->scenario_file);
 	return 0;
 }
 

@@ -86,6 +86,7 @@ int cmd_run_from(struct cmd_run_source *src, int argc, char **argv)
 	free(src->name);
 	free(src->dir);
 	free(src->command);
+	free(src->file);
 	return bisect_code(bisect, code);
 }
 
@@ -350,6 +351,8 @@ static int run_main(int argc, char **argv, bool *bisect, struct cmd_run_source *
 			    kscen_join_argv(argc + 1, argv - 1));
 	if (src)
 		src->command = NULL;	/* the run's now */
+	if (src && src->file)
+		run->scenario_file = (free(run->scenario_file), kscen_xstrdup(src->file));
 	run->shard_balance = balance;	/* the run owns it now */
 	balance = NULL;
 

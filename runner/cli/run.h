@@ -26,6 +26,7 @@ struct cmd_run_source {
 	int (*check)(struct cmd_run_source *src, const struct kscen_jobs *jobs);
 	char *text, *name, *dir;
 	char *command;	/* the command line to store (malloc'ed), or NULL: argv */
+	char *file;	/* the scenario_file to store (malloc'ed), or NULL: @name */
 	/*
 	 * kscen rerun: the stored run whose repeat, warmup, repeat: auto and
 	 * --filter are taken unless the options say otherwise, and which is

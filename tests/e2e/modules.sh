@@ -61,7 +61,9 @@ run "$kscen" run -q --no-save "$tmp/sc/rel.yaml"
 # kscen rerun runs a module's job again only with the build the run measured
 run "$kscen" run -q -o "$tmp/rr" "$tmp/sc/rel.yaml"
 rel=$(ls "$tmp"/rr/rel/*.yaml 2>/dev/null | head -n1)
-run "$kscen" rerun -q --no-save "$rel"
+run "$kscen" rerun -q -o "$tmp/rr" "$rel"
+again=$(ls "$tmp"/rr/rel/*.yaml 2>/dev/null | tail -n1)
+run "$kscen" rerun -q --no-save "$again"	# a rerun's rerun finds the module too
 rc1=$rc
 "$cc" -std=gnu11 -O1 -Wall -Werror -fPIC -shared -I"$tmp/inc" -o "$tmp/mods/example.so" examples/example.c
 run "$kscen" rerun -q --no-save "$rel"
