@@ -62,7 +62,7 @@ run "$kscen" run -q --no-save "$tmp/sc/rel.yaml"
 run "$kscen" run -q -o "$tmp/rr" "$tmp/sc/rel.yaml"
 rel=$(ls "$tmp"/rr/rel/*.yaml 2>/dev/null | head -n1)
 run "$kscen" rerun -q -o "$tmp/rr" "$rel"
-again=$(ls "$tmp"/rr/rel/*.yaml 2>/dev/null | tail -n1)
+again=$(ls "$tmp"/rr/rel/*.yaml 2>/dev/null | grep -vxF "$rel" | head -n1)
 run "$kscen" rerun -q --no-save "$again"	# a rerun's rerun finds the module too
 rc1=$rc
 "$cc" -std=gnu11 -O1 -Wall -Werror -fPIC -shared -I"$tmp/inc" -o "$tmp/mods/example.so" examples/example.c
