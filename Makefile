@@ -4,6 +4,7 @@
 #   make run      install what is missing, build, run scenarios/breakpoints.yaml
 #   make test     build and run every test (unit, then end to end)
 #   make test-vm  every kscen vm / kscen ab test (kernels under QEMU)
+#   make test-docs the README's examples as written, at full length (minutes)
 #   make asan     the same tests against an ASan/UBSan build
 #   make fuzz     build the libFuzzer targets (clang), replay their regression
 #                 inputs, then fuzz each for FUZZ_SECONDS (default 60)
@@ -69,7 +70,7 @@ msg = @printf '  %-7s %s\n' $(1) $(2)
 endif
 
 .DELETE_ON_ERROR:
-.PHONY: all run test unit e2e asan deps clean FORCE test-vm fuzz fuzz-build \
+.PHONY: all run test unit e2e asan deps clean FORCE test-vm test-docs fuzz fuzz-build \
 	install uninstall man examples
 
 
@@ -171,6 +172,10 @@ test: deps
 test-vm: deps
 	$(Q)$(MAKE) --no-print-directory kscen
 	$(Q)tests/vm.sh ./kscen all
+
+test-docs: deps
+	$(Q)$(MAKE) --no-print-directory kscen
+	$(Q)tests/e2e/readme.sh ./kscen all
 
 asan:
 	$(Q)$(MAKE) --no-print-directory deps

@@ -48,6 +48,14 @@ static const cyaml_schema_value_t module_schema = {
 	CYAML_VALUE_STRING(CYAML_FLAG_POINTER, char, 0, CYAML_UNLIMITED),
 };
 
+const cyaml_schema_field_t kscen_doc_defaults_fields[] = {
+	CYAML_FIELD_IGNORE("params", OPT),
+	STR("repeat", OPT, struct kscen_doc_defaults, repeat),
+	STR("warmup", OPT, struct kscen_doc_defaults, warmup),
+	STR("timeout", OPT, struct kscen_doc_defaults, timeout),
+	CYAML_FIELD_END
+};
+
 const cyaml_schema_field_t kscen_doc_fields[] = {
 	STR("scenario", 0, struct kscen_doc, scenario),
 	STR("description", OPT, struct kscen_doc, description),
@@ -61,6 +69,8 @@ const cyaml_schema_field_t kscen_doc_fields[] = {
 	CYAML_FIELD_IGNORE("profile", OPT),
 	CYAML_FIELD_SEQUENCE("modules", CYAML_FLAG_POINTER | OPT, struct kscen_doc,
 			     modules, &module_schema, 1, KSCEN_DOC_MAX_MODULES),
+	CYAML_FIELD_MAPPING_PTR("defaults", CYAML_FLAG_POINTER | OPT, struct kscen_doc,
+				defaults, kscen_doc_defaults_fields),
 	CYAML_FIELD_END
 };
 

@@ -34,6 +34,11 @@ struct kscen_doc_job {
 	unsigned metrics_count;
 };
 
+/* defaults: what every job inherits (params: walked by scenario.c). */
+struct kscen_doc_defaults {
+	char *repeat, *warmup, *timeout;
+};
+
 struct kscen_doc {
 	char *scenario;
 	char *description;
@@ -46,6 +51,7 @@ struct kscen_doc {
 	unsigned jobs_count;
 	char **modules;		/* workload modules: paths of shared objects */
 	unsigned modules_count;
+	struct kscen_doc_defaults *defaults;	/* NULL: none */
 };
 
 #define KSCEN_DOC_MAX_JOBS 1024	/* job entries in a file, not expanded jobs */
@@ -54,6 +60,6 @@ struct kscen_doc {
 extern const cyaml_schema_value_t kscen_doc_schema;
 /* The keys of a scenario and of a job, for "did you mean". */
 extern const cyaml_schema_field_t kscen_doc_fields[], kscen_doc_job_fields[],
-	kscen_doc_metric_fields[];
+	kscen_doc_metric_fields[], kscen_doc_defaults_fields[];
 
 #endif

@@ -84,25 +84,27 @@ run "$kscen" ab --kernel x "$vfx/tiny.yaml"
 run "$kscen" vm --kernel /etc/hostname -- run "$vfx/tiny.yaml"
 [ $rc = 2 ] && grep -q 'is not a bzImage' "$tmp/err" && pass vm_not_a_bzimage ||
 	fail vm_not_a_bzimage "rc=$rc $(cat "$tmp/err")"
-cp "$vfx/tiny.yaml" /tmp/kscen-vm-test-$$.yaml
-run "$kscen" vm --kernel /nonexistent -- run /tmp/kscen-vm-test-$$.yaml
-rm -f /tmp/kscen-vm-test-$$.yaml
-[ $rc = 2 ] && grep -q "/tmp/kscen-vm-test-$$.yaml is under /tmp or /run" "$tmp/err" &&
-	pass vm_scenario_under_tmp_refused || fail vm_scenario_under_tmp_refused "rc=$rc $(cat "$tmp/err")"
+# The guest's /run is a tmpfs of its own (its /tmp shows the host's): a
+# scenario there is refused before booting.
+cp "$vfx/tiny.yaml" /run/kscen-vm-test-$$.yaml
+run "$kscen" vm --kernel /nonexistent -- run /run/kscen-vm-test-$$.yaml
+rm -f /run/kscen-vm-test-$$.yaml
+[ $rc = 2 ] && grep -q "/run/kscen-vm-test-$$.yaml is under /run, which the guest" "$tmp/err" &&
+	pass vm_scenario_under_run_refused || fail vm_scenario_under_run_refused "rc=$rc $(cat "$tmp/err")"
 # Modules the guests would not see: KSCEN_MODULE_PATH (passed to the guest
-# otherwise) and, for ab, a scenario's modules: entry, both under /tmp.
-vmods=$(mktemp -d /tmp/kscen-vmods.XXXXXX)
+# otherwise) and, for ab, a scenario's modules: entry, both under /run.
+vmods=$(mktemp -d /run/kscen-vmods.XXXXXX)
 KSCEN_MODULE_PATH=$vmods run "$kscen" vm --kernel /nonexistent -- run "$vfx/tiny.yaml"
-[ $rc = 2 ] && grep -q "KSCEN_MODULE_PATH: $(realpath "$vmods") is under /tmp or /run" "$tmp/err" &&
-	pass vm_module_path_under_tmp_refused || fail vm_module_path_under_tmp_refused "rc=$rc $(cat "$tmp/err")"
+[ $rc = 2 ] && grep -q "KSCEN_MODULE_PATH: $(realpath "$vmods") is under /run" "$tmp/err" &&
+	pass vm_module_path_under_run_refused || fail vm_module_path_under_run_refused "rc=$rc $(cat "$tmp/err")"
 if make -s examples >/dev/null 2>&1 && cp examples/example.so "$vmods/example.so"; then
 	printf 'scenario: vm-mod\nmodules: [%s]\njobs:\n  - {name: g, workload: example.getpid}\n' \
 		"$vmods/example.so" >"$tmp/vmod.yaml"
 	run "$kscen" ab --kernel /nonexistent --kernel /nonexistent "$tmp/vmod.yaml"
-	[ $rc = 2 ] && grep -q "the module $(realpath "$vmods/example.so") (workload example.getpid) is under /tmp or /run" "$tmp/err" &&
-		pass ab_module_under_tmp_refused || fail ab_module_under_tmp_refused "rc=$rc $(cat "$tmp/err")"
+	[ $rc = 2 ] && grep -q "the module $(realpath "$vmods/example.so") (workload example.getpid) is under /run" "$tmp/err" &&
+		pass ab_module_under_run_refused || fail ab_module_under_run_refused "rc=$rc $(cat "$tmp/err")"
 else
-	fail ab_module_under_tmp_refused "make examples failed"
+	fail ab_module_under_run_refused "make examples failed"
 fi
 rm -rf "$vmods"
 # the agent's protocol, on stdio: hello, one sample, a bad request, quit
@@ -191,11 +193,16 @@ else
 	[ $rc = 2 ] && grep -q 'module virtio_pci is needed but is neither in' "$tmp/err" &&
 		pass vm_missing_module || fail vm_missing_module "rc=$rc $(cat "$tmp/err")"
 
-	# one boot: run a scenario in the guest, the result file lands here
-	run "$kscen" vm --kernel "$ka" --cpus 1 -- run -r 2 -o "$tmp/vmres" "$vfx/tiny.yaml"
-	f=$(ls "$tmp"/vmres/vm-tiny/*.yaml 2>/dev/null | head -1)
-	if [ $rc = 0 ] && [ -n "$f" ] && grep -q "^  kernel: '$kver_a'" "$f" &&
-		grep -q '^  hostname: .*-vm-\(tcg\|kvm\)$' "$f" &&
+	# one boot: run a scenario in the guest, the result file lands here;
+	# the binary, the scenario, the working directory and the results all
+	# under the host's /tmp ($tmp), which the guest shows read-only
+	cp "$kscen" "$tmp/kscen-copy" && cp "$vfx/tiny.yaml" "$tmp/tiny.yaml"
+	(cd "$tmp" && ./kscen-copy vm --kernel "$ka" --cpus 1 -- run -r 2 -o vmres tiny.yaml) \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	f=$(cd "$tmp" && ls vmres/vm-tiny/*.yaml 2>/dev/null | head -1)
+	if [ $rc = 0 ] && [ -n "$f" ] && grep -q "^  kernel: '$kver_a'" "$tmp/$f" &&
+		grep -q '^  hostname: .*-vm-\(tcg\|kvm\)$' "$tmp/$f" &&
 		grep -q "^results: $f" "$tmp/out" && grep -q ' 12.50 usecs/op' "$tmp/out" &&
 		grep -q "kernel $kver_a booted in [0-9.]* s (guest uptime [0-9.]* s) under \(TCG\|KVM\)" "$tmp/err" &&
 		no_stray vm_boot_run_results_back; then pass vm_boot_run_results_back; else

@@ -111,8 +111,8 @@ static bool modules_seen(const struct kscen_jobs *jobs)
 		bool bad = real && kscen_vm_hidden(real, NULL);
 
 		if (bad)
-			fprintf(stderr, "kscen ab: the module %s (workload %s) is under /tmp "
-				"or /run, which the guests mount a tmpfs of their own over; "
+			fprintf(stderr, "kscen ab: the module %s (workload %s) is under "
+				"/run, which the guests mount a tmpfs of their own over; "
 				"move it elsewhere\n", real, jobs->job[i].workload->name);
 		free(real);
 		if (bad)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "store/history.h"
 #include "store/store.h"
@@ -19,6 +20,7 @@
 #include "scenario/scenario_load.h"
 #include "lib/util.h"
 #include "cmd.h"
+#include "options.h"
 
 int cmd_usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -55,7 +57,8 @@ void cmd_main_help(FILE *out)
 	for (size_t i = 0; i < ARRAY_SIZE(cmd_table); i++)
 		if (*cmd_table[i].summary)	/* "": internal */
 			fprintf(out, "  %-10s %s\n", cmd_table[i].name, cmd_table[i].summary);
-	fprintf(out, "\n'kscen COMMAND --help' shows a command's options.\n"
+	fprintf(out, "\n'kscen COMMAND --help' shows a command's options; the manuals are\n"
+		"kscen(1) and kscen-scenario(5) ('man kscen').\n"
 		"exit codes: 0 ok, 1 regression gate, 2 invalid input or nothing to\n"
 		"compare, 3 a job failed, 4 results not saved (kept in the journal),\n"
 		"125 run --bisect cannot tell, 130 SIGINT, 143 SIGTERM\n");
@@ -110,33 +113,54 @@ int cmd_opt_pct(const char *cmd, const char *opt, const char *arg,
 	return -EINVAL;
 }
 
-int cmd_load_and_expand(const char *path, unsigned long max_jobs,
-			   struct kscen_scenario **s, struct kscen_jobs *jobs)
+int cmd_scenario_load(const char *path, struct kscen_scenario **s)
 {
-	if (kscen_scenario_load(path, s))
+	char *buf;
+	size_t len;
+	int ret;
+
+	if (strcmp(path, "-"))
+		return kscen_scenario_load(path, s) ? -EINVAL : 0;
+	*s = NULL;
+	if (kscen_scenario_read_fd("<stdin>", STDIN_FILENO, &buf, &len))
 		return -EINVAL;
-	if (kscen_expand(*s, max_jobs, jobs)) {
-		kscen_scenario_free(*s);
-		*s = NULL;
+	ret = kscen_scenario_load_text("<stdin>", ".", buf, len, s);
+	free(buf);
+	return ret ? -EINVAL : 0;
+}
+
+int cmd_expand_some(struct kscen_scenario *s, unsigned long max_jobs,
+		    const char *filter, struct kscen_jobs *jobs, unsigned long *total)
+{
+	int ret = filter ? kscen_expand_some(s, max_jobs, filter, jobs, total) :
+			   kscen_expand(s, max_jobs, jobs);
+
+	if (ret) {
+		kscen_scenario_free(s);
 		return -EINVAL;
 	}
+	if (!filter)
+		*total = jobs->nr;
 	return 0;
 }
 
-int cmd_load_and_expand_some(const char *path, unsigned long max_jobs,
-			     const char *filter, struct kscen_scenario **s,
-			     struct kscen_jobs *jobs, unsigned long *total)
+int cmd_opt_name(const char *cmd, const struct kscen_option *o, const char *arg)
 {
-	if (!filter) {
-		if (cmd_load_and_expand(path, max_jobs, s, jobs))
-			return -EINVAL;
-		*total = jobs->nr;
-		return 0;
-	}
-	if (kscen_scenario_load(path, s))
+	if (!kscen_name_ok(arg))
+		return cmd_usage_error(cmd, "--%s: '%s' is not a name of letters, "
+				       "digits, '_', '.' and '-'", o->long_name, arg);
+	*(const char **)o->value = arg;
+	return 0;
+}
+
+int cmd_load_and_expand(const char *path, unsigned long max_jobs,
+			   struct kscen_scenario **s, struct kscen_jobs *jobs)
+{
+	unsigned long total;
+
+	if (cmd_scenario_load(path, s))
 		return -EINVAL;
-	if (kscen_expand_some(*s, max_jobs, filter, jobs, total)) {
-		kscen_scenario_free(*s);
+	if (cmd_expand_some(*s, max_jobs, NULL, jobs, &total)) {
 		*s = NULL;
 		return -EINVAL;
 	}
@@ -203,6 +227,15 @@ int cmd_load_shard(const char *path, const struct cmd_shard *sh,
 		   struct kscen_scenario **s, struct kscen_jobs *jobs,
 		   unsigned long *total, char **balance)
 {
+	*balance = NULL;
+	if (cmd_scenario_load(path, s))
+		return -EINVAL;
+	return cmd_shard_expand(s, sh, jobs, total, balance);
+}
+
+int cmd_shard_expand(struct kscen_scenario **s, const struct cmd_shard *sh,
+		     struct kscen_jobs *jobs, unsigned long *total, char **balance)
+{
 	struct shard_keep k = { 0 };
 	struct kscen_jobs plan;
 	bool *sel = NULL;
@@ -210,8 +243,6 @@ int cmd_load_shard(const char *path, const struct cmd_shard *sh,
 	int ret;
 
 	*balance = NULL;
-	if (kscen_scenario_load(path, s))
-		return -EINVAL;
 	if (sh->ids) {		/* a resumed shard: the jobs its journal lists */
 		k.ids = kscen_xcalloc(sh->nr_ids + 1, sizeof(*k.ids));
 		memcpy(k.ids, sh->ids, sh->nr_ids * sizeof(*k.ids));
@@ -242,6 +273,20 @@ fail:
 	free(*balance);
 	*balance = NULL;
 	return -EINVAL;
+}
+
+int cmd_no_match(const char *cmd, const char *opt, const char *glob, const char *where)
+{
+	size_t len = strlen(glob);
+	bool lead = glob[0] == '*', trail = len && glob[len - 1] == '*';
+
+	fprintf(stderr, "kscen %s: %s '%s' matches no job id of %s (a glob matches "
+		"whole ids", cmd, opt, glob, where);
+	if (!lead || !trail)
+		fprintf(stderr, ": try %s '%s%s%s'", opt, lead ? "" : "*", glob,
+			trail ? "" : "*");
+	fprintf(stderr, ")\n");
+	return EXIT_USAGE;
 }
 
 int cmd_load_result(const char *arg, struct kscen_run **out)
@@ -275,7 +320,7 @@ char *cmd_runs_dir(const char *arg, const char *results)
 
 	if (!stat(arg, &st) && S_ISDIR(st.st_mode))
 		return kscen_xstrdup(arg);
-	if (kscen_scenario_load(arg, &s))
+	if (cmd_scenario_load(arg, &s))
 		return NULL;
 	dir = kscen_xasprintf("%s/%s", results, s->name);
 	kscen_scenario_free(s);
@@ -296,7 +341,7 @@ int cmd_stream_jobs(const char *path, unsigned long max_jobs, bool print,
 	int ret;
 
 	*shown = 0;
-	if (kscen_scenario_load(path, &s))
+	if (cmd_scenario_load(path, &s))
 		return -EINVAL;
 	ret = kscen_expand_begin(s, max_jobs, &x);
 	while (!ret && (ret = kscen_expand_next(x, &job)) > 0) {

@@ -31,9 +31,13 @@
  * dispatches from this list, cmd.c makes `kscen --help` from it.
  */
 #define KSCEN_COMMANDS(X)							\
-	X(run, "SCENARIO.yaml [options]",					\
+	X(run, "SCENARIO.yaml|- [options]",					\
 	  "Expand the scenario, run every job, save the samples, print the report.", \
 	  NULL)									\
+	X(exec, "[options] -- CMD [-- CMD ...]",					\
+	  "Run commands as one interleaved A/B scenario, the first the baseline.", NULL) \
+	X(rerun, "RESULT [options]",						\
+	  "Run again the scenario a stored run kept, as it ran, compared with it.", NULL) \
 	X(plan, "SCENARIO.yaml [--filter GLOB] [--shard K/N] [--max-jobs N]",	\
 	  "Print the expanded job ids, one a line, and their count; run nothing.", NULL) \
 	X(validate, "SCENARIO.yaml... [--max-jobs N]",				\
@@ -86,18 +90,22 @@ int cmd_opt_uint(const char *cmd, const char *opt, const char *arg,
 		 unsigned long max, unsigned long *out);
 int cmd_opt_format(const char *cmd, const char *arg, enum kscen_format *f);
 int cmd_opt_pct(const char *cmd, const char *opt, const char *arg, double *out);
+/* An options.h callback: a name safe as a directory (--label, --name). */
+struct kscen_option;
+int cmd_opt_name(const char *cmd, const struct kscen_option *o, const char *arg);
 
 /* Load @path and expand it: 0, or -EINVAL with the problems said. */
 int cmd_load_and_expand(const char *path, unsigned long max_jobs,
 			struct kscen_scenario **s, struct kscen_jobs *jobs);
+/* The scenario file @path, or "-": stdin (named <stdin>); 0 or -EINVAL said. */
+int cmd_scenario_load(const char *path, struct kscen_scenario **s);
 /*
- * The same, keeping only the jobs @filter (a glob, or NULL: all) matches,
- * in memory that grows with those (kscen_expand_some()); *@total: the
- * matrix's jobs.
+ * The jobs of @s that @filter (a glob, or NULL: all) matches, in memory
+ * that grows with those; *@total: the matrix's jobs. On an error @s is
+ * freed.
  */
-int cmd_load_and_expand_some(const char *path, unsigned long max_jobs,
-			     const char *filter, struct kscen_scenario **s,
-			     struct kscen_jobs *jobs, unsigned long *total);
+int cmd_expand_some(struct kscen_scenario *s, unsigned long max_jobs,
+		    const char *filter, struct kscen_jobs *jobs, unsigned long *total);
 /*
  * --shard K/N, or the job array's index (--shards N gives the count where
  * the environment has none): 1 and *k, *n set; 0 not sharded; -1 usage.
@@ -123,6 +131,9 @@ struct cmd_shard {
 int cmd_load_shard(const char *path, const struct cmd_shard *sh,
 		   struct kscen_scenario **s, struct kscen_jobs *jobs,
 		   unsigned long *total, char **balance);
+/* The same for the scenario *@s loaded already; on failure *@s is freed, NULL. */
+int cmd_shard_expand(struct kscen_scenario **s, const struct cmd_shard *sh,
+		     struct kscen_jobs *jobs, unsigned long *total, char **balance);
 /* vm.c: --memory and --accel of vm and ab, as options.h callbacks. */
 struct kscen_option;
 int kscen_vm_opt_memory(const char *cmd, const struct kscen_option *o, const char *arg);
@@ -149,6 +160,12 @@ struct kscen_run;
  */
 int cmd_stream_jobs(const char *path, unsigned long max_jobs, bool print,
 		    const char *filter, unsigned long *shown);
+/*
+ * An empty selection, said the same way by every command (stderr): "kscen
+ * CMD: OPT 'GLOB' matches no job id of WHERE (a glob matches whole ids:
+ * try '*GLOB*')". Returns EXIT_USAGE.
+ */
+int cmd_no_match(const char *cmd, const char *opt, const char *glob, const char *where);
 /* A result file, or the newest run in a directory of them. */
 int cmd_load_result(const char *arg, struct kscen_run **out);
 /* SCENARIO.yaml -> RESULTS/<scenario> (malloc'ed); a directory as it is. */

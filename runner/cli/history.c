@@ -107,7 +107,7 @@ static int job_over_time(const char *dir, const char *glob)
 	};
 	struct kscen_history h;
 	struct kscen_table t;
-	unsigned lo = ~0u, hi = 0;
+	unsigned lo = ~0u, hi = 0, shown;
 	char note[64];
 
 	kscen_history_load(dir, NULL, NULL, NULL, &h);
@@ -136,11 +136,17 @@ static int job_over_time(const char *dir, const char *glob)
 		kscen_report_n_note(lo, hi, note, sizeof(note));
 		printf("# medians with the CI of each (%s)\n", note);
 		kscen_table_print(stdout, &t, NULL, "");
-	} else {
-		printf("no stored run of %s holds a job matching '%s'\n", dir, glob);
 	}
+	shown = t.rows > 1;
 	kscen_table_free(&t);
 	kscen_history_free(&h);
+	if (!shown) {
+		char *where = kscen_xasprintf("the runs in %s", dir);
+
+		cmd_no_match("history", "--job", glob, where);
+		free(where);
+		return EXIT_USAGE;
+	}
 	return 0;
 }
 
@@ -149,6 +155,7 @@ int cmd_history(int argc, char **argv)
 	const char *glob = NULL, *results = "results";
 	char *dir, **paths;
 	unsigned nr;
+	int ret = 0;
 	const struct kscen_option opts[] = {
 		OPT_STRING(0, "job", &glob, "GLOB",
 			   "one job (glob on job ids) over time, '<-' where\n"
@@ -171,12 +178,12 @@ int cmd_history(int argc, char **argv)
 		return 2;
 	}
 	if (glob)
-		job_over_time(dir, glob);
+		ret = job_over_time(dir, glob);
 	else
 		list_runs(paths, nr);
 	for (unsigned i = 0; i < nr; i++)
 		free(paths[i]);
 	free(paths);
 	free(dir);
-	return 0;
+	return ret;
 }

@@ -55,6 +55,43 @@ static int set_value(const char *cmd, const struct kscen_option *o, const char *
 	return -1;
 }
 
+/*
+ * getopt_long() says '?' both for a name it does not know and for a prefix
+ * of several (--re: --repeat, --results, --resume); tell them apart, and
+ * give the closest name to a misspelt one, as git does.
+ */
+static void unknown_long(const char *cmd, const char *arg,
+			 const struct option *lo, unsigned n)
+{
+	size_t len = strcspn(arg, "=");
+	char name[64], list[512] = "", hb[160], dashed[72];
+	const char *names[MAX_OPTS + 2], *hint;
+	unsigned nr = 0, o = 0;
+
+	snprintf(name, sizeof(name), "%.*s", (int)len, arg);
+	for (unsigned i = 0; i < n; i++) {
+		names[i] = lo[i].name;
+		if (len && !strncmp(lo[i].name, arg, len)) {
+			o += snprintf(list + o, o < sizeof(list) ? sizeof(list) - o : 0,
+				      "%s--%s", nr ? ", " : "", lo[i].name);
+			nr++;
+		}
+	}
+	if (nr > 1) {
+		cmd_usage_error(cmd, "--%s is ambiguous: %s", name, list);
+		return;
+	}
+	if (nr == 1) {	/* known: then only a value it does not take is wrong */
+		cmd_usage_error(cmd, "%s takes no value", list);
+		return;
+	}
+	hint = kscen_closest(name, names, n);
+	if (hint)
+		snprintf(dashed, sizeof(dashed), "--%s", hint);
+	cmd_usage_error(cmd, "--%s is not an option%s", name,
+			kscen_did_you_mean(hb, sizeof(hb), hint ? dashed : NULL, ""));
+}
+
 int kscen_parse_options(const char *cmd, int argc, char **argv,
 			const struct kscen_option *opts, unsigned flags)
 {
@@ -94,13 +131,20 @@ int kscen_parse_options(const char *cmd, int argc, char **argv,
 			kscen_options_help(stdout, opts);
 			return KSCEN_OPT_HELP;
 		}
-		if (c == '?' || c == ':') {
-			const char *what = c == ':' ? "needs a value" : "is not an option";
-
-			if (optopt && optopt < ID_BASE && strncmp(argv[optind - 1], "--", 2))
-				cmd_usage_error(cmd, "-%c %s", optopt, what);
+		if (c == ':' && optopt && optopt < ID_BASE &&
+		    strncmp(argv[optind - 1], "--", 2)) {
+			cmd_usage_error(cmd, "-%c needs a value", optopt);
+			return KSCEN_OPT_ERROR;
+		}
+		if (c == ':') {
+			cmd_usage_error(cmd, "%s needs a value", argv[optind - 1]);
+			return KSCEN_OPT_ERROR;
+		}
+		if (c == '?') {
+			if (strncmp(argv[optind - 1], "--", 2))
+				cmd_usage_error(cmd, "-%c is not an option", optopt);
 			else
-				cmd_usage_error(cmd, "%s %s", argv[optind - 1], what);
+				unknown_long(cmd, argv[optind - 1] + 2, lo, n);
 			return KSCEN_OPT_ERROR;
 		}
 		for (unsigned i = 0; opts[i].type != KSCEN_OPT_END && !o; i++)

@@ -48,13 +48,24 @@ int cmd_plan(int argc, char **argv)
 	if (!sharded) {
 		if (cmd_stream_jobs(argv[optind], max_jobs, true, filter, &nr))
 			return EXIT_USAGE;
-		printf("%lu jobs\n", nr);
+		if (!nr && filter)
+			return cmd_no_match("plan", "--filter", filter, argv[optind]);
+		printf("%lu job%s\n", nr, nr == 1 ? "" : "s");
 		return 0;
 	}
 	/* A shard is cut from the whole plan: its jobs go with their baselines. */
 	sh = (struct cmd_shard){ .k = sk, .n = sn, .max_jobs = max_jobs, .results = results };
 	if (cmd_load_shard(argv[optind], &sh, &s, &jobs, &nr, &balance))
 		return EXIT_USAGE;
+	for (unsigned i = 0; filter && i < jobs.nr && !shown; i++)
+		shown = !fnmatch(filter, jobs.job[i].id, 0);
+	if (filter && !shown) {
+		kscen_jobs_free(&jobs);
+		kscen_scenario_free(s);
+		free(balance);
+		return cmd_no_match("plan", "--filter", filter, argv[optind]);
+	}
+	shown = 0;
 	for (unsigned i = 0; i < jobs.nr; i++) {
 		if (filter && fnmatch(filter, jobs.job[i].id, 0))
 			continue;
@@ -62,10 +73,11 @@ int cmd_plan(int argc, char **argv)
 		shown++;
 	}
 	if (balance)
-		printf("%u jobs (shard %u/%u of %lu jobs, balanced by the job durations "
-		       "of %s)\n", shown, sk, sn, nr, balance);
+		printf("%u job%s (shard %u/%u of %lu jobs, balanced by the job durations "
+		       "of %s)\n", shown, shown == 1 ? "" : "s", sk, sn, nr, balance);
 	else
-		printf("%u jobs (shard %u/%u of %lu jobs)\n", shown, sk, sn, nr);
+		printf("%u job%s (shard %u/%u of %lu jobs)\n", shown, shown == 1 ? "" : "s",
+		       sk, sn, nr);
 	free(balance);
 	kscen_jobs_free(&jobs);
 	kscen_scenario_free(s);

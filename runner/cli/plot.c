@@ -77,7 +77,18 @@ int cmd_plot(int argc, char **argv)
 		for (unsigned i = nr; i-- > 0;)	/* newest first: oldest first here */
 			if (!kscen_result_load(paths[i], &runs[ok]))
 				ok++;
-		ret = kscen_plot_history(runs, ok, history, all, output);
+		ret = -1;
+		for (unsigned i = 0; i < ok && ret; i++)
+			for (unsigned k = 0; k < runs[i]->nr_jobs && ret; k++)
+				ret = fnmatch(history, runs[i]->jobs[k].id, 0) ? -1 : 0;
+		if (ret) {
+			char *where = kscen_xasprintf("the runs in %s", dir);
+
+			cmd_no_match("plot", "--history", history, where);
+			free(where);
+		} else {
+			ret = kscen_plot_history(runs, ok, history, all, output);
+		}
 		for (unsigned i = 0; i < ok; i++)
 			kscen_run_free(runs[i]);
 		for (unsigned i = 0; i < nr; i++)

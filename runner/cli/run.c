@@ -3,9 +3,11 @@
  * run.c - `kscen run`: its options, then the phases of a run (run_cmd.c,
  * which `kscen ab` goes through too): load and expand the scenario, check,
  * take the samples, store the run, report it against its references, and
- * the exit code; one cleanup.
+ * the exit code; one cleanup. `kscen exec` and `kscen rerun` come here too
+ * (cmd_run_from(), run.h) with a scenario built from their arguments.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,15 +18,61 @@
 #include "scenario/scenario_load.h"
 #include "cmd.h"
 #include "options.h"
+#include "run.h"
 #include "run_cmd.h"
 
-static int opt_label(const char *cmd, const struct kscen_option *o, const char *arg)
+/* Under --bisect every exit code is one `git bisect run` understands. */
+static int bisect_code(bool bisect, int code)
 {
-	if (!kscen_name_ok(arg))
-		return cmd_usage_error(cmd, "--label: '%s' is not a name of letters, "
-				       "digits, '_', '.' and '-'", arg);
-	*(const char **)o->value = arg;
-	return 0;
+	if (!bisect || code != EXIT_USAGE)
+		return code;
+	/* Refused before running: said on stderr, and the verdict last. */
+	printf("bisect: cannot tell (skip)\n");
+	return EXIT_BISECT_SKIP;
+}
+
+/*
+ * @argv's options by run's table @opts, and before them @src's own;
+ * run's --shard, --shards and --resume are a scenario file's only.
+ */
+static int parse_options(struct cmd_run_source *src, int argc, char **argv,
+			 const struct kscen_option *opts)
+{
+	struct kscen_option all[64];
+	unsigned n = 0;
+
+	if (!src)
+		return kscen_parse_options("run", argc, argv, opts, 0);
+	for (const struct kscen_option *o = src->opts; o && o->type != KSCEN_OPT_END; o++)
+		all[n++] = *o;
+	for (const struct kscen_option *o = opts; o->type != KSCEN_OPT_END; o++)
+		if (n + 1 < ARRAY_SIZE(all) && (!o->long_name ||
+		    (strcmp(o->long_name, "shard") && strcmp(o->long_name, "shards") &&
+		     strcmp(o->long_name, "resume"))))
+			all[n++] = *o;
+	all[n] = (struct kscen_option)OPT_END();
+	return kscen_parse_options(src->cmd, argc, argv, all, 0);
+}
+
+/*
+ * kscen rerun: the stored run's own samples per job, repeat: auto and
+ * --filter, where the command line gives none, and the run itself as the
+ * reference unless --compare names another.
+ */
+static void like_stored(struct run_cmd *rc, const struct kscen_run *like,
+			const char *compare_default)
+{
+	if (!rc->repeat && !rc->until_ci) {
+		rc->until_ci = like->until_ci;
+		rc->max_repeat = rc->max_repeat ? rc->max_repeat : like->max_repeat;
+		rc->repeat = like->until_ci > 0 ? 0 : like->repeat;
+	}
+	if (rc->warmup == ULONG_MAX)
+		rc->warmup = like->warmup;
+	if (!rc->ro.filter)
+		rc->ro.filter = like->filter;
+	if (rc->compare == compare_default)
+		rc->compare = like->path;
 }
 
 /* The phases of the run (run_cmd.c), @first the first argument; its exit code. */
@@ -32,9 +80,9 @@ static int run_phases(struct run_cmd *rc, int argc, char **argv, int first)
 {
 	int code;
 
-	if (!rc->resume && argc - first != 1)
-		return cmd_usage_error("run", "needs one scenario file");
-	if ((code = run_cmd_load(rc, first < argc ? argv[first] : NULL)) ||
+	if (!rc->resume && !rc->src && argc - first != 1)
+		return cmd_usage_error(rc->cmd, "needs one scenario file (- reads it from stdin)");
+	if ((code = run_cmd_load(rc, !rc->src && first < argc ? argv[first] : NULL)) ||
 	    (code = run_cmd_check(rc)))
 		return code;
 	run_cmd_new(rc, argc, argv);
@@ -43,7 +91,7 @@ static int run_phases(struct run_cmd *rc, int argc, char **argv, int first)
 	return run_cmd_report(rc);
 }
 
-int cmd_run(int argc, char **argv)
+static int run_main(struct cmd_run_source *src, int argc, char **argv)
 {
 	struct run_cmd rc;
 	const struct kscen_option opts[] = {
@@ -56,7 +104,7 @@ int cmd_run(int argc, char **argv)
 			   "this host that measured the same), label:NAME, a\n"
 			   "directory of runs, a result file, or none"),
 		OPT_CALLBACK(0, "label", &rc.label, "NAME",
-			     "store the run under a name (--compare label:NAME)", opt_label),
+			     "store the run under a name (--compare label:NAME)", cmd_opt_name),
 		OPT_STRING(0, "shard", &rc.shard, "K/N",
 			   "run only shard K of N (kscen merge joins them); in a\n"
 			   "Slurm array or Kubernetes Indexed Job K/N come from\n"
@@ -80,7 +128,8 @@ int cmd_run(int argc, char **argv)
 			 "repeat: auto: at most N samples a job (default 30)"),
 		OPT_BOOL(0, "profile", &rc.ro.profile,
 			 "one more sample per job under a sampling profiler:\n"
-			 "top symbols, folded stacks (see profile: in README)"),
+			 "top symbols, folded stacks (profile: in\n"
+			 "kscen-scenario(5))"),
 		OPT_STRING(0, "resume", &rc.resume, "JOURNAL",
 			   "finish a run cut short (SIGKILL, power loss, a\n"
 			   "failed save) from its journal, beside its result"),
@@ -89,16 +138,22 @@ int cmd_run(int argc, char **argv)
 		OPT_END(),
 	};
 	bool bisect = false;
+	const char *compare_default;
 	int first, code;
 
-	run_cmd_init(&rc, "run");
-	/* Under --bisect every exit code is one `git bisect run` understands. */
+	run_cmd_init(&rc, src ? src->cmd : "run");
+	rc.src = src;
+	compare_default = rc.compare;
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
 		bisect |= !strcmp(argv[i], "--bisect");
-	first = kscen_parse_options("run", argc, argv, opts, 0);
-	if (first < 0)
+	first = parse_options(src, argc, argv, opts);
+	if (first < 0) {
 		code = first == KSCEN_OPT_HELP ? 0 : EXIT_USAGE;
-	else {
+	} else if (src && src->build(src, argc - first, argv + first)) {
+		code = EXIT_USAGE;
+	} else {
+		if (src && src->like)
+			like_stored(&rc, src->like, compare_default);
 		/*
 		 * The fork server first, while we are small: a sample's fork then
 		 * costs the same whatever the matrix or the reference run holds.
@@ -116,5 +171,22 @@ int cmd_run(int argc, char **argv)
 	}
 	run_cmd_fini(&rc);
 	kscen_sampler_stop();
-	return bisect && code == EXIT_USAGE ? EXIT_BISECT_SKIP : code;
+	return bisect_code(bisect, code);
+}
+
+int cmd_run(int argc, char **argv)
+{
+	return run_main(NULL, argc, argv);
+}
+
+int cmd_run_from(struct cmd_run_source *src, int argc, char **argv)
+{
+	int code = run_main(src, argc, argv);
+
+	free(src->text);
+	free(src->name);
+	free(src->dir);
+	free(src->command);
+	free(src->file);
+	return code;
 }

@@ -20,7 +20,9 @@
 #include "lib/util.h"
 #include "store/profile.h"
 #include "store/store.h"
+#include "scenario/scenario_load.h"
 #include "cmd.h"
+#include "run.h"
 #include "run_cmd.h"
 
 void run_cmd_init(struct run_cmd *rc, const char *cmd)
@@ -71,25 +73,41 @@ static int resume_open(struct run_cmd *rc)
 	return 0;
 }
 
+/* The scenario: rc->src's text, stdin for "-", or the file @path. */
+static int load_scenario(struct run_cmd *rc, const char *path)
+{
+	struct cmd_run_source *src = rc->src;
+
+	if (src)
+		return kscen_scenario_load_text(src->name, src->dir, src->text,
+						strlen(src->text), &rc->s) ? -EINVAL : 0;
+	return cmd_scenario_load(path, &rc->s);
+}
+
 int run_cmd_load(struct run_cmd *rc, const char *path)
 {
+	int ret;
+
 	if (rc->resume && path)
 		return cmd_usage_error(rc->cmd, "--resume takes a journal, not a scenario");
-	if (!rc->resume && !path)
-		return cmd_usage_error(rc->cmd, "needs one scenario file");
+	if (!rc->resume && !path && !rc->src)
+		return cmd_usage_error(rc->cmd, "needs one scenario file (- reads it from stdin)");
 	if (rc->resume) {
 		if (resume_open(rc))
 			return EXIT_USAGE;
-		path = rc->jh.scenario_file;
+		/* a scenario from no file (stdin, exec, rerun): the kept text */
+		path = rc->jh.scenario_copy ? rc->jh.scenario_copy : rc->jh.scenario_file;
 	} else if (compare_path_ok(rc)) {
 		return EXIT_USAGE;
 	} else if ((rc->sharded = cmd_shard_opts(rc->cmd, rc->shard, rc->shards,
 						 &rc->sk, &rc->sn)) < 0) {
 		return EXIT_USAGE;
 	}
+	if (load_scenario(rc, path))
+		return EXIT_USAGE;
 	/*
 	 * A run holds only the jobs it runs: those --filter matches, or a
-	 * shard's, cut from the whole plan (cmd_load_shard() balances it) and
+	 * shard's, cut from the whole plan (cmd_shard_expand() balances it) and
 	 * filtered as it runs; a resumed shard's are those its journal lists.
 	 */
 	if (rc->sharded) {
@@ -99,13 +117,18 @@ int run_cmd_load(struct run_cmd *rc, const char *path)
 			.ids = rc->resume ? rc->jh.ids : NULL, .nr_ids = rc->jh.nr_ids,
 		};
 
-		if (cmd_load_shard(path, &sh, &rc->s, &rc->jobs, &rc->total, &rc->balance))
-			return EXIT_USAGE;
-	} else if (cmd_load_and_expand_some(path, rc->max_jobs,
-					    rc->whole_plan ? NULL : rc->ro.filter,
-					    &rc->s, &rc->jobs, &rc->total)) {
-		return EXIT_USAGE;
+		ret = cmd_shard_expand(&rc->s, &sh, &rc->jobs, &rc->total, &rc->balance);
+	} else {
+		ret = cmd_expand_some(rc->s, rc->max_jobs,
+				      rc->whole_plan ? NULL : rc->ro.filter,
+				      &rc->jobs, &rc->total);
+		if (ret)
+			rc->s = NULL;	/* freed */
 	}
+	if (ret)
+		return EXIT_USAGE;
+	if (rc->src && rc->src->check && rc->src->check(rc->src, &rc->jobs))
+		return EXIT_USAGE;
 	if (rc->resume && kscen_resume_check(rc->resume, &rc->jh, rc->s, &rc->jobs))
 		return EXIT_USAGE;
 	kscen_run_opts_resolve(&rc->ro, rc->s, rc->repeat, rc->warmup, rc->until_ci,
@@ -134,11 +157,8 @@ int run_cmd_check(struct run_cmd *rc)
 		matched++;
 	}
 	kscen_idset_sort(&rc->want);
-	if (!matched && rc->ro.filter) {
-		fprintf(stderr, "kscen %s: --filter '%s' matches none of the %lu "
-			"jobs (kscen plan lists them)\n", rc->cmd, rc->ro.filter, rc->total);
-		return EXIT_USAGE;
-	}
+	if (!matched && rc->ro.filter)
+		return cmd_no_match(rc->cmd, "--filter", rc->ro.filter, rc->s->file);
 	if (kscen_ref_spec_check(rc->cmd, rc->compare, rc->results, rc->s, &rc->want,
 				 &rc->rs))
 		return EXIT_USAGE;
@@ -159,7 +179,13 @@ void run_cmd_new(struct run_cmd *rc, int argc, char **argv)
 	if (rc->sharded)
 		snprintf(shard, sizeof(shard), "%u/%u", rc->sk, rc->sn);
 	rc->run = kscen_run_new(rc->s, &rc->ro, rc->label, rc->sharded ? shard : NULL,
+				rc->src && rc->src->command ? rc->src->command :
 				kscen_join_argv(argc + 1, argv - 1));
+	if (rc->src)
+		rc->src->command = NULL;	/* the run's now */
+	if (rc->src && rc->src->file)
+		rc->run->scenario_file = (free(rc->run->scenario_file),
+					  kscen_xstrdup(rc->src->file));
 	rc->run->shard_balance = rc->balance;	/* the run owns it now */
 	rc->balance = NULL;
 }
@@ -181,6 +207,9 @@ void run_cmd_take(struct run_cmd *rc)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	run->started = rc->resume ? kscen_xstrdup(rc->jh.started) : kscen_utc_now();
+	if (rc->resume && rc->jh.scenario_copy)	/* what it was, not where it is kept */
+		run->scenario_file = (free(run->scenario_file),
+				      kscen_xstrdup(rc->jh.scenario_file));
 	if (rc->resume)
 		run->command = (free(run->command),
 				kscen_xstrdup(rc->jh.command ? rc->jh.command : ""));

@@ -19,8 +19,11 @@
 #include "store/history.h"
 #include "store/store.h"
 
+struct cmd_run_source;
+
 struct run_cmd {
-	const char *cmd;		/* "run", "ab": its messages */
+	const char *cmd;		/* "run", "ab", "exec", "rerun": its messages */
+	struct cmd_run_source *src;	/* exec, rerun: the scenario's text (run.h) */
 	/* the options; what is not given is 0, NULL, or noted */
 	const char *results, *compare, *label, *shard, *resume;
 	unsigned long shards, repeat, warmup, max_jobs, max_repeat;
@@ -51,8 +54,8 @@ struct run_cmd {
 void run_cmd_init(struct run_cmd *rc, const char *cmd);
 /*
  * The phases, in order; each but the last returns 0 or the exit code to
- * stop with (the problem said). run_cmd_load(): the scenario @path (or the
- * journal of --resume) loaded and expanded, the jobs kept that the run
+ * stop with (the problem said). run_cmd_load(): the scenario @path ("-":
+ * stdin; NULL: rc->src's text, or the journal of --resume) loaded and expanded, the jobs kept that the run
  * runs, the options resolved. run_cmd_check(): what must hold before a
  * sample is taken (--filter matches, the reference, the results
  * directory). run_cmd_new(): the run, before its samples. run_cmd_take():

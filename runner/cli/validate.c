@@ -39,7 +39,7 @@ int cmd_validate(int argc, char **argv)
 			bad++;
 			continue;
 		}
-		printf("%s: ok, %lu jobs\n", argv[i], nr);
+		printf("%s: ok, %lu job%s\n", argv[i], nr, nr == 1 ? "" : "s");
 	}
 	return bad ? EXIT_USAGE : 0;
 }

@@ -3,7 +3,8 @@
  * hooks.c - the test hooks: KSCEN_* environment variables that tests use to
  * reach paths a machine does not offer (KSCEN_BTF_PATH: no kernel BTF;
  * KSCEN_LOCK_TP_BEGIN/END: another tracepoint; KSCEN_AB_LOCAL_AGENTS:
- * kscen ab's guests are agents on this machine). They change what is
+ * kscen ab's guests are agents on this machine) or fit in a test's time
+ * (KSCEN_TEST_REPEAT: fewer samples, sample/run.c). They change what is
  * measured, so a run records every KSCEN_* variable it saw in its result
  * (test_hooks:) and the report shows them: a number taken with a hook set
  * can never pass for an ordinary one.

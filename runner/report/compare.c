@@ -215,8 +215,9 @@ int kscen_gate(FILE *out, const struct kscen_run *new_,
 		return -1;
 	}
 	if (!bad)
-		fprintf(out, "# gate %g%%: passed (%u jobs checked against %s)\n",
-			pct, checked, refs->main ? kscen_str(refs->main->path) :
+		fprintf(out, "# gate %g%%: passed (%u job%s checked against %s)\n",
+			pct, checked, checked == 1 ? "" : "s",
+			refs->main ? kscen_str(refs->main->path) :
 			refs->own ? kscen_str(refs->own->path) : "?");
 	return bad;
 }

@@ -317,8 +317,9 @@ void kscen_cmp_counts(const struct kscen_cmp *c,
 		}
 	}
 	if (c->nr == 2)
-		line = kscen_xasprintf("%u jobs compared, %u only in old, %u not "
-				       "compared", compared, only, not);
+		line = kscen_xasprintf("%u job%s compared, %u only in old, %u not "
+				       "compared", compared, compared == 1 ? "" : "s",
+				       only, not);
 	else
 		line = kscen_xasprintf("%u changes against %s, %u jobs missing, %u "
 				       "not compared", compared, c->name[0], only, not);

@@ -99,7 +99,6 @@ static const char *const csv_deltas[] = { "to_baseline", "to_previous", "vs_ref"
  */
 static void csv_delta(FILE *out, const struct kscen_report_delta *d, bool more)
 {
-	static const char *const verdicts[] = { "same", "better", "worse" };
 	bool have = d && d->present && isfinite(d->c.rel);
 	const struct kscen_change *c = d ? &d->c : NULL;
 	char v[4][32] = { "", "", "", "" };
@@ -115,7 +114,7 @@ static void csv_delta(FILE *out, const struct kscen_report_delta *d, bool more)
 	}
 	for (unsigned i = 0; i < 4; i++)
 		csv_field(out, v[i], true);
-	csv_field(out, have ? verdicts[c->verdict] : "", more);
+	csv_field(out, have ? report_finding(c) : "", more);
 }
 
 /*

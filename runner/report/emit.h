@@ -27,6 +27,19 @@ double report_ci_level(unsigned n);
 /* "usecs/op, lower is better, n=5, 93.8% CI": a job entry table's first line. */
 void report_entry_note(const struct kscen_report_model *rm,
 		       const struct kscen_report_entry *e, char *buf, size_t len);
+/*
+ * What a change's test found, as JSON and CSV say it (format 2):
+ * "worse", "better", "no_significant_change" (the 95% CI holds zero), or
+ * "too_few_samples" (no 95% CI of the change exists).
+ */
+const char *report_finding(const struct kscen_change *c);
+/*
+ * Why a partial run is partial: "shards 2/4 3/4 missing" for a merge that
+ * lacks some, "a shard was cut short", or "the run was cut short".
+ */
+void report_partial_why(const struct kscen_run *run, char *buf, size_t len);
+/* The version of the JSON report's layout (docs/formats.md). */
+#define KSCEN_JSON_FORMAT 2
 /* "2026-12-01T10:02:33Z" -> "2026-12-01T10:02Z" */
 void report_short_time(const char *iso, char *buf, size_t len);
 

@@ -47,6 +47,31 @@ void kscen_format_num(const struct kscen_num *st, double v, bool sign,
 	buf[o] = '\0';
 }
 
+void kscen_format_delta(const struct kscen_num *st, double d, char *buf, size_t len)
+{
+	struct kscen_num more = *st;
+	double v = fabs(d * st->scale);
+
+	/* A change that rounds to 0 at the value's digits gets the digits it needs. */
+	if (v > 0 && isfinite(v) && v < 0.5 * pow(10, -st->decimals)) {
+		int need = (int)ceil(-log10(v));
+
+		more.decimals = need > 9 ? 9 : need;
+	}
+	kscen_format_num(&more, d, true, buf, len);
+}
+
+void report_partial_why(const struct kscen_run *run, char *buf, size_t len)
+{
+	const char *m = run->missing_shards;
+
+	if (m && *m)
+		snprintf(buf, len, "shard%s %s missing", strchr(m, ' ') ? "s" : "", m);
+	else if (run->nr_shards)
+		snprintf(buf, len, "a shard was cut short");
+	else
+		snprintf(buf, len, "the run was cut short");
+}
 
 /* "2026-12-01T10:02:33Z" -> "2026-12-01T10:02Z" */
 void report_short_time(const char *iso, char *buf, size_t len)
@@ -75,6 +100,16 @@ static void between_note(const struct kscen_change *c, char *buf, size_t len)
 	else if (c->between && !c->drift)
 		snprintf(buf, len, "; run-to-run ±%.1f%%, %u runs",
 			 100 * c->spread, c->hist_runs);
+}
+
+const char *report_finding(const struct kscen_change *c)
+{
+	if (c->verdict == KSCEN_WORSE)
+		return "worse";
+	if (c->verdict == KSCEN_BETTER)
+		return "better";
+	return c->ci_valid && isfinite(c->lo) ? "no_significant_change" :
+	       "too_few_samples";
 }
 
 void kscen_format_change(const struct kscen_change *c, char *buf, size_t len)

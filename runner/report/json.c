@@ -217,8 +217,7 @@ static void json_change(FILE *out, const char *key, const char *against,
 	fprintf(out, ", \"n_old\": %u, \"n_new\": %u, \"paired\": %s, "
 		"\"test\": \"%s\", \"verdict\": \"%s\"", c->n_old, c->n_new,
 		c->paired ? "true" : "false", kscen_change_test(c),
-		c->verdict == KSCEN_WORSE ? "worse" :
-		c->verdict == KSCEN_BETTER ? "better" : "same");
+		report_finding(c));
 	if (c->between) {
 		fprintf(out, ", \"history_runs\": %u, \"run_to_run\": ",
 			c->hist_runs);
@@ -297,7 +296,7 @@ void report_json(FILE *out, const struct kscen_report_model *rm)
 	const struct kscen_run *run = rm->run;
 	unsigned i;
 
-	fputs("{\n", out);
+	fprintf(out, "{\n  \"format\": %d,\n", KSCEN_JSON_FORMAT);
 	json_fields(out, 1, KREC_RUN, run, 1, UINT8_MAX, true);
 	json_reference(out, run, rm->refs);
 	fputs("  \"system\": {\n", out);

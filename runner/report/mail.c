@@ -360,6 +360,12 @@ void report_mail(FILE *out, const struct kscen_report_model *rm)
 		wrap(out, "", "", few);
 	fprintf(out, "%u ok, %u skipped, %u failed\n", n[KSCEN_OK], n[KSCEN_SKIPPED],
 		n[KSCEN_FAILED]);
+	/*
+	 * The one command that runs this again, from the text the run kept;
+	 * on a line of its own, never cut, to be pasted whole.
+	 */
+	if (run->path && run->scenario_text)
+		fprintf(out, "reproduce:\n  kscen rerun %s\n", run->path);
 }
 
 /* ---- Runs compared ------------------------------------------------------- */

@@ -164,12 +164,13 @@ void report_markdown(FILE *out, const struct kscen_report_model *rm)
 	const struct kscen_run *run = rm->run;
 	const struct kscen_refs *refs = rm->refs;
 	const struct kscen_system *sys = &run->system;
-	char when[64], few[256];
+	char when[64], few[256], why[128];
 
-	fprintf(out, "**kscen %s**: scenario `%s`, %u jobs, repeat %u (warmup %u)%s  \n",
-		run->version ? run->version : KSCEN_VERSION,
-		str(run->scenario), run->nr_jobs, run->repeat, run->warmup,
-		run->partial ? ", cut short" : "");
+	report_partial_why(run, why, sizeof(why));
+	fprintf(out, "**kscen %s**: scenario `%s`, %u job%s, repeat %u (warmup %u)%s%s  \n",
+		run->version ? run->version : KSCEN_VERSION, str(run->scenario),
+		run->nr_jobs, run->nr_jobs == 1 ? "" : "s", run->repeat, run->warmup,
+		run->partial ? ", partial: " : "", run->partial ? why : "");
 	fprintf(out, "%s %s, %s, %ld CPUs", str(sys->kernel), str(sys->arch),
 		str(sys->cpu_model), sys->nr_cpus);
 	if (refs && refs->main) {

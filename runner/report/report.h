@@ -115,6 +115,12 @@ void kscen_num_decimals(const struct kscen_metric *m, struct kscen_num *st);
 /* @v (in the metric's own unit) as @st says, "+" with @sign, 12,345 commas. */
 void kscen_format_num(const struct kscen_num *st, double v, bool sign,
 		      char *buf, size_t len);
+/*
+ * A difference @d of two such values, signed, at @st's digits, or at the
+ * first significant digit of @d where those would round it to 0: a change
+ * is never printed "+0".
+ */
+void kscen_format_delta(const struct kscen_num *st, double d, char *buf, size_t len);
 
 /*
  * fleet.c: each host's newest run in @old_arg against its newest in

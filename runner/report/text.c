@@ -167,13 +167,11 @@ static void text_job(FILE *out, const struct kscen_report_model *rm, unsigned ji
 	 * value, then the honest ones below.
 	 */
 	if (b->present) {
-		kscen_format_num(&rj->num[0], b->c.new_ - b->c.old, true, num,
-				 sizeof(num));
+		kscen_format_delta(&rj->num[0], b->c.new_ - b->c.old, num, sizeof(num));
 		fprintf(out, " %s to baseline", num);
 	}
 	if (p->present) {
-		kscen_format_num(&rj->num[0], p->c.new_ - p->c.old, true, num,
-				 sizeof(num));
+		kscen_format_delta(&rj->num[0], p->c.new_ - p->c.old, num, sizeof(num));
 		fprintf(out, " %s to previous", num);
 	}
 	text_summary(out, run, j, m);
@@ -207,9 +205,9 @@ void report_text(FILE *out, const struct kscen_report_model *rm)
 	const struct kscen_system *sys = &run->system;
 	unsigned i;
 
-	fprintf(out, "# kscen %s: scenario %s, %u jobs, repeat %u (warmup %u)",
-		run->version ? run->version : KSCEN_VERSION,
-		str(run->scenario), run->nr_jobs, run->repeat, run->warmup);
+	fprintf(out, "# kscen %s: scenario %s, %u job%s, repeat %u (warmup %u)",
+		run->version ? run->version : KSCEN_VERSION, str(run->scenario),
+		run->nr_jobs, run->nr_jobs == 1 ? "" : "s", run->repeat, run->warmup);
 	if (run->until_ci > 0)
 		fprintf(out, ", auto: until ±%g%% or %u", run->until_ci,
 			run->max_repeat);
@@ -225,8 +223,12 @@ void report_text(FILE *out, const struct kscen_report_model *rm)
 		fprintf(out, "# shard: %s\n", run->shard);
 	if (run->nr_shards)
 		kscen_shards_print(out, run);
-	if (run->partial)
-		fprintf(out, "# partial: the run was cut short\n");
+	if (run->partial) {
+		char why[128];
+
+		report_partial_why(run, why, sizeof(why));
+		fprintf(out, "# partial: %s\n", why);
+	}
 	if (run->test_hooks)
 		fprintf(out, "# test hooks set, changing what is measured: %s\n",
 			run->test_hooks);

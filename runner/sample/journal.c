@@ -142,6 +142,35 @@ static void put_str(struct kscen_journal *j, const char *key, const char *v)
 	free(e);
 }
 
+/* The scenario's @text beside journal @path, on the disk before the journal. */
+static int write_copy(const char *path, const char *text)
+{
+	char *copy = kscen_xasprintf("%s.scenario", path);
+	size_t len = strlen(text), off = 0;
+	int fd = open(copy, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666), ret = 0;
+
+	if (fd < 0) {
+		ret = -errno;
+		free(copy);
+		return ret;
+	}
+	while (off < len && !ret) {
+		ssize_t n = write(fd, text + off, len - off);
+
+		if (n < 0 && errno != EINTR)
+			ret = -errno;
+		else if (n > 0)
+			off += n;
+	}
+	if (!ret && fsync(fd) < 0)
+		ret = -errno;
+	close(fd);
+	if (ret)
+		unlink(copy);
+	free(copy);
+	return ret;
+}
+
 int kscen_journal_create(const char *path, const struct kscen_journal_hdr *h,
 			 const struct kscen_jobs *jobs, struct kscen_journal **out)
 {
@@ -157,6 +186,10 @@ int kscen_journal_create(const char *path, const struct kscen_journal_hdr *h,
 		return ret;
 	}
 	j->path = kscen_xstrdup(path);
+	if (h->scenario_text && (ret = write_copy(path, h->scenario_text))) {
+		kscen_journal_close(j, true);
+		return ret;
+	}
 	put(j, MAGIC "\n");
 	put_str(j, "scenario_file", h->scenario_file);
 	put_str(j, "scenario_sha256", h->scenario_sha256);
@@ -173,6 +206,8 @@ int kscen_journal_create(const char *path, const struct kscen_journal_hdr *h,
 		put_str(j, "label", h->label);
 	if (h->profile)
 		put(j, "profile 1\n");
+	if (h->scenario_text)
+		put(j, "scenario_copy 1\n");
 	put(j, "jobs %u\n", jobs->nr);
 	for (unsigned i = 0; i < jobs->nr; i++)
 		put_str(j, "job", jobs->job[i].id);
@@ -201,6 +236,8 @@ static char *next_line(FILE *f, char **buf, size_t *cap)
 
 static void hdr_fini(struct kscen_journal_hdr *h)
 {
+	if (h->scenario_copy && *h->scenario_copy)
+		free(h->scenario_copy);
 	free(h->scenario_file);
 	free(h->scenario_sha256);
 	free(h->started);
@@ -287,6 +324,8 @@ static int read_header(FILE *f, struct kscen_journal_hdr *h, unsigned *lineno)
 				h->max_jobs = v;
 			else if (!strcmp(line, "profile") && v <= 1)
 				h->profile = v;
+			else if (!strcmp(line, "scenario_copy") && v == 1)
+				h->scenario_copy = (char *)"";	/* named by the caller */
 			else if (!strcmp(line, "jobs") && !h->ids) {
 				h->nr_jobs = v;
 				h->ids = kscen_xcalloc(v + 1, sizeof(char *));
@@ -322,6 +361,9 @@ int kscen_journal_resume(const char *path, struct kscen_journal_hdr *h,
 	if (!f)
 		return -errno;
 	ret = read_header(f, h, &lineno);
+	/* The copy's name is the journal's, never one the journal says. */
+	if (h->scenario_copy)
+		h->scenario_copy = kscen_xasprintf("%s.scenario", path);
 	if (ret) {
 		fprintf(stderr, "%s:%u:1: not a kscen journal, or a damaged header\n",
 			path, lineno);
@@ -504,8 +546,13 @@ void kscen_journal_close(struct kscen_journal *j, bool remove)
 		fdatasync(j->fd);	/* a journal kept: all of it on the disk */
 	if (j->fd >= 0)
 		close(j->fd);
-	if (remove && j->path)
+	if (remove && j->path) {
+		char *copy = kscen_xasprintf("%s.scenario", j->path);
+
 		unlink(j->path);
+		unlink(copy);	/* if the scenario was kept beside it */
+		free(copy);
+	}
 	free(j->path);
 	free(j->partial);
 	free(j);

@@ -16,6 +16,13 @@ struct kscen_journal_hdr {
 	char *compare;		/* run --compare as given: last, none, label:NAME or a path */
 	char *label;		/* run --label, or NULL */
 	bool profile;		/* run --profile */
+	/*
+	 * create: the scenario's text when it was not read from a file (stdin,
+	 * kscen exec, kscen rerun), kept beside the journal as <journal>.scenario
+	 * for --resume; resume: that copy's path, or NULL.
+	 */
+	const char *scenario_text;
+	char *scenario_copy;
 	/* resume only: the job ids the run had, to check the expansion */
 	char **ids;
 	unsigned nr_ids, nr_jobs;

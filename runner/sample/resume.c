@@ -39,6 +39,27 @@ static void host_of(const char *host, char *buf, size_t len)
 	buf[n] = '\0';
 }
 
+/*
+ * Was @run's scenario read from its scenario_file, as it is now? If not
+ * (stdin, kscen exec, kscen rerun), --resume needs the text kept.
+ */
+static bool from_file(const struct kscen_run *run)
+{
+	char *buf, *sum;
+	size_t len;
+	bool same;
+
+	if (!run->scenario_text)
+		return true;	/* nothing to keep */
+	if (kscen_read_regular(run->scenario_file, 1 << 20, &buf, &len))
+		return false;
+	sum = kscen_sha256_hex(buf, len);
+	same = !strcmp(sum, run->scenario_sha256 ? run->scenario_sha256 : "");
+	free(sum);
+	free(buf);
+	return same;
+}
+
 struct kscen_journal *kscen_journal_start(const char *results,
 					  const struct kscen_run *run,
 					  const struct kscen_run_opts *ro,
@@ -64,6 +85,8 @@ struct kscen_journal *kscen_journal_start(const char *results,
 	char stamp[32], host[65];
 	int ret = -EEXIST;
 
+	if (!from_file(run))
+		h.scenario_text = run->scenario_text;
 	stamp_of(run->started, stamp, sizeof(stamp));
 	host_of(run->system.hostname, host, sizeof(host));
 	/* Two runs started in the same second get -2, -3, ... */

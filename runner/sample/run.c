@@ -351,6 +351,9 @@ void kscen_run_opts_resolve(struct kscen_run_opts *o, const struct kscen_scenari
 			    unsigned long repeat, unsigned long warmup,
 			    double until_ci, unsigned long max_repeat)
 {
+	const char *cap;
+	unsigned long n;
+
 	o->repeat = repeat ? repeat : s->repeat;
 	o->warmup = warmup != ULONG_MAX ? warmup : s->warmup;
 	o->until_ci = until_ci ? until_ci : repeat ? 0 : s->until_ci;
@@ -360,6 +363,16 @@ void kscen_run_opts_resolve(struct kscen_run_opts *o, const struct kscen_scenari
 		o->repeat = KSCEN_AUTO_MIN_REPEAT;
 	if (o->until_ci > 0 && o->max_repeat < o->repeat)
 		o->max_repeat = o->repeat;
+	/*
+	 * KSCEN_TEST_REPEAT=N, a test hook (hooks.c: recorded with the run and
+	 * shown by its report): at most N samples a job and no warmup, for a
+	 * test that runs the documented commands as written in little time.
+	 */
+	if ((cap = getenv("KSCEN_TEST_REPEAT")) && (n = strtoul(cap, NULL, 10)) > 0) {
+		o->repeat = o->repeat > n ? n : o->repeat;
+		o->warmup = 0;
+		o->until_ci = 0;
+	}
 }
 
 struct kscen_run *kscen_run_new(const struct kscen_scenario *s,
@@ -376,6 +389,7 @@ struct kscen_run *kscen_run_new(const struct kscen_scenario *s,
 	run->scenario = kscen_xstrdup(s->name);
 	run->scenario_file = kscen_xstrdup(s->file);
 	run->scenario_sha256 = kscen_xstrdup(s->sha256);
+	run->scenario_text = s->text ? kscen_xstrdup(s->text) : NULL;
 	run->command = command;
 	run->test_hooks = kscen_test_hooks();
 	run->repeat = o->repeat;

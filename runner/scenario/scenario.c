@@ -68,6 +68,9 @@ static void read_job(struct kscen_loader *ld, yaml_node_t *n,
 	v = get(ld, n, "params");
 	if (v)
 		kscen_read_map(ld, v, j->workload, NULL, where, &j->params);
+	if (ld->defaults_params)	/* fio's [global]: after the job's own */
+		kscen_inherit_defaults(ld, ld->defaults_params, j->workload,
+				       "defaults: params", &j->params);
 	for (unsigned i = 0; i < j->workload->nr_params; i++) {
 		const struct kscen_param *p = &j->workload->params[i];
 
@@ -173,9 +176,7 @@ static int fixed_value(struct kscen_loader *ld, yaml_node_t *map, const char *ke
 static void read_modules(struct kscen_loader *ld, const struct kscen_doc *doc,
 			 yaml_node_t *list)
 {
-	const char *slash = strrchr(ld->file, '/');
-	char *dir = slash ? kscen_xasprintf("%.*s", (int)(slash - ld->file) + (slash == ld->file),
-					    ld->file) : kscen_xstrdup(".");
+	const char *dir = ld->dir;
 
 	for (unsigned i = 0; i < doc->modules_count; i++) {
 		yaml_node_t *n = kscen_yitem(&ld->doc, list, i);
@@ -196,7 +197,58 @@ static void read_modules(struct kscen_loader *ld, const struct kscen_doc *doc,
 		}
 		free(path);
 	}
-	free(dir);
+}
+
+/*
+ * Where the scenario's @key is given: at the top of @root, or in its
+ * defaults: @dn (every job's repeat, warmup and timeout), not both.
+ */
+static yaml_node_t *fixed_map(struct kscen_loader *ld, yaml_node_t *root,
+			      yaml_node_t *dn, const char *key)
+{
+	yaml_node_t *top = get(ld, root, key), *in = dn ? get(ld, dn, key) : NULL;
+
+	if (!in)
+		return root;
+	if (top)
+		kscen_lerr(ld, in, "defaults: %s: given at the top too (line %u); "
+			   "give it once", key, kscen_ynode_mark(top).line);
+	return dn;
+}
+
+/* defaults: params: each key must be a parameter of some job's workload. */
+static void check_defaults_used(struct kscen_loader *ld, const struct kscen_scenario *s)
+{
+	yaml_node_t *dp = ld->defaults_params;
+
+	if (!dp || dp->type != YAML_MAPPING_NODE)
+		return;
+	for (unsigned i = 0; i < s->nr_jobs; i++)
+		if (!s->jobs[i].workload)
+			return;	/* said already: cannot tell */
+	for (yaml_node_pair_t *pr = dp->data.mapping.pairs.start;
+	     pr < dp->data.mapping.pairs.top; pr++) {
+		yaml_node_t *k = yaml_document_get_node(&ld->doc, pr->key);
+		const char *names[64], *hint;
+		unsigned nr = 0;
+		bool used = false;
+		char hb[160];
+
+		if (k->type != YAML_SCALAR_NODE)
+			continue;	/* said by the jobs' read */
+		for (unsigned i = 0; i < s->nr_jobs && !used; i++) {
+			const struct kscen_workload *w = s->jobs[i].workload;
+
+			used = kscen_param_find(w, scalar(k)) != NULL;
+			for (unsigned p = 0; p < w->nr_params && nr < ARRAY_SIZE(names); p++)
+				names[nr++] = w->params[p].name;
+		}
+		if (used)
+			continue;
+		hint = kscen_closest(scalar(k), names, nr);
+		kscen_lerr(ld, k, "defaults: params: no job's workload has a parameter "
+			   "'%s'%s", scalar(k), kscen_did_you_mean(hb, sizeof(hb), hint, ""));
+	}
 }
 
 /* Pass 3: the values of the fixed shape @doc, and the open mappings. */
@@ -204,6 +256,8 @@ static int walk(struct kscen_loader *ld, const struct kscen_doc *doc,
 		struct kscen_scenario *s)
 {
 	yaml_node_t *root = yaml_document_get_root_node(&ld->doc), *n, *jobs;
+	yaml_node_t *dn = doc->defaults ? get(ld, root, "defaults") : NULL, *map;
+	const char *repeat;
 	long long v;
 
 	if (!kscen_name_ok(doc->scenario))
@@ -213,10 +267,13 @@ static int walk(struct kscen_loader *ld, const struct kscen_doc *doc,
 		kscen_lerr(ld, n, "description: must be text");
 	s->name = kscen_xstrdup(doc->scenario);
 	s->description = kscen_xstrdup(doc->description ? doc->description : "");
+	ld->defaults_params = dn ? get(ld, dn, "params") : NULL;
 	s->repeat = 5;
-	if (doc->repeat && !strcmp(doc->repeat, "auto"))
+	map = fixed_map(ld, root, dn, "repeat");
+	repeat = map == root ? doc->repeat : doc->defaults->repeat;
+	if (repeat && !strcmp(repeat, "auto"))
 		read_auto(ld, root, s);
-	else if (!fixed_value(ld, root, "repeat", &repeat_p, &v))
+	else if (!fixed_value(ld, map, "repeat", &repeat_p, &v))
 		s->repeat = v;
 	if (!s->until_ci)
 		for (unsigned i = 0; i < 2; i++)
@@ -224,10 +281,11 @@ static int walk(struct kscen_loader *ld, const struct kscen_doc *doc,
 				kscen_lerr(ld, n, "%s: only with 'repeat: auto'",
 				     i ? "until_ci" : "max_repeat");
 	s->warmup = 1;
-	if (!fixed_value(ld, root, "warmup", &warmup_p, &v))
+	if (!fixed_value(ld, fixed_map(ld, root, dn, "warmup"), "warmup", &warmup_p, &v))
 		s->warmup = v;
 	s->timeout_ns = 60 * 1000000000LL;
-	if (!fixed_value(ld, root, "timeout", &kscen_timeout_param, &v))
+	if (!fixed_value(ld, fixed_map(ld, root, dn, "timeout"), "timeout",
+			 &kscen_timeout_param, &v))
 		s->timeout_ns = v;
 	if ((n = get(ld, root, "profile")))	/* profile.h */
 		ld->errors += kscen_profile_spec_read(ld->file, &ld->doc, n, NULL,
@@ -257,35 +315,53 @@ static int walk(struct kscen_loader *ld, const struct kscen_doc *doc,
 					"duplicate job name '%s' (first at line %u)",
 					j->name, s->jobs[k].mark.line);
 	}
+	check_defaults_used(ld, s);
 	return ld->errors ? -EINVAL : 0;
 }
 
 int kscen_scenario_load(const char *path, struct kscen_scenario **out)
 {
-	struct kscen_scenario *s = kscen_xcalloc(1, sizeof(*s));
-	struct kscen_loader ld = { .file = path };
-	struct kscen_doc *doc = NULL;
-	yaml_parser_t parser;
-	yaml_node_t *root;
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? kscen_xasprintf("%.*s", (int)(slash - path) + (slash == path),
+					    path) : kscen_xstrdup(".");
 	char *buf = NULL;
 	size_t len = 0;
 	int ret;
 
 	*out = NULL;
-	s->file = kscen_xstrdup(path);
+	ret = kscen_scenario_read(path, &buf, &len);
+	if (!ret)
+		ret = kscen_scenario_load_text(path, dir, buf, len, out);
+	free(buf);
+	free(dir);
+	return ret;
+}
+
+int kscen_scenario_load_text(const char *file, const char *dir, const char *buf,
+			     size_t len, struct kscen_scenario **out)
+{
+	struct kscen_scenario *s = kscen_xcalloc(1, sizeof(*s));
+	struct kscen_loader ld = { .file = file, .dir = dir };
+	struct kscen_doc *doc = NULL;
+	yaml_parser_t parser;
+	yaml_node_t *root;
+	int ret;
+
+	*out = NULL;
+	s->file = kscen_xstrdup(file);
 	ret = kscen_module_env_load();	/* KSCEN_MODULE_PATH: said once, each time */
 	if (ret)
 		goto out;
-	ret = kscen_scenario_read(path, &buf, &len);
+	ret = kscen_scenario_check_text(file, buf, len);
 	if (ret)
 		goto out;
-	ret = kscen_scenario_prescan(path, buf, len);
+	ret = kscen_scenario_prescan(file, buf, len);
 	if (ret)
 		goto out;
 	yaml_parser_initialize(&parser);
 	yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
 	if (!yaml_parser_load(&parser, &ld.doc)) {
-		kscen_yaml_error(path, &parser);
+		kscen_yaml_error(file, &parser);
 		yaml_parser_delete(&parser);
 		ret = -EINVAL;
 		goto out;
@@ -294,11 +370,11 @@ int kscen_scenario_load(const char *path, struct kscen_scenario **out)
 	root = yaml_document_get_root_node(&ld.doc);
 	ret = -EINVAL;
 	if (!root || (root->type == YAML_SCALAR_NODE && !*scalar(root)))
-		kscen_file_error(path, ((struct kscen_mark){ 1, 1 }),
+		kscen_file_error(file, ((struct kscen_mark){ 1, 1 }),
 				 "empty scenario file: it needs scenario: and jobs:");
 	else if (root->type != YAML_MAPPING_NODE)
 		kscen_lerr(&ld, root, "a scenario is a mapping with scenario: and jobs:");
-	else if (!(ret = kscen_scenario_shape(path, buf, len, &ld.doc, &doc)))
+	else if (!(ret = kscen_scenario_shape(file, buf, len, &ld.doc, &doc)))
 		ret = walk(&ld, doc, s);
 	if (doc)
 		kscen_scenario_shape_free(doc);
@@ -306,8 +382,10 @@ int kscen_scenario_load(const char *path, struct kscen_scenario **out)
 	if (ret)
 		goto out;
 	s->sha256 = kscen_sha256_hex(buf, len);
+	s->text = kscen_xmalloc(len + 1);
+	memcpy(s->text, buf, len);
+	s->text[len] = '\0';
 out:
-	free(buf);
 	if (ret) {
 		kscen_scenario_free(s);
 		return ret;
@@ -339,6 +417,7 @@ void kscen_scenario_free(struct kscen_scenario *s)
 	free(s->jobs);
 	free(s->file);
 	free(s->sha256);
+	free(s->text);
 	free(s->name);
 	free(s->description);
 	free(s);

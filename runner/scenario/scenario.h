@@ -53,6 +53,7 @@ struct kscen_job_spec {
 struct kscen_scenario {
 	char *file;		/* path as given */
 	char *sha256;		/* hex digest of the file's bytes */
+	char *text;		/* those bytes, NUL-terminated: stored with a run */
 	char *name;
 	char *description;
 	unsigned repeat;	/* recorded samples per job (auto: at least) */
@@ -71,6 +72,13 @@ struct kscen_scenario {
  * kscen_scenario_free(), or -EINVAL (bad input) / -errno.
  */
 int kscen_scenario_load(const char *path, struct kscen_scenario **out);
+/*
+ * The same for a scenario's @len bytes at @buf (read from stdin, built by
+ * kscen exec, kept by a stored run), through the same checks as a file's:
+ * @file names it in messages, @dir is where its modules: are relative to.
+ */
+int kscen_scenario_load_text(const char *file, const char *dir, const char *buf,
+			     size_t len, struct kscen_scenario **out);
 void kscen_scenario_free(struct kscen_scenario *s);
 
 #endif

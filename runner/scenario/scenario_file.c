@@ -45,12 +45,57 @@ int kscen_scenario_read(const char *path, char **out, size_t *len)
 			"" : "cannot open: ", kscen_read_strerror(ret));
 		return -EINVAL;
 	}
-	if (memchr(buf, '\0', *len)) {
-		kscen_file_error(path, START, "a binary file, not YAML");
-		free(buf);
+	*out = buf;
+	return 0;
+}
+
+/* What any scenario's text must be, whatever it came from. */
+int kscen_scenario_check_text(const char *file, const char *buf, size_t len)
+{
+	if (len > MAX_FILE_SIZE) {
+		kscen_file_error(file, START, "too large: the limit is %d bytes",
+				 MAX_FILE_SIZE);
 		return -EINVAL;
 	}
+	if (memchr(buf, '\0', len)) {
+		kscen_file_error(file, START, "a binary file, not YAML");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int kscen_scenario_read_fd(const char *name, int fd, char **out, size_t *len)
+{
+	size_t cap = 4096, n = 0;
+	char *buf = kscen_xmalloc(cap + 1);
+	ssize_t r;
+
+	for (;;) {
+		if (n == cap) {
+			if (cap > MAX_FILE_SIZE) {
+				kscen_file_error(name, START, "too large: the limit is %d bytes",
+						 MAX_FILE_SIZE);
+				free(buf);
+				return -EINVAL;
+			}
+			cap *= 2;
+			buf = kscen_xrealloc(buf, cap + 1);
+		}
+		r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR && !kscen_interrupted)
+			continue;
+		if (r < 0) {
+			kscen_file_error(name, START, "cannot read: %s", strerror(errno));
+			free(buf);
+			return -EINVAL;
+		}
+		if (!r)
+			break;
+		n += r;
+	}
+	buf[n] = '\0';
 	*out = buf;
+	*len = n;
 	return 0;
 }
 

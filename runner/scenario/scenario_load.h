@@ -25,6 +25,10 @@ struct yaml_parser_s;
 struct yaml_document_s;
 struct kscen_doc;
 int kscen_scenario_read(const char *path, char **out, size_t *len);
+/* The same from an open @fd (kscen run - reads stdin), @name for messages. */
+int kscen_scenario_read_fd(const char *name, int fd, char **out, size_t *len);
+/* Any scenario's text: at most 1 MiB, no NUL byte. */
+int kscen_scenario_check_text(const char *file, const char *buf, size_t len);
 int kscen_scenario_prescan(const char *file, const char *buf, size_t len);
 int kscen_scenario_shape(const char *file, const char *buf, size_t len,
 			 struct yaml_document_s *tree, struct kscen_doc **doc);

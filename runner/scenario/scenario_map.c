@@ -166,14 +166,36 @@ static void read_labeled_axis(struct kscen_loader *ld, yaml_node_t *v,
  * is checked against its parameter's type, and an axis must not repeat a
  * value or a label.
  */
-void kscen_read_map(struct kscen_loader *ld, yaml_node_t *n,
+static void read_map(struct kscen_loader *ld, yaml_node_t *n,
 		     const struct kscen_workload *w, const struct kscen_map *decl,
-		     const char *where, struct kscen_map *out)
+		     const char *where, struct kscen_map *out, bool inherit);
+
+void kscen_read_map(struct kscen_loader *ld, yaml_node_t *n,
+		    const struct kscen_workload *w, const struct kscen_map *decl,
+		    const char *where, struct kscen_map *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->mark = kscen_ynode_mark(n);
+	read_map(ld, n, w, decl, where, out, false);
+}
+
+void kscen_inherit_defaults(struct kscen_loader *ld, yaml_node_t *n,
+			    const struct kscen_workload *w, const char *where,
+			    struct kscen_map *params)
+{
+	read_map(ld, n, w, NULL, where, params, true);
+}
+
+/*
+ * The entries of mapping @n into @out; with @inherit (defaults: params),
+ * only those of @w's parameters that @out has not got, after its own.
+ */
+static void read_map(struct kscen_loader *ld, yaml_node_t *n,
+		     const struct kscen_workload *w, const struct kscen_map *decl,
+		     const char *where, struct kscen_map *out, bool inherit)
 {
 	bool axes = !decl;
 
-	memset(out, 0, sizeof(*out));
-	out->mark = kscen_ynode_mark(n);
 	if (n->type != YAML_MAPPING_NODE) {
 		kscen_lerr(ld, n, "%s: must be a mapping of parameter: value", where);
 		return;
@@ -186,6 +208,8 @@ void kscen_read_map(struct kscen_loader *ld, yaml_node_t *n,
 		const struct kscen_param *p = kscen_param_find(w, scalar(k));
 		struct kscen_kv *kv;
 
+		if (inherit && (!p || kscen_map_find(out, p->name)))
+			continue;	/* not this workload's, or the job's own */
 		if (!p) {
 			const char *names[64];
 			unsigned nr = 0;

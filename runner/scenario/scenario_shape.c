@@ -155,7 +155,7 @@ static void shape_error(const char *file, yaml_document_t *tree,
 	const char *where = "scenario", *p = log->first, *jname = NULL;
 	char key[128] = "", got[32] = "", hb[160], mwhere[160];
 	yaml_node_t *metric = NULL;
-	const struct frame *in_metrics = NULL;
+	const struct frame *in_metrics = NULL, *in_defaults = NULL;
 	unsigned job = 0;
 
 	/* "in sequence entry 'N'" of "in mapping field 'jobs'": job N. */
@@ -185,6 +185,19 @@ static void shape_error(const char *file, yaml_document_t *tree,
 			fields = kscen_doc_metric_fields;
 		}
 		break;
+	}
+
+	/* In "mapping field 'defaults'" of the scenario. */
+	for (unsigned i = 0; !job && i < log->nr; i++) {
+		if (log->frame[i].kind != 'f' || strcmp(log->frame[i].name, "defaults"))
+			continue;
+		in_defaults = &log->frame[i];
+		n = kscen_yget(tree, root, "defaults");
+		if (n && n->type == YAML_MAPPING_NODE) {
+			map = n;
+			fields = kscen_doc_defaults_fields;
+			where = "defaults";
+		}
 	}
 
 	if (!job && (n = bad_modules(tree, root, log))) {
@@ -234,6 +247,11 @@ static void shape_error(const char *file, yaml_document_t *tree,
 	} else if (sscanf(p, "Expecting %31s", got) == 1 && metric) {
 		kscen_file_error(file, m, "%s: %s must be a single value", where,
 				 in && in->kind == 'f' ? in->name : "each entry");
+	} else if (in_defaults && (!strncmp(p, "Expecting", 9) || in == in_defaults) &&
+		   (!in || in == in_defaults || strcmp(in->name, "defaults") == 0) &&
+		   strstr(p, "MAPPING")) {
+		kscen_file_error(file, in_defaults->mark, "defaults: must be a mapping of "
+				 "params, repeat, warmup and timeout");
 	} else if (sscanf(p, "Expecting %31s", got) == 1) {
 		const char *what = strstr(p, "MAPPING_START") ? "mapping" :
 				   strstr(p, "SEQUENCE_START") ? "list" : "single value";

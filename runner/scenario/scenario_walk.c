@@ -15,19 +15,29 @@
 #include "scenario_walk.h"
 #include "yaml_tree.h"
 
-#define MAX_ERRORS 20		/* said; the rest are counted */
+#define MAX_ERRORS KSCEN_LOADER_MAX_ERRORS
 
 void kscen_vlerr(struct kscen_loader *ld, struct kscen_mark m, const char *fmt, va_list ap)
 {
 	char msg[1024];
+	unsigned long h = 5381;
 
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	/* Said once: a defaults: value every job inherits is checked for each. */
+	for (const char *c = msg; *c; c++)
+		h = h * 33 + (unsigned char)*c;
+	h = h * 33 + m.line * 1000003ul + m.col;
+	for (unsigned i = 0; i < ld->errors && i < MAX_ERRORS; i++)
+		if (ld->said[i] == h)
+			return;
+	if (ld->errors < MAX_ERRORS)
+		ld->said[ld->errors] = h;
 	if (++ld->errors > MAX_ERRORS) {
 		if (ld->errors == MAX_ERRORS + 1)
 			kscen_diag(KSCEN_DIAG_NOTE, ld->file, NOWHERE,
 				   "more errors not shown");
 		return;
 	}
-	vsnprintf(msg, sizeof(msg), fmt, ap);
 	kscen_file_error(ld->file, m, "%s", msg);
 }
 

@@ -14,10 +14,15 @@
 
 #include "scenario.h"
 
+#define KSCEN_LOADER_MAX_ERRORS 20	/* said; the others counted */
+
 struct kscen_loader {
 	const char *file;
+	const char *dir;	/* where modules: paths are relative to */
+	yaml_node_t *defaults_params;	/* defaults: params, or NULL */
 	yaml_document_t doc;
 	unsigned errors;
+	unsigned long said[KSCEN_LOADER_MAX_ERRORS];	/* hashes of those said */
 	bool module_failed;	/* an unknown workload may be a module's: not said */
 };
 
@@ -49,6 +54,13 @@ unsigned kscen_lcheck_keys(struct kscen_loader *ld, yaml_node_t *map, const char
 void kscen_read_map(struct kscen_loader *ld, yaml_node_t *n,
 		    const struct kscen_workload *w, const struct kscen_map *decl,
 		    const char *where, struct kscen_map *out);
+/*
+ * defaults: params (mapping @n): the parameters of @w that @params has not
+ * got, appended, checked as a job's own are (at their place in defaults:).
+ */
+void kscen_inherit_defaults(struct kscen_loader *ld, yaml_node_t *n,
+			    const struct kscen_workload *w, const char *where,
+			    struct kscen_map *params);
 const struct kscen_kv *kscen_map_find(const struct kscen_map *m, const char *key);
 void kscen_check_selector(struct kscen_loader *ld, const struct kscen_job_spec *j,
 			  const struct kscen_map *sel, const char *where);

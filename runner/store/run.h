@@ -64,6 +64,7 @@ struct kscen_shard_rec {
 
 struct kscen_run {
 	char *version, *scenario, *scenario_file, *scenario_sha256, *command;
+	char *scenario_text;	/* the scenario as it ran (kscen rerun), or NULL */
 	char *started, *finished;	/* UTC ISO 8601 */
 	char *label;		/* run --label, or NULL */
 	char *describe;		/* git describe of the kscen build */

@@ -59,6 +59,7 @@ static const struct kscen_field run_fields[] = {
 	R("max_repeat", UINT, max_repeat, KF_AUTO, 12, 0, 0),
 	R("until_ci", DOUBLE, until_ci, KF_AUTO | KF_JSON_ZERO, 13, 0, 0),
 	R("test_hooks", STR, test_hooks, KF_OPTIONAL | KF_JSON_OPT, 9, 0, 0),
+	R("scenario_text", STR, scenario_text, KF_OPTIONAL | KF_BLOCK, 0, 0, 0),
 	HOOK("system", KH_SYSTEM, 0, 0, 0),
 	HOOK("jobs", KH_JOBS, KF_REQUIRED, 0, 0),
 	R("path", STR, path, KF_NOFILE, 14, 0, 0),

@@ -49,6 +49,7 @@ enum kscen_hook {
 #define KF_TOKENS	0x10	/* envdiff: a list, diffed token by token */
 #define KF_JSON_OPT	0x20	/* JSON: left out when NULL */
 #define KF_JSON_ZERO	0x40	/* JSON: 0 is null */
+#define KF_BLOCK	0x80	/* YAML: a literal block (|), lines as they are */
 
 struct kscen_field {
 	const char *key;

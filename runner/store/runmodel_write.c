@@ -137,6 +137,21 @@ static void put_str(struct writer *w, const char *s)
 	free(fixed);
 }
 
+/*
+ * Text of several lines as a literal block, which libyaml turns into a
+ * quoted scalar where a block cannot say it exactly (trailing blanks,
+ * control characters).
+ */
+static void put_block(struct writer *w, const char *s)
+{
+	char *fixed = s ? utf8_fix(s) : NULL;
+
+	if (!s)
+		return scalar(w, "null", YAML_PLAIN_SCALAR_STYLE);
+	scalar(w, fixed ? fixed : s, YAML_LITERAL_SCALAR_STYLE);
+	free(fixed);
+}
+
 /* Parameter values are text, but "4" should read as 4 to other tools too. */
 static void put_param(struct writer *w, const char *v)
 {
@@ -342,7 +357,10 @@ static void write_fields(struct writer *w, enum kscen_rec rec, const void *base,
 		put_str(w, f->key);
 		switch (f->type) {
 		case KF_STR:
-			put_str(w, *(char *const *)p);
+			if (f->flags & KF_BLOCK)
+				put_block(w, *(char *const *)p);
+			else
+				put_str(w, *(char *const *)p);
 			break;
 		case KF_UINT:
 			put_long(w, *(const unsigned *)p);

@@ -3,7 +3,8 @@
  * script.c - what a guest runs: a shell script that goes to our working
  * directory on the shared root and execs this same kscen with the
  * command's arguments, after checking the guest will see every path they
- * name (it mounts tmpfs of its own over /tmp and /run).
+ * name (it mounts a tmpfs of its own over /run; the host's /tmp it sees
+ * read-only under an overlay of its own, vm_initramfs.c).
  */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -16,15 +17,14 @@
 #include "lib/util.h"
 #include "vm.h"
 
-/* Is @path under /tmp or /run, which the guest has as tmpfs of its own? */
+/* Is @path under /run, which the guest has as a tmpfs of its own? */
 bool kscen_vm_hidden(const char *path, const char *rw)
 {
 	size_t n = rw ? strlen(rw) : 0;
 
 	if (rw && !strncmp(path, rw, n) && (path[n] == '/' || !path[n]))
 		return false;
-	return !strncmp(path, "/tmp", 4) && (path[4] == '/' || !path[4]) ? true :
-	       !strncmp(path, "/run", 4) && (path[4] == '/' || !path[4]);
+	return !strncmp(path, "/run", 4) && (path[4] == '/' || !path[4]);
 }
 
 /*
@@ -44,7 +44,7 @@ static bool module_path_seen(const char *rw)
 		char *real = realpath(e, NULL);
 
 		if (real && kscen_vm_hidden(real, rw)) {
-			kscen_error(NULL, "KSCEN_MODULE_PATH: %s is under /tmp or /run, "
+			kscen_error(NULL, "KSCEN_MODULE_PATH: %s is under /run, "
 				    "which the guest mounts a tmpfs of its own over; move it "
 				    "elsewhere", real);
 			ok = false;
@@ -79,7 +79,7 @@ char *kscen_vm_script(int argc, char **argv, const char *rw)
 		bool bad = real && kscen_vm_hidden(real, rw);
 
 		if (bad)
-			kscen_error(NULL, "%s is under /tmp or /run, which the guest "
+			kscen_error(NULL, "%s is under /run, which the guest "
 				    "mounts a tmpfs of its own over; move it elsewhere", real);
 		free(real);
 		if (bad)

@@ -123,7 +123,10 @@ void kscen_ab_jobs_free(struct kscen_jobs *jobs);
  * could not see the directory or a file named in @argv.
  */
 char *kscen_vm_script(int argc, char **argv, const char *rw);
-/* Is @path (real) under the guest's own /tmp or /run, and not under @rw? */
+/*
+ * Is @path (real) under the guest's own /run, and not under @rw? (The
+ * host's /tmp is seen in the guest, under a layer the guest writes.)
+ */
 bool kscen_vm_hidden(const char *path, const char *rw);
 
 /* Shared option parsing of vm and ab: --memory, --accel. */

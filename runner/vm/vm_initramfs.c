@@ -35,6 +35,8 @@
 static const char *const needed[] = {
 	"virtio_pci", "9pnet_virtio", "9p", "virtio_console",
 };
+/* Loaded where the kernel has it: the host's /tmp shown in the guest. */
+static const char *const wanted[] = { "overlay" };
 #define NEEDED_WITHOUT_AGENT 3
 
 /* ---- cpio, newc ---------------------------------------------------------- */
@@ -307,6 +309,18 @@ struct order {
 	unsigned nr;
 };
 
+/* Is module @name in the modules found, or built in? */
+static bool has_module(const char *name)
+{
+	for (unsigned i = 0; i < found.nr_builtin; i++)
+		if (!strcmp(found.builtin[i], name))
+			return true;
+	for (unsigned i = 0; i < found.nr; i++)
+		if (!strcmp(found.m[i].name, name))
+			return true;
+	return false;
+}
+
 /* Append @name after its dependencies; 0 or -ENOENT (printed). */
 static int resolve(const char *name, const char *dir, struct order *o,
 		   unsigned depth)
@@ -379,8 +393,14 @@ static const char init_root[] =
 	"kscenroot /newroot || fail \"cannot mount the host's root over 9p\"\n"
 	"r=/newroot\n"
 	"mount -t proc proc $r/proc && mount -t sysfs sysfs $r/sys &&\n"
-	"\tmount -t devtmpfs devtmpfs $r/dev && mount -t tmpfs tmpfs $r/tmp &&\n"
-	"\tmount -t tmpfs tmpfs $r/run || fail \"cannot mount proc, sys, dev, tmp, run\"\n"
+	"\tmount -t devtmpfs devtmpfs $r/dev &&\n"
+	"\tmount -t tmpfs tmpfs $r/run || fail \"cannot mount proc, sys, dev, run\"\n"
+	"# /tmp: the host's, read-only, under a tmpfs the guest writes (overlayfs),\n"
+	"# so that scenarios, binaries and results under the host's /tmp are seen\n"
+	"mkdir -p /ovl && mount -t tmpfs tmpfs /ovl && mkdir /ovl/upper /ovl/work &&\n"
+	"\tmount -t overlay overlay -o lowerdir=$r/tmp,upperdir=/ovl/upper,workdir=/ovl/work $r/tmp ||\n"
+	"\t{ echo \"kscen-init: no overlayfs: the host's /tmp is not seen here\";\n"
+	"\t  mount -t tmpfs tmpfs $r/tmp || fail \"cannot mount tmp\"; }\n"
 	"mkdir -p $r/dev/pts $r/dev/shm\n"
 	"mount -t devpts devpts $r/dev/pts; mount -t tmpfs tmpfs $r/dev/shm\n"
 	"mount -t tracefs tracefs $r/sys/kernel/tracing 2>/dev/null\n"
@@ -401,7 +421,7 @@ static char *make_init(const struct kscen_vm_config *c, const struct order *o,
 			o->names[i], o->names[i]);
 	fputs(init_root, f);
 	if (c->rw_dir) {
-		/* under /tmp or /run it is on the guest's tmpfs: make it */
+		/* under /tmp or /run it is on the guest's own layer: make it */
 		fputs("mkdir -p $r", f);
 		kscen_sh_quote(f, c->rw_dir);
 		fputs(" 2>/dev/null\n", f);
@@ -444,6 +464,9 @@ int kscen_vm_initramfs(const struct kscen_vm_config *c, const char *modules,
 		for (unsigned i = 0; i < (c->agent ? ARRAY_SIZE(needed) :
 					  NEEDED_WITHOUT_AGENT) && !ret; i++)
 			ret = resolve(needed[i], modules, &o, 0);
+		for (unsigned i = 0; i < ARRAY_SIZE(wanted) && !ret; i++)
+			if (has_module(wanted[i]))
+				ret = resolve(wanted[i], modules, &o, 0);
 		if (ret)
 			goto out;
 	}

@@ -57,7 +57,9 @@ for i, l in enumerate(lines):
         tables += 1
 assert tables == 2, tables
 mail = open(d + "/cmp.mail", encoding="utf-8").read().split("\n")
-assert all(len(l) <= 72 and not l.endswith(" ") for l in mail), mail
+# every line within 72 columns but the reproduce command, never cut
+assert all((len(l) <= 72 or l.startswith("  kscen rerun ")) and not l.endswith(" ")
+           for l in mail), mail
 # old | new | change: each median with its CI, the change theirs
 i = mail.index("planted (exec): usecs (value), lower is better, n=5, 93.8% CI")
 assert mail[i + 2].split()[-3:] == ["old", "new", "change"], mail[i + 2]
@@ -119,7 +121,8 @@ run "$kscen" plan $fx/good/id-escape.yaml
 	[ "$(grep -c '^a/' "$tmp/out")" = "$(grep '^a/' "$tmp/out" | sort -u | wc -l)" ] &&
 	pass ids_escape_separators || fail ids_escape_separators "$(cat "$tmp/out")"
 run "$kscen" run -q -o "$cr" --filter 'nothing*' $fx/e2e/gate.yaml
-[ $rc = 2 ] && grep -q "matches none of the" "$tmp/err" && [ ! -d "$cr/e2e-gate" ] &&
+[ $rc = 2 ] && [ "$(cat "$tmp/err")" = "kscen run: --filter 'nothing*' matches no job id of $fx/e2e/gate.yaml (a glob matches whole ids: try --filter '*nothing*')" ] &&
+	[ ! -d "$cr/e2e-gate" ] &&
 	pass filter_matching_nothing_exit_2 || fail filter_matching_nothing_exit_2 "rc=$rc $(cat "$tmp/err")"
 run "$kscen" run -q -o "$cr" --compare "$tmp/no-such.yaml" $fx/e2e/gate.yaml
 [ $rc = 2 ] && [ ! -d "$cr/e2e-gate" ] && pass compare_missing_path_exit_2_before_running ||
@@ -176,12 +179,19 @@ E2E_COST=100 run "$kscen" run -q --no-save -o "$cr" --bisect --gate 50 --compare
 [ $rc = 0 ] && grep -q '^bisect: good' "$tmp/out" && pass bisect_good_exit_0 || fail bisect_good_exit_0 "rc=$rc"
 E2E_COST=200 run "$kscen" run -q --no-save -o "$cr" --bisect --gate 50 --compare label:v1 $fx/e2e/gate.yaml
 [ $rc = 1 ] && grep -q '^bisect: bad' "$tmp/out" && pass bisect_bad_exit_1 || fail bisect_bad_exit_1 "rc=$rc"
+# ... and every exit says its verdict last (docs/ab-and-bisect.md)
 run "$kscen" run -q --no-save -o "$tmp/empty-results" --bisect $fx/e2e/gate.yaml
-[ $rc = 125 ] && pass bisect_no_reference_exit_125 || fail bisect_no_reference_exit_125 "rc=$rc"
+[ $rc = 125 ] && [ "$(tail -n1 "$tmp/out")" = "bisect: cannot tell (skip)" ] &&
+	pass bisect_no_reference_exit_125 || fail bisect_no_reference_exit_125 "rc=$rc $(tail -n1 "$tmp/out")"
+run "$kscen" run -q --no-save -o "$tmp/empty-results" --bisect --compare label:good $fx/e2e/gate.yaml
+[ $rc = 125 ] && [ "$(cat "$tmp/out")" = "bisect: cannot tell (skip)" ] &&
+	pass bisect_no_label_says_skip || fail bisect_no_label_says_skip "rc=$rc [$(cat "$tmp/out")]"
 run "$kscen" run -q --no-save --bisect -r 3x $fx/e2e/gate.yaml
-expect_rc bisect_bad_usage_exit_125 125
+[ $rc = 125 ] && [ "$(cat "$tmp/out")" = "bisect: cannot tell (skip)" ] &&
+	pass bisect_bad_usage_exit_125 || fail bisect_bad_usage_exit_125 "rc=$rc [$(cat "$tmp/out")]"
 run "$kscen" run -q --no-save -o "$res" --bisect $fx/e2e/crash.yaml
-[ $rc = 125 ] && pass bisect_failed_job_exit_125 || fail bisect_failed_job_exit_125 "rc=$rc"
+[ $rc = 125 ] && [ "$(tail -n1 "$tmp/out")" = "bisect: cannot tell (skip)" ] &&
+	pass bisect_failed_job_exit_125 || fail bisect_failed_job_exit_125 "rc=$rc"
 sleep 1
 E2E_COST=200 run "$kscen" run -q -o "$cr" --label v2 --compare label:v1 $fx/e2e/gate.yaml
 grep -q '^     vs v1: ' "$tmp/out" && pass report_names_label || fail report_names_label "$(cat "$tmp/out")"
@@ -217,6 +227,22 @@ PY
 then pass compare_three_runs_mail; else fail compare_three_runs_mail "rc=$rc $(cat "$tmp/out" "$tmp/err")"; fi
 run "$kscen" history "$tmp/nothing-here"
 expect_rc history_no_runs_exit_2 2
+# an empty selection: exit 2 and one message, from history, plot and plan alike
+run "$kscen" history --job 'nomatch*' "$cr/e2e-gate"
+[ $rc = 2 ] && [ ! -s "$tmp/out" ] &&
+	[ "$(tail -n1 "$tmp/err")" = "kscen history: --job 'nomatch*' matches no job id of the runs in $cr/e2e-gate (a glob matches whole ids: try --job '*nomatch*')" ] &&
+	pass history_job_matching_nothing_exit_2 || fail history_job_matching_nothing_exit_2 "rc=$rc $(cat "$tmp/out" "$tmp/err")"
+run "$kscen" plot --history 'planted' "$cr/e2e-gate" -o "$tmp/none.svg"
+[ $rc = 2 ] && [ ! -e "$tmp/none.svg" ] &&
+	[ "$(tail -n1 "$tmp/err")" = "kscen plot: --history 'planted' matches no job id of the runs in $cr/e2e-gate (a glob matches whole ids: try --history '*planted*')" ] &&
+	pass plot_history_matching_nothing_exit_2 || fail plot_history_matching_nothing_exit_2 "rc=$rc $(cat "$tmp/err")"
+run "$kscen" plan --filter '*nothing*' $fx/e2e/gate.yaml
+[ $rc = 2 ] && [ ! -s "$tmp/out" ] &&
+	[ "$(cat "$tmp/err")" = "kscen plan: --filter '*nothing*' matches no job id of $fx/e2e/gate.yaml (a glob matches whole ids)" ] &&
+	pass plan_filter_matching_nothing_exit_2 || fail plan_filter_matching_nothing_exit_2 "rc=$rc $(cat "$tmp/out" "$tmp/err")"
+run "$kscen" plan --shard 1/2 --filter 'planted' $fx/e2e/gate.yaml
+[ $rc = 2 ] && grep -q "^kscen plan: --filter 'planted' matches no job id" "$tmp/err" &&
+	pass plan_shard_filter_matching_nothing_exit_2 || fail plan_shard_filter_matching_nothing_exit_2 "rc=$rc $(cat "$tmp/out" "$tmp/err")"
 run "$kscen" calibrate -q -n 2 -r 6 -o "$tmp/cal" $fx/e2e/gate.yaml
 if [ $rc = 0 ] && [ "$(ls "$tmp/cal/e2e-gate" | wc -l)" = 2 ] &&
    grep -q '^   2     too few' "$tmp/out"; then pass calibrate_seeds_history_too_few

@@ -39,13 +39,7 @@ jobs:
       command: ["sleep 0.05", "sleep 0.06"]
 YAML
 # wait_samples N: until the journal under $rel/res holds N sample records
-wait_samples() {
-	for _ in $(seq 100); do
-		[ "$(cat "$rel"/res/rel-slow/*.journal 2>/dev/null | grep -c '^s ')" -ge "$1" ] && return 0
-		sleep 0.05
-	done
-	return 1
-}
+wait_samples() { wait_journal "$1" "$rel/res/rel-slow/*.journal"; }
 "$kscen" run -q -o "$rel/res" --compare none "$rel/slow.yaml" >/dev/null 2>&1 &
 pid=$!
 wait_samples 4

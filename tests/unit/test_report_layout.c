@@ -374,7 +374,7 @@ void test_compare_three_runs_side_by_side(void **state)
 	free(t);
 	t = compared(runs, 3, KSCEN_FMT_JSON);
 	assert_true(!strncmp(t, "[\n{\n", 4));
-	assert_non_null(strstr(t, "\n}\n,\n{\n  \"kscen\": null,\n  \"scenario\": \"m\","));
+	assert_non_null(strstr(t, "\n}\n,\n{\n  \"format\": 2,\n  \"kscen\": null,\n  \"scenario\": \"m\","));
 	assert_non_null(strstr(t, "\"path\": \"B.yaml\""));
 	assert_non_null(strstr(t, "\"path\": \"C.yaml\""));
 	assert_true(!strcmp(t + strlen(t) - 4, "}\n]\n"));

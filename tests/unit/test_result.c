@@ -290,6 +290,43 @@ out:
 	rmtree(dir);
 }
 
+/* A run keeps its scenario's text byte for byte, whatever its lines hold. */
+void test_result_scenario_text_roundtrips(void **state)
+{
+	static const char *const texts[] = {
+		"scenario: s\njobs:\n  - {name: a, workload: exec}\n",
+		"# no newline at the end\nscenario: s",
+		"\n\n  indented first line\nscenario: s\n\n\n",
+		"trailing blanks   \n\ttab\t\nscenario: s  \n",
+		"crlf: x\r\nscenario: s\r\n",
+		"caf\xc3\xa9: '\xe2\x82\xac'\n- \"quoted\" | > & *x !y %z\n",
+		"",
+	};
+	char *dir = tmpdir();
+
+	assert_true(dir);
+	for (unsigned i = 0; dir && i < sizeof(texts) / sizeof(texts[0]); i++) {
+		struct kscen_run *r = new_run("2026-12-01T10:02:33Z"), *l = NULL;
+		char started[32];
+
+		snprintf(started, sizeof(started), "2026-12-01T10:02:%02uZ", i);
+		free(r->started);
+		r->started = dup0(started);
+		r->scenario_text = dup0(texts[i]);
+		assert_int_equal(kscen_result_save(r, dir), 0);
+		assert_true(r->path && kscen_result_load(r->path, &l) == 0);
+		if (l) {
+			if (!streq(l->scenario_text, texts[i]))
+				print_message("text %u came back as [%s]\n", i,
+					      l->scenario_text ? l->scenario_text : "(null)");
+			assert_true(streq(l->scenario_text, texts[i]));
+		}
+		kscen_run_free(l);
+		kscen_run_free(r);
+	}
+	rmtree(dir);
+}
+
 void test_result_save_never_overwrites(void **state)
 {
 	struct kscen_run *a = new_run("2026-12-01T10:02:33Z");

@@ -40,10 +40,12 @@
 	X(test_closest_suggests_only_near_names)	\
 	X(test_result_roundtrip_is_bit_exact)		\
 	X(test_result_save_never_overwrites)		\
+	X(test_result_scenario_text_roundtrips)		\
 	X(test_result_latest_matches_host_exactly)	\
 	X(test_result_load_rejects_bad_files)		\
 	X(test_result_load_recomputes_missing_summary)	\
 	X(test_report_formats_deltas_and_escaping)	\
+	X(test_report_delta_never_rounds_to_zero)	\
 	X(test_expand_ids_escape_separators)		\
 	X(test_history_drift_random_effects)		\
 	X(test_history_change_widened_by_drift)		\
