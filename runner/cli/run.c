@@ -66,6 +66,16 @@ static int opt_label(const char *cmd, const struct kscen_option *o, const char *
 	return 0;
 }
 
+static int opt_noise(const char *cmd, const struct kscen_option *o, const char *arg)
+{
+	enum kscen_noise_policy pol = kscen_noise_parse(arg);
+
+	if (!pol)
+		return cmd_usage_error(cmd, "--noise: '%s' is not flag, retake or drop", arg);
+	*(enum kscen_noise_policy *)o->value = pol;
+	return 0;
+}
+
 /* Under --bisect every exit code is one `git bisect run` understands. */
 int cmd_run(int argc, char **argv)
 {
@@ -144,6 +154,11 @@ static int run_main(int argc, char **argv, bool *bisect)
 			"within +-PCT% (at least 6, at most --max-repeat)"),
 		OPT_UINT(0, "max-repeat", &max_repeat, "N", KSCEN_AUTO_MIN_REPEAT, 1000000,
 			 "repeat: auto: at most N samples a job (default 30)"),
+		OPT_CALLBACK(0, "noise", &ro.noise, "POLICY",
+			     "what a sample the sentinels call disturbed does,\n"
+			     "for every job: flag (keep it, say so), retake (take\n"
+			     "it again, up to 3 times) or drop (default: the\n"
+			     "scenario's noise:, else flag)", opt_noise),
 		OPT_BOOL(0, "profile", &ro.profile,
 			 "one more sample per job under a sampling profiler:\n"
 			 "top symbols, folded stacks (see profile: in README)"),
@@ -176,6 +191,7 @@ static int run_main(int argc, char **argv, bool *bisect)
 		compare = jh.compare;
 		label = jh.label ? jh.label : label;	/* an older journal has none */
 		ro.profile = ro.profile || jh.profile;
+		ro.noise = jh.noise;
 		ro.filter = jh.filter;
 		max_jobs = jh.max_jobs;
 	} else if (argc - optind != 1) {
@@ -258,6 +274,9 @@ static int run_main(int argc, char **argv, bool *bisect)
 			    kscen_join_argv(argc + 1, argv - 1));
 	run->shard_balance = balance;	/* the run owns it now */
 	balance = NULL;
+	if (!ro.quiet && strcmp(run->system_check, "nothing off"))
+		fprintf(stderr, "kscen: system check: %s (kscen system check says "
+			"what each does)\n", run->system_check);
 
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);

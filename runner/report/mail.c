@@ -201,7 +201,9 @@ static void entry(FILE *out, const struct kscen_report_model *rm,
 			fputs("  ", out);
 		}
 		if (j->status != KSCEN_OK || !m) {
-			fprintf(out, "%12s\n", j->status == KSCEN_SKIPPED ? "skipped" : "FAILED");
+			/* ok without samples: noise: drop set every one aside */
+			fprintf(out, "%12s\n", j->status == KSCEN_SKIPPED ? "skipped" :
+				j->status == KSCEN_OK ? "no samples" : "FAILED");
 			continue;
 		}
 		/* the column's unit and scale, this job's digits */
@@ -256,6 +258,8 @@ void report_mail(FILE *out, const struct kscen_report_model *rm)
 			     "FAILED ", "  ", s);
 			free(s);
 		}
+	if (*rm->noise)
+		wrap(out, "noise: ", "  ", rm->noise);
 	wrap(out, "", "", "Medians of the samples, 95% CI of the median; deltas "
 	     "are changes of the median, ~ where not significant (95%).");
 	fprintf(out, "%u ok, %u skipped, %u failed\n", n[KSCEN_OK], n[KSCEN_SKIPPED],

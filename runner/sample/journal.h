@@ -16,6 +16,7 @@ struct kscen_journal_hdr {
 	char *compare;		/* run --compare as given: last, none, label:NAME or a path */
 	char *label;		/* run --label, or NULL */
 	bool profile;		/* run --profile */
+	enum kscen_noise_policy noise;	/* run --noise; UNSET: the scenario's */
 	/* resume only: the job ids the run had, to check the expansion */
 	char **ids;
 	unsigned nr_ids, nr_jobs;

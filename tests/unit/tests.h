@@ -92,5 +92,6 @@ int kscen_run_tests(void);
 int kscen_spawn_tests(void);
 int kscen_runmodel_tests(void);
 int kscen_spawn_capture_tests(void);
+int kscen_noise_tests(void);
 
 #endif
