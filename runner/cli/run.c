@@ -179,6 +179,7 @@ static int run_main(int argc, char **argv, bool *bisect)
 	 * The fork server first, while we are small: a sample's fork then
 	 * costs the same whatever the matrix or the reference run holds.
 	 */
+	kscen_noise_init();	/* inherited by the server's samples */
 	kscen_sampler_start();
 	save = !no_save;
 	if (resume) {

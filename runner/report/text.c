@@ -161,6 +161,8 @@ static void text_job(FILE *out, const struct kscen_report_model *rm, unsigned ji
 	}
 	if (!m) {
 		fprintf(out, "     no samples\n");
+		if (*rj->noise)
+			fprintf(out, "     %s\n", rj->noise);
 		return;
 	}
 	text_value(out, m, &rj->num[0]);

@@ -30,6 +30,7 @@
 #include <string.h>
 #include <poll.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lib/child.h"
@@ -49,20 +50,47 @@ static int open_at(const char *root, const char *fmt, int cpu)
 	return open(path, O_RDONLY | O_CLOEXEC);
 }
 
+/*
+ * What this host has, found once by kscen_noise_init() before the fork
+ * server forks (every sample process inherits it): /proc/stat open, and
+ * whether CPUs have cpufreq and thermal_throttle files, so that a sample
+ * process does not look for what is not there. Unknown (-1): look.
+ */
+static struct {
+	int stat;
+	int freq, throttle;	/* 1 there, 0 not, -1 unknown */
+} host = { -1, -1, -1 };
+
+void kscen_noise_init(void)
+{
+	struct stat st;
+
+	if (host.stat < 0)
+		host.stat = open("/proc/stat", O_RDONLY | O_CLOEXEC);
+	host.freq = !stat("/sys/devices/system/cpu/cpu0/cpufreq", &st);
+	host.throttle = !stat("/sys/devices/system/cpu/cpu0/thermal_throttle", &st);
+}
+
 void kscen_noise_open(struct kscen_noise_src *s, const char *root, int cpu)
 {
+	bool here = !*root;
+
 	if (cpu < 0)
 		cpu = sched_getcpu();
-	s->stat = open_at(root, "/proc/stat", 0);
+	s->stat = here && host.stat >= 0 ? dup(host.stat) : open_at(root, "/proc/stat", 0);
 	s->sched = open_at(root, "/proc/thread-self/sched", 0);
 	s->freq = s->throttle[0] = s->throttle[1] = -1;
 	if (cpu < 0)
 		return;
-	s->freq = open_at(root, "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_cur_freq", cpu);
-	s->throttle[0] = open_at(root, "/sys/devices/system/cpu/cpu%d/thermal_throttle/"
-				 "core_throttle_count", cpu);
-	s->throttle[1] = open_at(root, "/sys/devices/system/cpu/cpu%d/thermal_throttle/"
-				 "package_throttle_count", cpu);
+	if (!here || host.freq)
+		s->freq = open_at(root, "/sys/devices/system/cpu/cpu%d/cpufreq/"
+				  "scaling_cur_freq", cpu);
+	if (!here || host.throttle) {
+		s->throttle[0] = open_at(root, "/sys/devices/system/cpu/cpu%d/"
+					 "thermal_throttle/core_throttle_count", cpu);
+		s->throttle[1] = open_at(root, "/sys/devices/system/cpu/cpu%d/"
+					 "thermal_throttle/package_throttle_count", cpu);
+	}
 }
 
 void kscen_noise_close(struct kscen_noise_src *s)

@@ -56,6 +56,12 @@ struct kscen_noise_src {
 	int stat, sched, freq, throttle[2];
 };
 void kscen_noise_open(struct kscen_noise_src *s, const char *root, int cpu);
+/*
+ * Once, before the fork server starts: /proc/stat opened and what the
+ * host's CPUs have found, for every sample process to inherit (optional:
+ * without it each sample process looks for itself).
+ */
+void kscen_noise_init(void);
 void kscen_noise_close(struct kscen_noise_src *s);
 /* Read every counter of @s, and this process's rusage, into @r. */
 void kscen_noise_take(const struct kscen_noise_src *s, struct kscen_noise_read *r);
