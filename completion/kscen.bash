@@ -30,6 +30,8 @@ _kscen() {
 	case $prev in
 	--format)
 		_kscen_words $'text\nmarkdown\njson\ncsv' "$cur"; return ;;
+	--noise)
+		_kscen_words $'flag\nretake\ndrop' "$cur"; return ;;
 	-o|--results)
 		[ "$cmd" = plot ] && { COMPREPLY=($(compgen -f -- "$cur")); return; }
 		COMPREPLY=($(compgen -d -- "$cur")); return ;;
@@ -52,6 +54,8 @@ _kscen() {
 	case $cmd in
 	list)
 		_kscen_words "$("$kscen" list 2>/dev/null | awk '{ print $1 }')" "$cur" ;;
+	system)
+		_kscen_words check "$cur" ;;
 	run|plan|validate|calibrate|history|ab)
 		COMPREPLY=($(compgen -f -X '!*.yaml' -- "$cur") $(compgen -d -- "$cur")) ;;
 	*)

@@ -25,15 +25,15 @@ void kscen_take_sample(const struct kscen_sample_req *r, struct kscen_sample_out
 		.captures = r->captures, .nr_captures = r->nr_captures,
 	};
 
-	struct kscen_noise_read before;
+	struct kscen_noise_span span;
 
 	memset(out, 0, sizeof(*out));
 	out->ret = w->setup ? w->setup(&ctx) : 0;
 	if (out->ret == 0) {
 		/* the sentinels around what the sample times (noise.c) */
-		kscen_noise_begin(&before);
+		kscen_noise_begin(&span);
 		out->ret = w->sample(&ctx, out->v);
-		kscen_noise_end(&before, &out->noise);
+		kscen_noise_end(&span, &out->noise);
 		out->nr = r->nr_metrics;
 		if (w->teardown)
 			w->teardown(&ctx);

@@ -9,11 +9,19 @@
  * and the children it reaped) for their own CPU time and their voluntary
  * and involuntary context switches; the reading thread's se.nr_migrations
  * (/proc/thread-self/sched); and where the host has them the frequency
- * and thermal throttle counts of the CPU it started on. The files are
- * opened once and re-read with pread() from offset 0, so a reading costs
- * a few system calls (docs/noise.md has the figures); nothing is armed
+ * and thermal throttle counts of the CPU it started on. Nothing is armed
  * that would run while the sample does (a perf event would cost each of
  * its context switches).
+ *
+ * A sample process is a fresh fork, and on a VM its page faults cost more
+ * than its system calls: every page of code or data it touches for the
+ * first time is a fault (fork copies no page table entries of the
+ * program's text). So what the sentinels can decide once, they decide in
+ * the runner before the fork server forks (kscen_noise_init(): /proc/stat
+ * opened, which files the host has, USER_HZ), and the reading itself
+ * parses with a few loops of its own into a buffer on the stack, without
+ * stdio, malloc or libc's string functions: 26 faults a sample became 4
+ * (docs/noise.md).
  *
  * Other processes' CPU is the machine's busy time less the sample's own:
  * /proc/stat counts in USER_HZ ticks, sampled at the scheduler tick, so
@@ -41,61 +49,100 @@
 
 /* ---- Reading ---- */
 
-static int open_at(const char *root, const char *fmt, int cpu)
-{
-	char rel[128], path[4096];
-
-	snprintf(rel, sizeof(rel), fmt, cpu);
-	snprintf(path, sizeof(path), "%s%s", root, rel);
-	return open(path, O_RDONLY | O_CLOEXEC);
-}
-
 /*
- * What this host has, found once by kscen_noise_init() before the fork
- * server forks (every sample process inherits it): /proc/stat open, and
- * whether CPUs have cpufreq and thermal_throttle files, so that a sample
- * process does not look for what is not there. Unknown (-1): look.
+ * What this host has, found once by kscen_noise_init(), before the fork
+ * server forks when `kscen run` calls it (every sample process inherits
+ * it), else on a process's first sample.
  */
 static struct {
-	int stat;
-	int freq, throttle;	/* 1 there, 0 not, -1 unknown */
-} host = { -1, -1, -1 };
+	bool ready;
+	bool off;		/* KSCEN_TEST_NO_SENTINELS: nothing read */
+	bool freq, throttle;	/* CPUs have cpufreq, thermal_throttle */
+	int stat;		/* /proc/stat, open */
+	unsigned clk_tck;	/* USER_HZ */
+} host = { .stat = -1 };
 
 void kscen_noise_init(void)
 {
+	const char *off = getenv("KSCEN_TEST_NO_SENTINELS");
+	long tck = sysconf(_SC_CLK_TCK);
 	struct stat st;
 
-	if (host.stat < 0)
-		host.stat = open("/proc/stat", O_RDONLY | O_CLOEXEC);
+	if (host.ready)
+		return;
+	host.ready = true;
+	host.off = off && *off;
+	host.stat = open("/proc/stat", O_RDONLY | O_CLOEXEC);
 	host.freq = !stat("/sys/devices/system/cpu/cpu0/cpufreq", &st);
 	host.throttle = !stat("/sys/devices/system/cpu/cpu0/thermal_throttle", &st);
+	host.clk_tck = tck > 0 ? tck : 100;
 }
+
+#define PATH_MAX_NOISE 512
+
+/*
+ * @a @b, @cpu in decimal when >= 0, then @c, into @out (PATH_MAX_NOISE),
+ * cut short if too long (then it opens nothing): no stdio.
+ */
+static const char *path(char *out, const char *a, const char *b, int cpu,
+			const char *c)
+{
+	char digits[12];
+	size_t n = 0, k = 0;
+
+	for (; *a && n < PATH_MAX_NOISE - 100; a++)
+		out[n++] = *a;
+	for (; *b && n < PATH_MAX_NOISE - 100; b++)
+		out[n++] = *b;
+	if (cpu >= 0) {
+		do
+			digits[k++] = '0' + cpu % 10;
+		while ((cpu /= 10) && k < sizeof(digits));
+		while (k)
+			out[n++] = digits[--k];
+	}
+	for (; *c && n < PATH_MAX_NOISE - 1; c++)
+		out[n++] = *c;
+	out[n] = '\0';
+	return out;
+}
+
+static int open_ro(const char *p)
+{
+	return open(p, O_RDONLY | O_CLOEXEC);
+}
+
+#define CPUDIR "/sys/devices/system/cpu/cpu"
 
 void kscen_noise_open(struct kscen_noise_src *s, const char *root, int cpu)
 {
 	bool here = !*root;
+	char p[PATH_MAX_NOISE];
 
+	if (!host.ready)
+		kscen_noise_init();
 	if (cpu < 0)
 		cpu = sched_getcpu();
-	s->stat = here && host.stat >= 0 ? dup(host.stat) : open_at(root, "/proc/stat", 0);
-	s->sched = open_at(root, "/proc/thread-self/sched", 0);
+	s->own_stat = !here || host.stat < 0;
+	s->stat = s->own_stat ? open_ro(path(p, root, "/proc/stat", -1, "")) : host.stat;
+	s->sched = open_ro(path(p, root, "/proc/thread-self/sched", -1, ""));
 	s->freq = s->throttle[0] = s->throttle[1] = -1;
 	if (cpu < 0)
 		return;
 	if (!here || host.freq)
-		s->freq = open_at(root, "/sys/devices/system/cpu/cpu%d/cpufreq/"
-				  "scaling_cur_freq", cpu);
+		s->freq = open_ro(path(p, root, CPUDIR, cpu, "/cpufreq/scaling_cur_freq"));
 	if (!here || host.throttle) {
-		s->throttle[0] = open_at(root, "/sys/devices/system/cpu/cpu%d/"
-					 "thermal_throttle/core_throttle_count", cpu);
-		s->throttle[1] = open_at(root, "/sys/devices/system/cpu/cpu%d/"
-					 "thermal_throttle/package_throttle_count", cpu);
+		s->throttle[0] = open_ro(path(p, root, CPUDIR, cpu,
+					      "/thermal_throttle/core_throttle_count"));
+		s->throttle[1] = open_ro(path(p, root, CPUDIR, cpu,
+					      "/thermal_throttle/package_throttle_count"));
 	}
 }
 
 void kscen_noise_close(struct kscen_noise_src *s)
 {
-	kscen_close_fd(&s->stat);
+	if (s->own_stat)
+		kscen_close_fd(&s->stat);
 	kscen_close_fd(&s->sched);
 	kscen_close_fd(&s->freq);
 	kscen_close_fd(&s->throttle[0]);
@@ -103,120 +150,201 @@ void kscen_noise_close(struct kscen_noise_src *s)
 }
 
 /*
- * All of @fd from its start into *@buf (grown as needed), NUL-terminated;
- * the length, or -1. One pread() when it fits: a seq_file makes its text
- * once per read from offset 0.
+ * /proc/stat, parsed a byte at a time as it is read: the cpu line's
+ * columns, the cpuN lines counted, the first number of intr and softirq
+ * (the rest of the intr line, a count an interrupt, is long on a large
+ * machine and skipped).
  */
-static ssize_t reread(int fd, char **buf, size_t *cap)
-{
-	size_t len = 0;
-	ssize_t n;
+struct stat_parse {
+	enum { HEAD, CPU, FIRST, SKIP } state;
+	char head[8];
+	unsigned hn, col;
+	bool digits;
+	unsigned long long v, cols[8];
+	struct kscen_noise_read *r;
+	long long *first;	/* FIRST: where the number goes */
+	bool cpu_line;
+};
 
-	if (fd < 0)
-		return -1;
-	n = pread(fd, *buf, *cap - 1, 0);
-	if (n < 0)
-		return -1;
-	len = n;
-	if (len == *cap - 1) {
-		/* Larger than the buffer: from the start again, all of it. */
-		if (lseek(fd, 0, SEEK_SET) < 0)
-			return -1;
-		len = 0;
-		for (;;) {
-			if (len + 1 >= *cap) {
-				*cap *= 2;
-				*buf = kscen_xrealloc(*buf, *cap);
-			}
-			n = read(fd, *buf + len, *cap - 1 - len);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0)
-				break;
-			len += n;
-		}
-		if (n < 0)
-			return -1;
-	}
-	(*buf)[len] = '\0';
-	return len;
+/* memcmp() == 0, without a page of libc the sample has not touched */
+static bool same(const char *a, const char *b, size_t n)
+{
+	while (n && *a == *b)
+		a++, b++, n--;
+	return !n;
 }
 
-/* The first number of the line starting with @key, or -1. */
-static long long line_value(const char *buf, const char *key, const char **line)
+static void stat_byte(struct stat_parse *p, char c)
 {
-	size_t k = strlen(key);
-	const char *p;
-	char *end;
-	long long v;
+	bool digit = c >= '0' && c <= '9';
 
-	for (p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-		if (strncmp(p, key, k) || p[k] != ' ')
-			continue;
-		if (line)
-			*line = p + k;
-		v = strtoll(p + k, &end, 10);
-		return end == p + k ? -1 : v;
+	if (p->state == HEAD) {
+		if (c != ' ' && c != '\n') {
+			if (p->hn < sizeof(p->head))
+				p->head[p->hn++] = c;
+			else
+				p->state = SKIP;
+			return;
+		}
+		/* "cpu", "cpu17", "intr", "softirq", or a line we skip */
+		p->state = SKIP;
+		if (p->hn == 3 && p->head[0] == 'c' && p->head[1] == 'p' && p->head[2] == 'u') {
+			p->state = CPU;
+			p->cpu_line = true;
+		} else if (p->hn > 3 && p->head[0] == 'c' && p->head[1] == 'p' &&
+			   p->head[2] == 'u' && p->head[3] >= '0' && p->head[3] <= '9') {
+			p->r->nr_cpus++;
+		} else if (p->hn == 4 && same(p->head, "intr", 4)) {
+			p->state = FIRST, p->first = &p->r->intr;
+		} else if (p->hn == 7 && same(p->head, "softirq", 7)) {
+			p->state = FIRST, p->first = &p->r->softirq;
+		}
+		p->v = 0;
+		p->digits = false;
+		if (c != '\n')
+			return;
 	}
-	return -1;
+	if (p->state == CPU || p->state == FIRST) {
+		if (digit) {
+			p->v = p->v * 10 + (c - '0');
+			p->digits = true;
+			return;
+		}
+		if (p->digits && p->state == FIRST) {
+			*p->first = p->v;
+			p->state = SKIP;
+		} else if (p->digits && p->col < 8) {
+			p->cols[p->col++] = p->v;
+		}
+		p->v = 0;
+		p->digits = false;
+	}
+	if (c == '\n') {
+		p->state = HEAD;
+		p->hn = 0;
+	}
+}
+
+static void stat_start(struct stat_parse *p, struct kscen_noise_read *r)
+{
+	memset(p, 0, sizeof(*p));
+	p->r = r;
+	r->busy = r->steal = r->intr = r->softirq = -1;
+	r->nr_cpus = 0;
+}
+
+/* The sums of the cpu line: 0, or -EINVAL when there was none. */
+static int stat_end(struct stat_parse *p)
+{
+	struct kscen_noise_read *r = p->r;
+
+	stat_byte(p, '\n');
+	/* user nice system idle iowait irq softirq steal [guest guest_nice] */
+	if (!p->cpu_line || p->col < 7) {
+		r->busy = r->steal = r->intr = r->softirq = -1;
+		return -EINVAL;
+	}
+	/* guest time is in user already, guest_nice in nice */
+	r->busy = p->cols[0] + p->cols[1] + p->cols[2] + p->cols[5] + p->cols[6];
+	r->steal = p->col >= 8 ? (long long)p->cols[7] : -1;
+	return 0;
 }
 
 int kscen_noise_parse_stat(const char *buf, struct kscen_noise_read *r)
 {
-	unsigned long long f[8] = { 0 };
-	const char *p, *line;
-	unsigned nr = 0;
-	int got;
+	struct stat_parse p;
 
-	r->busy = r->steal = r->intr = r->softirq = -1;
-	r->nr_cpus = 0;
-	if (line_value(buf, "cpu", &line) < 0)
-		return -EINVAL;
-	/* user nice system idle iowait irq softirq steal [guest guest_nice] */
-	got = sscanf(line, "%llu %llu %llu %llu %llu %llu %llu %llu", &f[0], &f[1],
-		     &f[2], &f[3], &f[4], &f[5], &f[6], &f[7]);
-	if (got < 7)
-		return -EINVAL;
-	/* guest time is in user already, guest_nice in nice */
-	r->busy = f[0] + f[1] + f[2] + f[5] + f[6];
-	r->steal = got == 8 ? (long long)f[7] : -1;
-	for (p = buf; (p = strstr(p, "\ncpu")); p++)
-		if (p[4] >= '0' && p[4] <= '9')
-			nr++;
-	r->nr_cpus = nr;
-	r->intr = line_value(buf, "intr", NULL);
-	r->softirq = line_value(buf, "softirq", NULL);
-	return 0;
+	stat_start(&p, r);
+	for (; *buf; buf++)
+		stat_byte(&p, *buf);
+	return stat_end(&p);
+}
+
+/* Read /proc/stat from @fd into @r, through @buf (@len bytes) at a time. */
+static void read_stat(int fd, char *buf, size_t len, struct kscen_noise_read *r)
+{
+	struct stat_parse p;
+	off_t at = 0;
+	ssize_t n;
+
+	stat_start(&p, r);
+	if (fd < 0)
+		return;
+	/*
+	 * One read from offset 0 makes the text, the next ones continue it;
+	 * a short one is its end.
+	 */
+	do {
+		n = pread(fd, buf, len, at);
+		for (ssize_t i = 0; i < n; i++)
+			stat_byte(&p, buf[i]);
+		at += n > 0 ? n : 0;
+	} while (n == (ssize_t)len);
+	if (n < 0 || stat_end(&p)) {
+		r->busy = r->steal = r->intr = r->softirq = -1;
+		r->nr_cpus = 0;
+	}
+}
+
+/* The number after @key and ':' on a line of @buf, or -1 (no strstr). */
+static long after_key(const char *buf, const char *key)
+{
+	size_t k = 0;
+	long v = -1;
+
+	while (key[k])
+		k++;
+	for (const char *l = buf; *l; ) {
+		size_t i = 0;
+
+		while (i < k && l[i] == key[i])
+			i++;
+		if (i == k && (l[k] == ' ' || l[k] == '\t' || l[k] == ':')) {
+			for (l += k; *l == ' ' || *l == '\t'; l++)
+				;
+			if (*l++ != ':')
+				return -1;
+			while (*l == ' ' || *l == '\t')
+				l++;
+			for (v = *l >= '0' && *l <= '9' ? 0 : -1; *l >= '0' && *l <= '9'; l++)
+				v = v * 10 + (*l - '0');
+			return v;
+		}
+		while (*l && *l != '\n')
+			l++;
+		if (*l)
+			l++;
+	}
+	return v;
 }
 
 long kscen_noise_parse_migrations(const char *buf)
 {
-	const char *p = strstr(buf, "\nse.nr_migrations");
-	char *end;
-	long v;
-
-	if (!p)
-		return -1;
-	p += strlen("\nse.nr_migrations");
-	p += strspn(p, " \t");
-	if (*p++ != ':')
-		return -1;
-	v = strtol(p, &end, 10);
-	return end == p || v < 0 ? -1 : v;
+	return after_key(buf, "se.nr_migrations");
 }
 
-/* A small sysfs number (kHz, a count), or -1. */
+/* A small file from @fd into @buf, NUL-terminated; false if unread. */
+static bool read_small(int fd, char *buf, size_t len)
+{
+	ssize_t n = fd >= 0 ? pread(fd, buf, len - 1, 0) : -1;
+
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	return true;
+}
+
+/* A sysfs number (kHz, a count), or -1. */
 static long read_number(int fd)
 {
-	char buf[32], *end;
-	ssize_t n;
+	char buf[32], *p = buf;
 	long v;
 
-	if (fd < 0 || (n = pread(fd, buf, sizeof(buf) - 1, 0)) <= 0)
+	if (!read_small(fd, buf, sizeof(buf)) || *p < '0' || *p > '9')
 		return -1;
-	buf[n] = '\0';
-	v = strtol(buf, &end, 10);
-	return end == buf || v < 0 ? -1 : v;
+	for (v = 0; *p >= '0' && *p <= '9'; p++)
+		v = v * 10 + (*p - '0');
+	return v;
 }
 
 static long long tv_us(const struct timeval *tv)
@@ -226,22 +354,15 @@ static long long tv_us(const struct timeval *tv)
 
 void kscen_noise_take(const struct kscen_noise_src *s, struct kscen_noise_read *r)
 {
-	static char *buf;
-	static size_t cap;
+	/* on the stack: the sample's own pages, no fault of a heap or .bss */
+	char buf[2048];
 	struct rusage self, kids;
 	long a, b;
 
-	if (!buf) {
-		cap = 16384;
-		buf = kscen_xmalloc(cap);
-	}
-	memset(r, 0, sizeof(*r));
-	if (reread(s->stat, &buf, &cap) < 0 || kscen_noise_parse_stat(buf, r)) {
-		r->busy = r->steal = r->intr = r->softirq = -1;
-		r->nr_cpus = 0;
-	}
-	r->migrations = reread(s->sched, &buf, &cap) < 0 ? -1 :
-			kscen_noise_parse_migrations(buf);
+	read_stat(s->stat, buf, sizeof(buf), r);
+	/* /proc/thread-self/sched: 1.8 KiB; more is cut, the key comes early */
+	r->migrations = read_small(s->sched, buf, sizeof(buf)) ?
+			kscen_noise_parse_migrations(buf) : -1;
 	a = read_number(s->throttle[0]);
 	b = read_number(s->throttle[1]);
 	r->throttle = a < 0 && b < 0 ? -1 : (a > 0 ? a : 0) + (b > 0 ? b : 0);
@@ -264,12 +385,12 @@ static long long delta(long long a, long long b)
 void kscen_noise_diff(const struct kscen_noise_read *a,
 		      const struct kscen_noise_read *b, struct kscen_noise_raw *d)
 {
-	long tck = sysconf(_SC_CLK_TCK);
-
+	if (!host.ready)
+		kscen_noise_init();
 	memset(d, 0, sizeof(*d));
 	d->valid = true;
 	d->nr_cpus = b->nr_cpus;
-	d->clk_tck = tck > 0 ? tck : 100;
+	d->clk_tck = host.clk_tck;
 	d->ns = b->ns - a->ns;
 	d->busy = delta(a->busy, b->busy);
 	d->steal = delta(a->steal, b->steal);
@@ -283,34 +404,26 @@ void kscen_noise_diff(const struct kscen_noise_read *a,
 	d->khz = b->khz;
 }
 
-/* The sample process's sources: opened on first use, kept. */
-static struct kscen_noise_src own = { -1, -1, -1, { -1, -1 } };
-static bool own_open;
-
-void kscen_noise_begin(struct kscen_noise_read *before)
+void kscen_noise_begin(struct kscen_noise_span *sp)
 {
-	/* the test hook that measures what the sentinels cost (bench/noise.sh) */
-	const char *off = getenv("KSCEN_TEST_NO_SENTINELS");
-
-	if (off && *off) {
-		before->ns = -1;
+	if (!host.ready)
+		kscen_noise_init();
+	sp->on = !host.off;
+	if (!sp->on)
 		return;
-	}
-	if (!own_open) {
-		kscen_noise_open(&own, "", -1);
-		own_open = true;
-	}
-	kscen_noise_take(&own, before);
+	kscen_noise_open(&sp->src, "", -1);
+	kscen_noise_take(&sp->src, &sp->before);
 }
 
-void kscen_noise_end(const struct kscen_noise_read *before, struct kscen_noise_raw *out)
+void kscen_noise_end(struct kscen_noise_span *sp, struct kscen_noise_raw *out)
 {
 	struct kscen_noise_read after;
 
-	if (before->ns < 0)
+	if (!sp->on)
 		return;
-	kscen_noise_take(&own, &after);
-	kscen_noise_diff(before, &after, out);
+	kscen_noise_take(&sp->src, &after);
+	kscen_noise_close(&sp->src);
+	kscen_noise_diff(&sp->before, &after, out);
 }
 
 /* ---- The verdict ---- */
@@ -363,7 +476,9 @@ void kscen_noise_judge(const struct kscen_noise_raw *d, struct kscen_sample_rec 
 	}
 	if (d->busy >= 0 && d->own_us >= 0) {
 		busy_us = d->busy * tick_us;
-		rec->other = round(fmax(0, (busy_us - d->own_us) / (secs * 1e6)) * 1000) / 1000;
+		/* ticks can outrun the wall a little: never more than the CPUs */
+		rec->other = round(fmin(cpus, fmax(0, (busy_us - d->own_us) /
+						  (secs * 1e6))) * 1000) / 1000;
 		if ((busy_us - d->own_us - slack) / (secs * 1e6) >= KSCEN_NOISE_OTHER_CPUS)
 			add_cause(cause, sizeof(cause), "other load %.1f CPU", rec->other);
 	}

@@ -46,23 +46,25 @@ struct kscen_noise_raw {
 };
 
 /*
- * Where the counters are read: files kept open for the process's life
- * (pread from offset 0 reads them anew). @root is "" for this machine, or
- * a directory laid out like it (proc/stat, proc/thread-self/sched,
- * sys/devices/system/cpu/cpuN/...) for tests; @cpu the CPU whose frequency
- * and throttle counts are read (-1: the one this thread is on).
+ * Where the counters are read: files kept open while they are read again
+ * (pread from offset 0 makes a /proc or /sys file's text anew). @root is
+ * "" for this machine, or a directory laid out like it (proc/stat,
+ * proc/thread-self/sched, sys/devices/system/cpu/cpuN/...) for tests;
+ * @cpu the CPU whose frequency and throttle counts are read (-1: the one
+ * this thread is on).
  */
 struct kscen_noise_src {
 	int stat, sched, freq, throttle[2];
+	bool own_stat;		/* stat is ours to close, not kscen_noise_init()'s */
 };
 void kscen_noise_open(struct kscen_noise_src *s, const char *root, int cpu);
+void kscen_noise_close(struct kscen_noise_src *s);
 /*
- * Once, before the fork server starts: /proc/stat opened and what the
- * host's CPUs have found, for every sample process to inherit (optional:
- * without it each sample process looks for itself).
+ * Once, before the fork server starts: /proc/stat opened, what the host's
+ * CPUs have, USER_HZ, and the test hook KSCEN_TEST_NO_SENTINELS, for every
+ * sample process to inherit (without it, each process finds them itself).
  */
 void kscen_noise_init(void);
-void kscen_noise_close(struct kscen_noise_src *s);
 /* Read every counter of @s, and this process's rusage, into @r. */
 void kscen_noise_take(const struct kscen_noise_src *s, struct kscen_noise_read *r);
 /* @b - @a into @d, valid. */
@@ -71,12 +73,17 @@ void kscen_noise_diff(const struct kscen_noise_read *a,
 
 /*
  * Around the workload's sample(), in the process that calls it (body.c):
- * this machine's sources, opened on first use and kept. The test hook
+ * this machine's counters before, then after, into @out. The test hook
  * KSCEN_TEST_NO_SENTINELS=1 leaves them unread (@out untouched): what they
  * cost is measured against it.
  */
-void kscen_noise_begin(struct kscen_noise_read *before);
-void kscen_noise_end(const struct kscen_noise_read *before, struct kscen_noise_raw *out);
+struct kscen_noise_span {
+	bool on;
+	struct kscen_noise_src src;
+	struct kscen_noise_read before;
+};
+void kscen_noise_begin(struct kscen_noise_span *sp);
+void kscen_noise_end(struct kscen_noise_span *sp, struct kscen_noise_raw *out);
 
 /* The parsers, for tests: 0, or -EINVAL when the text is not that file's. */
 int kscen_noise_parse_stat(const char *buf, struct kscen_noise_read *r);
@@ -90,7 +97,7 @@ long kscen_noise_parse_migrations(const char *buf);
  */
 #define KSCEN_NOISE_STEAL_PCT	5.0
 #define KSCEN_NOISE_OTHER_CPUS	0.25
-#define KSCEN_NOISE_IRQ_RATE	10000.0
+#define KSCEN_NOISE_IRQ_RATE	5000.0
 
 /*
  * The record of a sample from what the sentinels saw (@d may be invalid:

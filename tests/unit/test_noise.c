@@ -195,9 +195,9 @@ static void test_noise_thresholds_and_slack(void **state)
 	/* steal: 12 ticks of 2 CPUs x 1 s less 2 ticks = 5%; 11 are not */
 	VERDICT("steal 6%", 1000, 100, 12, 1000000, 500, 0);
 	VERDICT(NULL, 1000, 100, 11, 1000000, 500, 0);
-	/* interrupts: 10,000 a second per CPU */
-	VERDICT("interrupts 20000/s", 1000, 100, 0, 1000000, 20000, 0);
-	VERDICT(NULL, 1000, 100, 0, 1000000, 19999, 0);
+	/* interrupts: 5,000 a second per CPU */
+	VERDICT("interrupts 10000/s", 1000, 100, 0, 1000000, 10000, 0);
+	VERDICT(NULL, 1000, 100, 0, 1000000, 9999, 0);
 	/* throttling, and every cause at once, in their order */
 	VERDICT("thermal throttling 1", 1000, 100, 0, 1000000, 500, 1);
 	VERDICT("steal 15%, other load 1.0 CPU, interrupts 30000/s, thermal throttling 2",
