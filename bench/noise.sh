@@ -20,18 +20,21 @@
 #  3. Cost. syscall.basic at 1,000 loops with and without the sentinels
 #     (the test hook KSCEN_TEST_NO_SENTINELS=1), ROUNDS alternating rounds,
 #     each a run of N+1 and of 1 sample: what a sample measures (median
-#     usecs/op) and the harness's time per sample (the difference of the
-#     runs' wall times, less what the samples measured, over N), as the
-#     median of each round's ratio on/off. Done when the measure moves by
-#     at most 2% and the harness by at most 10%.
+#     usecs/op) and the harness's cost per sample (the difference of the
+#     two runs, less what the samples measured, over N), in wall time and
+#     in CPU time (of kscen, its fork server and its samples: what a
+#     loaded machine blurs less), as the median of each round's ratio
+#     on/off. Done when the measure moves by at most 2% and the harness by
+#     at most 10%.
 #
-# Environment: KSCEN (./kscen), SAMPLES (100), P (0.3), RUNTIME (100ms),
-# TRIALS (10), REPEAT (10), ROUNDS (5), N (400), SEED (1).
+# Environment: KSCEN (./kscen), PARTS ("1 2 3": which of them), SAMPLES
+# (100), P (0.3), RUNTIME (100ms), TRIALS (10), REPEAT (10), ROUNDS (5),
+# N (400), SEED (1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 samples=${SAMPLES:-100} p=${P:-0.3} runtime=${RUNTIME:-100ms}
 trials=${TRIALS:-10} repeat=${REPEAT:-10} rounds=${ROUNDS:-5} n=${N:-400}
-seed=${SEED:-1}
+seed=${SEED:-1} parts=" ${PARTS:-1 2 3} "
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # A copy: a rebuild during the measurement must not change it.
@@ -62,6 +65,7 @@ echo "date: $(date -u +%Y-%m-%dT%H:%MZ)  load: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "system check: $("$kscen" system check --watch 1000 | sed -n 's/^off: //p')"
 
 # ---- 1. detection ----------------------------------------------------------
+if [[ $parts == *" 1 "* ]]; then
 KSCEN_TEST_DISTURB=$p,2,$seed "$kscen" run -q --no-save --compare none --format json \
 	--noise flag -r "$samples" "$tmp/cpu.yaml" >"$tmp/det.json"
 $py - "$tmp/det.json" <<'PY'
@@ -95,6 +99,7 @@ if causes:
     print("   causes of the false alarms: " +
           ", ".join(f"{k} {v}" for k, v in sorted(causes.items())))
 PY
+fi
 
 # ---- 2. intermittent load: CI width and A/A rate ---------------------------
 # way NAME POLICY [ENV...]: TRIALS pairs of runs, each into its own directory
@@ -129,6 +134,7 @@ while i < len(text):
 hw.sort()
 print(f"{hw[len(hw) // 2]:.2f} '"$sig"'")'
 }
+if [[ $parts == *" 2 "* ]]; then
 way quiet flag
 way flag flag KSCEN_TEST_DISTURB=$p,2,$((seed + 1))
 way retake retake KSCEN_TEST_DISTURB=$p,2,$((seed + 1))
@@ -140,47 +146,49 @@ echo "2. intermittent load (P $p), $trials pairs of runs of $repeat samples:"
 echo "   quiet:  CI ±$qci% (median over runs), A/A $qaa/$trials"
 echo "   flag:   CI ±$fci% ($(ratio "$fci" "$qci") quiet's), A/A $faa/$trials ($(ratio "$faa" "$qaa"))"
 echo "   retake: CI ±$rci% ($(ratio "$rci" "$qci") quiet's), A/A $raa/$trials ($(ratio "$raa" "$qaa"))"
+fi
 
 # ---- 3. cost: alternating rounds with and without the sentinels ------------
-now() { date +%s%N; }
-# side ENV: "MEASURED_USECS_PER_OP HARNESS_MS_PER_SAMPLE" of one round
-side() {
-	local t0 a b f m
-	t0=$(now)
-	env "$@" "$kscen" run -q --no-save --compare none -r 1 "$tmp/sys.yaml" >/dev/null
-	a=$(($(now) - t0))
-	rm -rf "$tmp/res3"
-	t0=$(now)
-	env "$@" "$kscen" run -q --compare none -o "$tmp/res3" -r $((n + 1)) "$tmp/sys.yaml" >/dev/null
-	b=$(($(now) - t0))
-	f=$(ls "$tmp"/res3/noise-sys/*.yaml)
-	"$kscen" report --format json "$f" | $py -c '
-import json, sys
-m = json.load(sys.stdin)["jobs"][0]["metrics"][0]
-a, b, n = '"$a"' / 1e9, '"$b"' / 1e9, '"$n"'
-# what the samples measured: usecs/op x 1,000 loops, in seconds
-took = sum(m["samples"]) * 1000 / 1e6
-print(m["median"], 1000 * (b - a - took * n / (n + 1)) / n)'
-}
-: >"$tmp/cost"
-for ((r = 1; r <= rounds; r++)); do
-	if ((r % 2)); then
-		on=$(side); off=$(side KSCEN_TEST_NO_SENTINELS=1)
-	else
-		off=$(side KSCEN_TEST_NO_SENTINELS=1); on=$(side)
-	fi
-	echo "$on $off" >>"$tmp/cost"
-done
-$py - "$tmp/cost" "$rounds" "$n" <<'PY'
-import sys
-rows = [list(map(float, l.split())) for l in open(sys.argv[1])]
-med = lambda v: sorted(v)[len(v) // 2] if len(v) % 2 else sum(sorted(v)[len(v) // 2 - 1:len(v) // 2 + 1]) / 2
-print(f"3. cost, {sys.argv[2]} alternating rounds of {int(sys.argv[3]) + 1} samples of syscall.basic 1,000 loops:")
-print(f"   measured: on {med([r[0] for r in rows]):.4f}, off {med([r[2] for r in rows]):.4f} usecs/op;"
-      f" ratio on/off {med([r[0] / r[2] for r in rows]):.4f} (each round's: "
-      + " ".join(f"{r[0] / r[2]:.3f}" for r in rows) + ")")
-print(f"   harness: on {med([r[1] for r in rows]):.3f}, off {med([r[3] for r in rows]):.3f} ms a sample;"
-      f" ratio on/off {med([r[1] / r[3] for r in rows]):.3f} (each round's: "
-      + " ".join(f"{r[1] / r[3]:.3f}" for r in rows) + ")")
+[[ $parts == *" 3 "* ]] && $py - "$kscen" "$tmp" "$rounds" "$n" <<'PY'
+import json, os, resource, subprocess, sys, time
+kscen, tmp, rounds, n = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+def timed(env, args):
+    """wall and CPU (the whole process tree's: runner, server, samples)"""
+    r0, t0 = resource.getrusage(resource.RUSAGE_CHILDREN), time.monotonic()
+    subprocess.run([kscen] + args, env=env, check=True, stdout=subprocess.DEVNULL)
+    t, r1 = time.monotonic() - t0, resource.getrusage(resource.RUSAGE_CHILDREN)
+    return t, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+def side(on):
+    env = dict(os.environ)
+    if not on:
+        env["KSCEN_TEST_NO_SENTINELS"] = "1"
+    base = ["run", "-q", "--compare", "none"]
+    wa, ca = timed(env, base + ["--no-save", "-r", "1", tmp + "/sys.yaml"])
+    res = f"{tmp}/res3-{int(on)}"
+    subprocess.run(["rm", "-rf", res], check=True)
+    wb, cb = timed(env, base + ["-o", res, "-r", str(n + 1), tmp + "/sys.yaml"])
+    f = [x for x in os.listdir(res + "/noise-sys") if x.endswith(".yaml")][0]
+    out = subprocess.run([kscen, "report", "--format", "json", f"{res}/noise-sys/{f}"],
+                         check=True, capture_output=True, text=True).stdout
+    m = json.loads(out)["jobs"][0]["metrics"][0]
+    took = sum(m["samples"]) * 1000 / 1e6   # usecs/op x 1,000 loops, in s
+    return (m["median"], 1000 * (wb - wa - took * n / (n + 1)) / n,
+            1000 * (cb - ca - took * n / (n + 1)) / n)
+rows = []
+for r in range(rounds):
+    order = (True, False) if r % 2 == 0 else (False, True)
+    got = {o: side(o) for o in order}
+    rows.append((got[True], got[False]))
+def med(v):
+    v = sorted(v)
+    return v[len(v) // 2] if len(v) % 2 else (v[len(v) // 2 - 1] + v[len(v) // 2]) / 2
+print(f"3. cost, {rounds} alternating rounds of {n + 1} samples of syscall.basic 1,000 loops"
+      " (on/off: with and without the sentinels):")
+for i, what, unit in ((0, "measured", "usecs/op"), (1, "harness, wall", "ms a sample"),
+                      (2, "harness, CPU", "ms a sample")):
+    on, off = [r[0][i] for r in rows], [r[1][i] for r in rows]
+    ratios = [a / b for a, b in zip(on, off)]
+    print(f"   {what}: on {med(on):.4f}, off {med(off):.4f} {unit}; ratio {med(ratios):.3f}"
+          " (rounds: " + " ".join(f"{x:.3f}" for x in ratios) + ")")
 PY
 echo "# $(($(date +%s) - start)) s, load at the end $(cut -d' ' -f1-3 /proc/loadavg)"

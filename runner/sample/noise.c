@@ -8,7 +8,7 @@
  * interrupts and softirqs; getrusage() of the sample's processes (itself
  * and the children it reaped) for their own CPU time and their voluntary
  * and involuntary context switches; the reading thread's se.nr_migrations
- * (/proc/thread-self/sched); and where the host has them the frequency
+ * (/proc/self/sched); and where the host has them the frequency
  * and thermal throttle counts of the CPU it started on. Nothing is armed
  * that would run while the sample does (a perf event would cost each of
  * its context switches).
@@ -20,7 +20,9 @@
  * the runner before the fork server forks (kscen_noise_init(): /proc/stat
  * opened, which files the host has, USER_HZ), and the reading itself
  * parses with a few loops of its own into a buffer on the stack, without
- * stdio, malloc or libc's string functions: 26 faults a sample became 4
+ * stdio, malloc or libc's string functions, its system calls through
+ * syscall() (one page of libc, not one a wrapper), its code marked hot
+ * so that the linker keeps it together: 26 faults a sample became 3
  * (docs/noise.md).
  *
  * Other processes' CPU is the machine's busy time less the sample's own:
@@ -39,6 +41,7 @@
 #include <poll.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "lib/child.h"
@@ -48,6 +51,9 @@
 #include "runner.h"
 
 /* ---- Reading ---- */
+
+/* The functions a sample process runs, kept together by the linker. */
+#define HOT __attribute__((hot))
 
 /*
  * What this host has, found once by kscen_noise_init(), before the fork
@@ -84,7 +90,7 @@ void kscen_noise_init(void)
  * @a @b, @cpu in decimal when >= 0, then @c, into @out (PATH_MAX_NOISE),
  * cut short if too long (then it opens nothing): no stdio.
  */
-static const char *path(char *out, const char *a, const char *b, int cpu,
+static HOT const char *path(char *out, const char *a, const char *b, int cpu,
 			const char *c)
 {
 	char digits[12];
@@ -107,14 +113,38 @@ static const char *path(char *out, const char *a, const char *b, int cpu,
 	return out;
 }
 
-static int open_ro(const char *p)
+/*
+ * The system calls of a reading, through syscall(): its one page of libc
+ * instead of a page a wrapper (open64, pread64, close and getrusage are on
+ * three). struct rusage is the kernel's where longs are 64 bits.
+ */
+#if defined(__LP64__) && defined(SYS_getrusage)
+#define sys_open(p)		syscall(SYS_openat, AT_FDCWD, (p), O_RDONLY | O_CLOEXEC)
+#define sys_pread(f, b, n, o)	syscall(SYS_pread64, (f), (b), (n), (o))
+#define sys_close(f)		syscall(SYS_close, (f))
+#define sys_getrusage(w, r)	syscall(SYS_getrusage, (w), (r))
+#else
+#define sys_open(p)		open((p), O_RDONLY | O_CLOEXEC)
+#define sys_pread(f, b, n, o)	pread((f), (b), (n), (o))
+#define sys_close(f)		close(f)
+#define sys_getrusage(w, r)	getrusage((w), (r))
+#endif
+
+static HOT int open_ro(const char *p)
 {
-	return open(p, O_RDONLY | O_CLOEXEC);
+	return sys_open(p);
+}
+
+static HOT void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		sys_close(*fd);
+	*fd = -1;
 }
 
 #define CPUDIR "/sys/devices/system/cpu/cpu"
 
-void kscen_noise_open(struct kscen_noise_src *s, const char *root, int cpu)
+HOT void kscen_noise_open(struct kscen_noise_src *s, const char *root, int cpu)
 {
 	bool here = !*root;
 	char p[PATH_MAX_NOISE];
@@ -125,7 +155,8 @@ void kscen_noise_open(struct kscen_noise_src *s, const char *root, int cpu)
 		cpu = sched_getcpu();
 	s->own_stat = !here || host.stat < 0;
 	s->stat = s->own_stat ? open_ro(path(p, root, "/proc/stat", -1, "")) : host.stat;
-	s->sched = open_ro(path(p, root, "/proc/thread-self/sched", -1, ""));
+	/* the main thread's, which calls sample(): one lookup less than thread-self */
+	s->sched = open_ro(path(p, root, "/proc/self/sched", -1, ""));
 	s->freq = s->throttle[0] = s->throttle[1] = -1;
 	if (cpu < 0)
 		return;
@@ -139,14 +170,14 @@ void kscen_noise_open(struct kscen_noise_src *s, const char *root, int cpu)
 	}
 }
 
-void kscen_noise_close(struct kscen_noise_src *s)
+HOT void kscen_noise_close(struct kscen_noise_src *s)
 {
 	if (s->own_stat)
-		kscen_close_fd(&s->stat);
-	kscen_close_fd(&s->sched);
-	kscen_close_fd(&s->freq);
-	kscen_close_fd(&s->throttle[0]);
-	kscen_close_fd(&s->throttle[1]);
+		close_fd(&s->stat);
+	close_fd(&s->sched);
+	close_fd(&s->freq);
+	close_fd(&s->throttle[0]);
+	close_fd(&s->throttle[1]);
 }
 
 /*
@@ -167,14 +198,14 @@ struct stat_parse {
 };
 
 /* memcmp() == 0, without a page of libc the sample has not touched */
-static bool same(const char *a, const char *b, size_t n)
+static HOT bool same(const char *a, const char *b, size_t n)
 {
 	while (n && *a == *b)
 		a++, b++, n--;
 	return !n;
 }
 
-static void stat_byte(struct stat_parse *p, char c)
+static HOT void stat_byte(struct stat_parse *p, char c)
 {
 	bool digit = c >= '0' && c <= '9';
 
@@ -225,7 +256,7 @@ static void stat_byte(struct stat_parse *p, char c)
 	}
 }
 
-static void stat_start(struct stat_parse *p, struct kscen_noise_read *r)
+static HOT void stat_start(struct stat_parse *p, struct kscen_noise_read *r)
 {
 	memset(p, 0, sizeof(*p));
 	p->r = r;
@@ -234,7 +265,7 @@ static void stat_start(struct stat_parse *p, struct kscen_noise_read *r)
 }
 
 /* The sums of the cpu line: 0, or -EINVAL when there was none. */
-static int stat_end(struct stat_parse *p)
+static HOT int stat_end(struct stat_parse *p)
 {
 	struct kscen_noise_read *r = p->r;
 
@@ -261,7 +292,7 @@ int kscen_noise_parse_stat(const char *buf, struct kscen_noise_read *r)
 }
 
 /* Read /proc/stat from @fd into @r, through @buf (@len bytes) at a time. */
-static void read_stat(int fd, char *buf, size_t len, struct kscen_noise_read *r)
+static HOT void read_stat(int fd, char *buf, size_t len, struct kscen_noise_read *r)
 {
 	struct stat_parse p;
 	off_t at = 0;
@@ -275,7 +306,7 @@ static void read_stat(int fd, char *buf, size_t len, struct kscen_noise_read *r)
 	 * a short one is its end.
 	 */
 	do {
-		n = pread(fd, buf, len, at);
+		n = sys_pread(fd, buf, len, at);
 		for (ssize_t i = 0; i < n; i++)
 			stat_byte(&p, buf[i]);
 		at += n > 0 ? n : 0;
@@ -287,7 +318,7 @@ static void read_stat(int fd, char *buf, size_t len, struct kscen_noise_read *r)
 }
 
 /* The number after @key and ':' on a line of @buf, or -1 (no strstr). */
-static long after_key(const char *buf, const char *key)
+static HOT long after_key(const char *buf, const char *key)
 {
 	size_t k = 0;
 	long v = -1;
@@ -318,15 +349,15 @@ static long after_key(const char *buf, const char *key)
 	return v;
 }
 
-long kscen_noise_parse_migrations(const char *buf)
+HOT long kscen_noise_parse_migrations(const char *buf)
 {
 	return after_key(buf, "se.nr_migrations");
 }
 
 /* A small file from @fd into @buf, NUL-terminated; false if unread. */
-static bool read_small(int fd, char *buf, size_t len)
+static HOT bool read_small(int fd, char *buf, size_t len)
 {
-	ssize_t n = fd >= 0 ? pread(fd, buf, len - 1, 0) : -1;
+	ssize_t n = fd >= 0 ? sys_pread(fd, buf, len - 1, 0) : -1;
 
 	if (n <= 0)
 		return false;
@@ -335,7 +366,7 @@ static bool read_small(int fd, char *buf, size_t len)
 }
 
 /* A sysfs number (kHz, a count), or -1. */
-static long read_number(int fd)
+static HOT long read_number(int fd)
 {
 	char buf[32], *p = buf;
 	long v;
@@ -347,12 +378,12 @@ static long read_number(int fd)
 	return v;
 }
 
-static long long tv_us(const struct timeval *tv)
+static HOT long long tv_us(const struct timeval *tv)
 {
 	return tv->tv_sec * 1000000LL + tv->tv_usec;
 }
 
-void kscen_noise_take(const struct kscen_noise_src *s, struct kscen_noise_read *r)
+HOT void kscen_noise_take(const struct kscen_noise_src *s, struct kscen_noise_read *r)
 {
 	/* on the stack: the sample's own pages, no fault of a heap or .bss */
 	char buf[2048];
@@ -360,15 +391,15 @@ void kscen_noise_take(const struct kscen_noise_src *s, struct kscen_noise_read *
 	long a, b;
 
 	read_stat(s->stat, buf, sizeof(buf), r);
-	/* /proc/thread-self/sched: 1.8 KiB; more is cut, the key comes early */
+	/* /proc/self/sched: 1.8 KiB; more is cut, the key comes early */
 	r->migrations = read_small(s->sched, buf, sizeof(buf)) ?
 			kscen_noise_parse_migrations(buf) : -1;
 	a = read_number(s->throttle[0]);
 	b = read_number(s->throttle[1]);
 	r->throttle = a < 0 && b < 0 ? -1 : (a > 0 ? a : 0) + (b > 0 ? b : 0);
 	r->khz = read_number(s->freq);
-	getrusage(RUSAGE_SELF, &self);
-	getrusage(RUSAGE_CHILDREN, &kids);
+	sys_getrusage(RUSAGE_SELF, &self);
+	sys_getrusage(RUSAGE_CHILDREN, &kids);
 	r->own_us = tv_us(&self.ru_utime) + tv_us(&self.ru_stime) +
 		    tv_us(&kids.ru_utime) + tv_us(&kids.ru_stime);
 	r->vcsw = self.ru_nvcsw + kids.ru_nvcsw;
@@ -376,13 +407,13 @@ void kscen_noise_take(const struct kscen_noise_src *s, struct kscen_noise_read *
 	r->ns = kscen_now_ns();
 }
 
-/* b - a where both are known, else -1. */
-static long long delta(long long a, long long b)
+/* b - a where both are known, else -1; called, not inlined ten times */
+static __attribute__((noinline)) HOT long long delta(long long a, long long b)
 {
 	return a < 0 || b < 0 || b < a ? -1 : b - a;
 }
 
-void kscen_noise_diff(const struct kscen_noise_read *a,
+HOT void kscen_noise_diff(const struct kscen_noise_read *a,
 		      const struct kscen_noise_read *b, struct kscen_noise_raw *d)
 {
 	if (!host.ready)
@@ -404,7 +435,7 @@ void kscen_noise_diff(const struct kscen_noise_read *a,
 	d->khz = b->khz;
 }
 
-void kscen_noise_begin(struct kscen_noise_span *sp)
+HOT void kscen_noise_begin(struct kscen_noise_span *sp)
 {
 	if (!host.ready)
 		kscen_noise_init();
@@ -415,7 +446,7 @@ void kscen_noise_begin(struct kscen_noise_span *sp)
 	kscen_noise_take(&sp->src, &sp->before);
 }
 
-void kscen_noise_end(struct kscen_noise_span *sp, struct kscen_noise_raw *out)
+HOT void kscen_noise_end(struct kscen_noise_span *sp, struct kscen_noise_raw *out)
 {
 	struct kscen_noise_read after;
 

@@ -49,7 +49,7 @@ struct kscen_noise_raw {
  * Where the counters are read: files kept open while they are read again
  * (pread from offset 0 makes a /proc or /sys file's text anew). @root is
  * "" for this machine, or a directory laid out like it (proc/stat,
- * proc/thread-self/sched, sys/devices/system/cpu/cpuN/...) for tests;
+ * proc/self/sched, sys/devices/system/cpu/cpuN/...) for tests;
  * @cpu the CPU whose frequency and throttle counts are read (-1: the one
  * this thread is on).
  */

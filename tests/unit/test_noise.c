@@ -68,7 +68,7 @@ static void test_noise_parses_recorded_proc_stat(void **state)
 
 static void test_noise_parses_migrations(void **state)
 {
-	char *buf = slurp(FX "/after/proc/thread-self/sched");
+	char *buf = slurp(FX "/after/proc/self/sched");
 
 	(void)state;
 	assert_int_equal(kscen_noise_parse_migrations(buf), 5);
