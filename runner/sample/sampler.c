@@ -290,20 +290,19 @@ enum { MSG_START = 1, MSG_EXIT };
 
 #define MAX_LIVE 16		/* sample processes not yet reaped */
 
-/* The sample process, forked by the server. */
+/*
+ * The sample process, forked by the server with the request decoded
+ * already (@ret its result): every page the decoding touches is one the
+ * server keeps mapped, where each sample process would fault it in anew.
+ */
 static void __attribute__((noreturn))
-sample_process(char *req, size_t len, const int fds[2], pid_t server, int sock)
+sample_process(struct kscen_sample_req *r, int ret, const char *why,
+	       pid_t server, int sock)
 {
-	struct buf b = { .p = req, .cap = len };
-	struct kscen_sample_req r = { .fd = fds[0], .procs_fd = fds[1] };
-	char why[KSCEN_REASON_MAX] = "";
-	int ret;
-
 	setpgid(0, 0);
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != server)
 		_exit(ECHILD);
 	close(sock);
-	ret = decode(&b, &r, why, sizeof(why));
 	if (ret) {
 		/* A request this binary cannot read: say so in the record. */
 		struct kscen_sample_out out = { .ret = ret };
@@ -314,11 +313,11 @@ sample_process(char *req, size_t len, const int fds[2], pid_t server, int sock)
 		else
 			snprintf(out.reason, sizeof(out.reason), "sampler: bad request: %s",
 				 strerror(-ret));
-		n = write(r.fd, &out, sizeof(out));
+		n = write(r->fd, &out, sizeof(out));
 		_exit(n == sizeof(out) ? 0 : 1);
 	}
-	kscen_verbose = r.verbose;
-	_exit(kscen_sample_body(&r));
+	kscen_verbose = r->verbose;
+	_exit(kscen_sample_body(r));
 }
 
 static bool say(int sock, const struct msg *m)
@@ -340,19 +339,28 @@ static void preload(char *req, size_t len)
 		kscen_module_load(module, err, sizeof(err));
 }
 
-/* A request: fork its sample process, say its pid. */
+/*
+ * A request: fork its sample process, say its pid. The server has one
+ * thread, so _Fork() (fork without the atfork handlers: no malloc arena
+ * locked and unlocked on both sides, pages the parent and the child would
+ * each fault in again) leaves the child a consistent libc.
+ */
 static bool start(int sock, char *req, ssize_t n, int fds[2],
 		  struct pollfd *live, unsigned *nr_live)
 {
 	struct msg m = { .type = MSG_START };
+	struct buf b = { .p = req, .cap = n };
+	struct kscen_sample_req r = { .fd = fds[0], .procs_fd = fds[1] };
+	char why[KSCEN_REASON_MAX] = "";
 	pid_t self = getpid();
+	int ret;
 
 	preload(req, n);
-
+	ret = decode(&b, &r, why, sizeof(why));
 	if (fds[0] < 0 || *nr_live == MAX_LIVE) {
 		m.err = fds[0] < 0 ? -EBADMSG : -EAGAIN;
-	} else if ((m.pid = fork()) == 0) {
-		sample_process(req, n, fds, self, sock);
+	} else if ((m.pid = _Fork()) == 0) {
+		sample_process(&r, ret, why, self, sock);
 	} else if (m.pid < 0) {
 		m.err = -errno;
 	} else {
@@ -364,6 +372,7 @@ static bool start(int sock, char *req, ssize_t n, int fds[2],
 		else
 			(*nr_live)++;
 	}
+	free((void *)r.params);
 	for (int i = 0; i < 2; i++)
 		if (fds[i] >= 0)
 			close(fds[i]);

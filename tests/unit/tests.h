@@ -57,6 +57,7 @@
 	X(test_messaging_engine_runs_and_stops)		\
 	X(test_perf_bench_more_defaults_are_perfs)	\
 	X(test_perf_bench_units_detected)		\
+	X(test_bench_barrier_releases_all)		\
 	X(test_json_path_names_one_value)	\
 	X(test_profile_self_children_and_folding)	\
 	X(test_profile_diff_orders_by_delta)		\
