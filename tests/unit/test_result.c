@@ -403,6 +403,15 @@ void test_result_load_rejects_bad_files(void **state)
 		{ "scenario: \"a\\0b\"\njobs: []\n", "NUL" },
 		{ "scenario: x\njobs: &a [*a]\n", "expected a mapping" },
 		{ "scenario: x\njobs: []\n\xff\n", "UTF-8" },
+		/* a job's noise and its samples' records */
+		{ "scenario: x\njobs: [{id: a, status: ok, noise: 5}]\n",
+		  "noise: expected a mapping" },
+		{ "scenario: x\njobs: [{id: a, status: ok, noise: {samples: [3]}}]\n",
+		  "sample: expected a mapping" },
+		{ "scenario: x\njobs: [{id: a, status: ok, noise: {samples: [{value: 1}]}}]\n",
+		  "missing 'round'" },
+		{ "scenario: x\njobs: [{id: a, status: ok, noise: {samples: "
+		  "[{round: 1, ivcsw: many}]}}]\n", "expected an integer" },
 	};
 	char *dir = tmpdir(), err[512], *bomb;
 	struct kscen_run *r;
