@@ -541,19 +541,30 @@ static void plant_parse(void)
 {
 	const char *e = getenv("KSCEN_TEST_DISTURB");
 	unsigned long long seed = 1;
-	unsigned cpus = 2;
+	unsigned long cpus = 2;
+	char *end;
 	double p;
-	char tail;
-	int n;
+	bool ok;
 
 	plant.parsed = true;
 	if (!e || !*e)
 		return;
-	n = sscanf(e, "%lf,%u,%llu%c", &p, &cpus, &seed, &tail);
-	if (n < 1 || n > 3 || !(p >= 0 && p <= 1) || cpus < 1 || cpus > PLANT_MAX) {
+	p = strtod(e, &end);
+	ok = end != e && p >= 0 && p <= 1;
+	if (ok && *end == ',') {
+		e = end + 1;
+		cpus = strtoul(e, &end, 10);
+		ok = end != e && *e != '-' && cpus >= 1 && cpus <= PLANT_MAX;
+	}
+	if (ok && *end == ',') {
+		e = end + 1;
+		seed = strtoull(e, &end, 10);
+		ok = end != e && *e != '-';
+	}
+	if (!ok || *end) {
 		kscen_diag(KSCEN_DIAG_WARNING, NULL, NOWHERE, "KSCEN_TEST_DISTURB=%s: "
 			   "expected P[,CPUS[,SEED]], P from 0 to 1, CPUS from 1 to %d; "
-			   "nothing planted", e, PLANT_MAX);
+			   "nothing planted", getenv("KSCEN_TEST_DISTURB"), PLANT_MAX);
 		return;
 	}
 	plant.p = p;
