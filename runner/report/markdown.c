@@ -175,5 +175,7 @@ void report_markdown(FILE *out, const struct kscen_report_model *rm)
 	fputc('\n', out);
 	for (unsigned e = 0; e < rm->nr_entries; e++)
 		md_entry(out, rm, &rm->entry[e]);
+	if (*rm->noise)
+		fprintf(out, "\nNoise: %s.\n", rm->noise);
 	kscen_profile_markdown(out, run);	/* profile_report.h */
 }

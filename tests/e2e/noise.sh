@@ -58,6 +58,9 @@ grep -qx '     6 of 6 samples disturbed (other load up to 2.0 CPU), 3 retaken: 3
 	grep -qx '# noise: 6 of 6 samples disturbed (other load up to 2.0 CPU) in 1 of 1 jobs, 3 set aside (noise: retake)' "$tmp/out" &&
 	grep -qx '# system check: load 28.34' "$tmp/out" &&
 	pass noise_stored_run_report_lines || fail noise_stored_run_report_lines "$(cat "$tmp/out" "$tmp/err")"
+run "$kscen" report --format markdown $fx/results/noise.yaml
+grep -qx 'Noise: 6 of 6 samples disturbed (other load up to 2.0 CPU) in 1 of 1 jobs, 3 set aside (noise: retake).' "$tmp/out" &&
+	pass noise_markdown_one_line_per_run || fail noise_markdown_one_line_per_run "$(cat "$tmp/out" "$tmp/err")"
 
 # ---- the scenario's policy, a job's own, and --noise over both -----------
 rm -rf "$res"
