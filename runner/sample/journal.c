@@ -382,17 +382,17 @@ unsigned long kscen_journal_replayed(const struct kscen_journal *j)
  * struct kscen_noise_raw; missing before noise.c, then the sample was not
  * judged.
  */
-#define NOISE_FMT "n %u %u %lld %lld %lld %lld %lld %lld %ld %ld %ld %ld %ld %d"
+#define NOISE_FMT "n %u %u %lld %lld %lld %lld %lld %lld %ld %ld %ld %ld %ld %lld %d"
 #define NOISE_ARGS(d) (d)->nr_cpus, (d)->clk_tck, (d)->ns, (d)->busy, (d)->steal, \
 	(d)->own_us, (d)->intr, (d)->softirq, (d)->vcsw, (d)->ivcsw, \
-	(d)->migrations, (d)->throttle, (d)->khz
+	(d)->migrations, (d)->throttle, (d)->khz, (d)->total
 
 static int replay_noise(char **save, struct kscen_noise_raw *d)
 {
-	long long v[14];
+	long long v[15];
 	char *tok, *end;
 
-	for (unsigned i = 0; i < 14; i++) {
+	for (unsigned i = 0; i < 15; i++) {
 		if (!(tok = strtok_r(NULL, " ", save)))
 			return -EBADMSG;
 		errno = 0;
@@ -400,13 +400,13 @@ static int replay_noise(char **save, struct kscen_noise_raw *d)
 		if (*end || errno || v[i] < -1)
 			return -EBADMSG;
 	}
-	if (strtok_r(NULL, " ", save) || v[0] > 1 << 20 || v[1] > 1 << 20 || v[13] > 1)
+	if (strtok_r(NULL, " ", save) || v[0] > 1 << 20 || v[1] > 1 << 20 || v[14] > 1)
 		return -EBADMSG;
 	*d = (struct kscen_noise_raw){
 		.valid = v[2] > 0, .nr_cpus = v[0], .clk_tck = v[1], .ns = v[2],
 		.busy = v[3], .steal = v[4], .own_us = v[5], .intr = v[6],
 		.softirq = v[7], .vcsw = v[8], .ivcsw = v[9], .migrations = v[10],
-		.throttle = v[11], .khz = v[12], .planted = v[13],
+		.throttle = v[11], .khz = v[12], .total = v[13], .planted = v[14],
 	};
 	return 0;
 }

@@ -260,7 +260,7 @@ static HOT void stat_start(struct stat_parse *p, struct kscen_noise_read *r)
 {
 	memset(p, 0, sizeof(*p));
 	p->r = r;
-	r->busy = r->steal = r->intr = r->softirq = -1;
+	r->busy = r->steal = r->total = r->intr = r->softirq = -1;
 	r->nr_cpus = 0;
 }
 
@@ -272,12 +272,15 @@ static HOT int stat_end(struct stat_parse *p)
 	stat_byte(p, '\n');
 	/* user nice system idle iowait irq softirq steal [guest guest_nice] */
 	if (!p->cpu_line || p->col < 7) {
-		r->busy = r->steal = r->intr = r->softirq = -1;
+		r->busy = r->steal = r->total = r->intr = r->softirq = -1;
 		return -EINVAL;
 	}
 	/* guest time is in user already, guest_nice in nice */
 	r->busy = p->cols[0] + p->cols[1] + p->cols[2] + p->cols[5] + p->cols[6];
 	r->steal = p->col >= 8 ? (long long)p->cols[7] : -1;
+	r->total = 0;
+	for (unsigned i = 0; i < p->col; i++)
+		r->total += p->cols[i];
 	return 0;
 }
 
@@ -312,7 +315,7 @@ static HOT void read_stat(int fd, char *buf, size_t len, struct kscen_noise_read
 		at += n > 0 ? n : 0;
 	} while (n == (ssize_t)len);
 	if (n < 0 || stat_end(&p)) {
-		r->busy = r->steal = r->intr = r->softirq = -1;
+		r->busy = r->steal = r->total = r->intr = r->softirq = -1;
 		r->nr_cpus = 0;
 	}
 }
@@ -425,6 +428,7 @@ HOT void kscen_noise_diff(const struct kscen_noise_read *a,
 	d->ns = b->ns - a->ns;
 	d->busy = delta(a->busy, b->busy);
 	d->steal = delta(a->steal, b->steal);
+	d->total = delta(a->total, b->total);
 	d->own_us = delta(a->own_us, b->own_us);
 	d->intr = delta(a->intr, b->intr);
 	d->softirq = delta(a->softirq, b->softirq);
@@ -470,10 +474,10 @@ static void add_cause(char *buf, size_t len, const char *fmt, double v)
 
 void kscen_noise_judge(const struct kscen_noise_raw *d, struct kscen_sample_rec *rec)
 {
-	double secs, tick_us, cpus, busy_us, slack;
+	double secs, tick_us, cpus, busy_us, slack, cap_us;
 	char cause[128] = "";
 
-	rec->seconds = rec->steal = rec->other = rec->mhz = NAN;
+	rec->seconds = rec->steal = rec->lost = rec->other = rec->mhz = NAN;
 	rec->vcsw = rec->ivcsw = rec->migrations = rec->irq = rec->softirq = -1;
 	rec->throttled = -1;
 	rec->disturbed = false;
@@ -499,11 +503,23 @@ void kscen_noise_judge(const struct kscen_noise_raw *d, struct kscen_sample_rec 
 	 * so a region of a few ticks is not called disturbed by rounding.
 	 */
 	slack = 2 * tick_us;
+	cap_us = secs * 1e6 * cpus;
 	if (d->steal >= 0) {
-		rec->steal = round(1e4 * d->steal * tick_us / (secs * 1e6 * cpus)) / 100;
-		if (100 * (d->steal * tick_us - slack) / (secs * 1e6 * cpus) >=
-		    KSCEN_NOISE_STEAL_PCT)
+		rec->steal = round(1e4 * d->steal * tick_us / cap_us) / 100;
+		if (100 * (d->steal * tick_us - slack) / cap_us >= KSCEN_NOISE_STEAL_PCT)
 			add_cause(cause, sizeof(cause), "steal %.0f%%", rec->steal);
+	}
+	/*
+	 * Time accounted to nothing: the CPUs' time less every column's.
+	 * Each column is floored on its own, so four moving ones make the
+	 * slack; ticks that catch up count as none lost.
+	 */
+	if (d->total >= 0) {
+		double lost_us = cap_us - d->total * tick_us;
+
+		rec->lost = round(1e4 * fmax(0, lost_us) / cap_us) / 100;
+		if (100 * (lost_us - 2 * slack) / cap_us >= KSCEN_NOISE_LOST_PCT)
+			add_cause(cause, sizeof(cause), "unaccounted %.0f%%", rec->lost);
 	}
 	if (d->busy >= 0 && d->own_us >= 0) {
 		busy_us = d->busy * tick_us;

@@ -18,6 +18,7 @@ struct kscen_noise_read {
 	/* /proc/stat, all CPUs, in USER_HZ ticks: -1 when unread */
 	long long busy;			/* user nice system irq softirq */
 	long long steal;
+	long long total;		/* every column, idle and steal included */
 	long long intr, softirq;	/* interrupts, softirqs since boot */
 	unsigned nr_cpus;		/* its cpuN lines: the CPUs online */
 	long long own_us;		/* the sample's processes' CPU (rusage) */
@@ -39,6 +40,7 @@ struct kscen_noise_raw {
 	unsigned clk_tck;	/* USER_HZ, the unit of busy and steal */
 	long long ns;		/* the region's wall time */
 	long long busy, steal;	/* ticks of all CPUs */
+	long long total;	/* ticks accounted to anything, idle included */
 	long long own_us;
 	long long intr, softirq;
 	long vcsw, ivcsw, migrations, throttle;
@@ -91,11 +93,14 @@ long kscen_noise_parse_migrations(const char *buf);
 
 /*
  * The thresholds of the verdict (docs/noise.md: how they were measured):
- * the machine's steal over the region, in % of its CPUs' time; the CPU
+ * the machine's steal over the region, in % of its CPUs' time, and its
+ * time accounted to nothing at all (a host that takes the vCPUs without
+ * saying so: steal nobody reports), in % too; the CPU
  * time of other processes, in CPUs; interrupts, a second per CPU; and any
  * thermal throttling.
  */
 #define KSCEN_NOISE_STEAL_PCT	5.0
+#define KSCEN_NOISE_LOST_PCT	5.0
 #define KSCEN_NOISE_OTHER_CPUS	0.25
 #define KSCEN_NOISE_IRQ_RATE	5000.0
 

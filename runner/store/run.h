@@ -33,6 +33,7 @@ struct kscen_sample_rec {
 	char *cause;		/* "steal 12%, other load 0.9 CPU"; NULL: none */
 	double seconds;		/* the timed region's wall time */
 	double steal;		/* the machine's steal, % of its CPUs' time */
+	double lost;		/* its time accounted to nothing, % too */
 	double other;		/* CPUs other processes used */
 	long vcsw, ivcsw;	/* the sample's context switches */
 	long migrations;	/* its main thread's CPU migrations */

@@ -198,15 +198,16 @@ static const struct kscen_field sample_fields[] = {
 	Z("cause", STR, cause, KF_OPTIONAL, 5, 0, 0),
 	Z("seconds", DOUBLE, seconds, KF_OPTIONAL, 6, 0, 0),
 	Z("steal", DOUBLE, steal, KF_OPTIONAL, 7, 0, 0),
-	Z("other", DOUBLE, other, KF_OPTIONAL, 8, 0, 0),
-	Z("vcsw", LONG, vcsw, KF_OPTIONAL, 9, 0, 0),
-	Z("ivcsw", LONG, ivcsw, KF_OPTIONAL, 10, 0, 0),
-	Z("migrations", LONG, migrations, KF_OPTIONAL, 11, 0, 0),
-	Z("irq", LONG, irq, KF_OPTIONAL, 12, 0, 0),
-	Z("softirq", LONG, softirq, KF_OPTIONAL, 13, 0, 0),
-	Z("mhz", DOUBLE, mhz, KF_OPTIONAL, 14, 0, 0),
-	Z("throttled", LONG, throttled, KF_OPTIONAL, 15, 0, 0),
-	Z("planted", BOOL, planted, KF_OPTIONAL, 16, 0, 0),
+	Z("lost", DOUBLE, lost, KF_OPTIONAL, 8, 0, 0),
+	Z("other", DOUBLE, other, KF_OPTIONAL, 9, 0, 0),
+	Z("vcsw", LONG, vcsw, KF_OPTIONAL, 10, 0, 0),
+	Z("ivcsw", LONG, ivcsw, KF_OPTIONAL, 11, 0, 0),
+	Z("migrations", LONG, migrations, KF_OPTIONAL, 12, 0, 0),
+	Z("irq", LONG, irq, KF_OPTIONAL, 13, 0, 0),
+	Z("softirq", LONG, softirq, KF_OPTIONAL, 14, 0, 0),
+	Z("mhz", DOUBLE, mhz, KF_OPTIONAL, 15, 0, 0),
+	Z("throttled", LONG, throttled, KF_OPTIONAL, 16, 0, 0),
+	Z("planted", BOOL, planted, KF_OPTIONAL, 17, 0, 0),
 };
 
 #define NR(a) (sizeof(a) / sizeof((a)[0]))
@@ -265,7 +266,7 @@ bool kscen_field_is_set(const struct kscen_field *f, const void *base)
 void kscen_sample_rec_init(struct kscen_sample_rec *s)
 {
 	memset(s, 0, sizeof(*s));
-	s->value = s->seconds = s->steal = s->other = s->mhz = NAN;
+	s->value = s->seconds = s->steal = s->lost = s->other = s->mhz = NAN;
 	s->vcsw = s->ivcsw = s->migrations = s->irq = s->softirq = -1;
 	s->throttled = -1;
 }

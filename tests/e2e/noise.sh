@@ -36,6 +36,7 @@ for s in n["samples"]:
     assert "other load" in s["cause"] and s["other"] >= 0.25, s
     assert s["seconds"] > 0 and s["vcsw"] >= 0 and s["ivcsw"] >= 0, s
     assert s["irq"] >= 0 and s["softirq"] >= 0 and s["steal"] >= 0, s
+    assert s["lost"] is not None and 0 <= s["lost"] <= 100, s
 assert [s["round"] for s in n["samples"]] == [1, 2, 3], n
 assert [s["value"] for s in n["samples"]] == jobs["cpu/threads=1,futexes=16,runtime=100ms"]["metrics"][0]["samples"]
 '; then pass noise_planted_samples_flagged_with_cause

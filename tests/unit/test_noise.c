@@ -50,6 +50,8 @@ static void test_noise_parses_recorded_proc_stat(void **state)
 	/* user 281937 + nice 0 + system 216720 + irq 0 + softirq 1050 */
 	assert_int_equal(r.busy, 281937 + 216720 + 1050);
 	assert_int_equal(r.steal, 0);
+	/* every column, idle and iowait included */
+	assert_int_equal(r.total, 281937 + 216720 + 183294 + 1247 + 1050);
 	assert_int_equal(r.nr_cpus, 2);
 	assert_int_equal(r.intr, 4792050);
 	assert_int_equal(r.softirq, 2569805);
@@ -128,6 +130,8 @@ static void test_noise_judges_recorded_region(void **state)
 	assert_true(fabs(rec.other - (1.03 - own / 1e6) / (ns / 1e9)) < 0.001);
 	assert_true(fabs(rec.other - 1.8615) < 0.001);
 	assert_true(rec.steal == 0);
+	/* 1.03 s accounted of the two CPUs' 1.038 s: none lost to speak of */
+	assert_true(fabs(rec.lost - 100 * (2 * ns / 1e9 - 1.03) / (2 * ns / 1e9)) < 0.01);
 	assert_true(rec.mhz == 1800);
 	assert_int_equal(rec.throttled, 3);
 	assert_string_equal(rec.cause, "other load 1.9 CPU, thermal throttling 3");
@@ -146,13 +150,19 @@ static void test_noise_judges_recorded_region(void **state)
 	free(rec.cause);
 }
 
-/* One region judged: @busy and @steal in ticks (USER_HZ 100) over @ms on 2 CPUs. */
+/*
+ * One region judged: @busy and @steal in ticks (USER_HZ 100) over @ms on
+ * 2 CPUs; every tick accounted (total), unless judge_total says otherwise.
+ */
+static long long judge_total = -1;
+
 static struct kscen_sample_rec judge(double ms, long long busy, long long steal,
 				     long long own_us, long long intr, long throttle)
 {
 	struct kscen_noise_raw d = {
 		.valid = true, .nr_cpus = 2, .clk_tck = 100, .ns = ms * 1e6,
 		.busy = busy, .steal = steal, .own_us = own_us, .intr = intr,
+		.total = judge_total >= 0 ? judge_total : (long long)(2 * ms / 10),
 		.softirq = 7, .vcsw = 1, .ivcsw = 2, .migrations = 3,
 		.throttle = throttle, .khz = -1,
 	};
@@ -202,6 +212,21 @@ static void test_noise_thresholds_and_slack(void **state)
 	VERDICT("thermal throttling 1", 1000, 100, 0, 1000000, 500, 1);
 	VERDICT("steal 15%, other load 1.0 CPU, interrupts 30000/s, thermal throttling 2",
 		1000, 200, 30, 1000000, 30000, 2);
+	/*
+	 * Unaccounted: of 2 x 1 s, 186 ticks accounted leave 7% lost, 5% past
+	 * the slack of four ticks; 187 leave 6.5%, 4.5% past it. Ticks that
+	 * catch up (more than the wall) lose nothing.
+	 */
+	judge_total = 186;
+	VERDICT("unaccounted 7%", 1000, 100, 0, 1000000, 500, 0);
+	judge_total = 187;
+	VERDICT(NULL, 1000, 100, 0, 1000000, 500, 0);
+	judge_total = 230;
+	VERDICT(NULL, 1000, 100, 0, 1000000, 500, 0);
+	judge_total = 150;
+	VERDICT("steal 15%, unaccounted 25%, other load 0.5 CPU", 1000, 150, 30,
+		1000000, 500, 0);
+	judge_total = -1;
 }
 
 static void test_noise_unknown_is_not_disturbed(void **state)
@@ -218,7 +243,7 @@ static void test_noise_unknown_is_not_disturbed(void **state)
 	/* counters a host lacks stay unknown, the rest is judged */
 	d = (struct kscen_noise_raw){ .valid = true, .nr_cpus = 2, .clk_tck = 100,
 				      .ns = 1000000000, .busy = -1, .steal = -1,
-				      .own_us = 5, .intr = -1, .softirq = -1, .vcsw = 0,
+				      .total = -1, .own_us = 5, .intr = -1, .softirq = -1, .vcsw = 0,
 				      .ivcsw = 4, .migrations = -1, .throttle = -1,
 				      .khz = -1 };
 	kscen_noise_judge(&d, &rec);
@@ -254,7 +279,7 @@ static int fake_sample(void *arg, unsigned index, const struct kscen_job *job,
 	out->v[0] = 10 + f->taken++;
 	out->noise = (struct kscen_noise_raw){
 		.valid = true, .nr_cpus = 2, .clk_tck = 100, .ns = 100000000,
-		.busy = bad ? 20 : 10, .steal = 0, .own_us = 100000, .intr = 10,
+		.busy = bad ? 20 : 10, .steal = 0, .total = 20, .own_us = 100000, .intr = 10,
 		.softirq = 1, .vcsw = 0, .ivcsw = bad ? 30 : 0, .migrations = 0,
 		.throttle = -1, .khz = -1, .planted = bad,
 	};
@@ -436,7 +461,7 @@ static void test_noise_records_stored_and_reported(void **state)
 			       "    dropped: 2\n    samples:\n    - {round: 1, value: 1.0e+01,"));
 	assert_non_null(strstr(text, "{round: 2, value: 11, dropped: true, disturbed: "
 			       "true, cause: other load 1.0 CPU, seconds: 0.1, steal: 0, "
-			       "other: 1, vcsw: 0, ivcsw: 30, migrations: 0, irq: 10, "
+			       "lost: 0, other: 1, vcsw: 0, ivcsw: 30, migrations: 0, irq: 10, "
 			       "softirq: 1, planted: true}\n"));
 	free(text);
 	unlink(path);
@@ -457,7 +482,7 @@ static void test_noise_records_stored_and_reported(void **state)
 			       "        \"samples\": [\n"));
 	assert_non_null(strstr(text, "{\"round\": 2, \"value\": 11, \"dropped\": true, "
 			       "\"disturbed\": true, \"cause\": \"other load 1.0 CPU\", "
-			       "\"seconds\": 0.10000000000000001, \"steal\": 0, \"other\": 1, "
+			       "\"seconds\": 0.10000000000000001, \"steal\": 0, \"lost\": 0, \"other\": 1, "
 			       "\"vcsw\": 0, \"ivcsw\": 30, \"migrations\": 0, \"irq\": 10, "
 			       "\"softirq\": 1, \"mhz\": null, \"throttled\": null, "
 			       "\"planted\": true}"));
