@@ -16,8 +16,12 @@
 #include "runner.h"
 #include "sampler.h"
 
-/* setup -> sample -> teardown of @r's workload, in whichever process. */
-void kscen_take_sample(const struct kscen_sample_req *r, struct kscen_sample_out *out)
+/*
+ * setup -> sample -> teardown of @r's workload, in whichever process.
+ * Hot, as the sentinels' code is (noise.c): the linker puts them on the
+ * same pages, which a fresh sample process then faults in once.
+ */
+__attribute__((hot)) void kscen_take_sample(const struct kscen_sample_req *r, struct kscen_sample_out *out)
 {
 	const struct kscen_workload *w = r->w;
 	struct kscen_ctx ctx = {
@@ -45,7 +49,7 @@ void kscen_take_sample(const struct kscen_sample_req *r, struct kscen_sample_out
 }
 
 /* The sample process: setup -> sample -> teardown, one record back. */
-int kscen_sample_body(const struct kscen_sample_req *r)
+__attribute__((hot)) int kscen_sample_body(const struct kscen_sample_req *r)
 {
 	struct kscen_sample_out out;
 	ssize_t n;
