@@ -146,6 +146,8 @@ _kscen() {
 	case $prev in
 	--format)
 		_kscen_offer "$cur" text mail markdown json csv; return ;;
+	--noise)
+		_kscen_offer "$cur" flag retake drop; return ;;
 	-o|--results|--output)
 		[ "$cmd" = plot ] && [ "$prev" != --results ] &&
 			{ COMPREPLY=($(compgen -f -- "$cur")); return; }
@@ -191,6 +193,8 @@ _kscen() {
 		else
 			COMPREPLY=($(compgen -f -- "$cur"))
 		fi ;;
+	system)
+		_kscen_offer "$cur" check ;;
 	run|plan|validate|calibrate|history|ab)
 		COMPREPLY=($(compgen -f -X '!*.yaml' -- "$cur") $(compgen -d -- "$cur")) ;;
 	exec)

@@ -30,6 +30,7 @@ struct kscen_doc_job {
 	char *workload;
 	char *timeout;		/* a time: "10s" */
 	char *prepare, *cleanup;	/* shell commands around the job's samples */
+	char *noise;		/* flag, retake or drop */
 	struct kscen_doc_metric *metrics;
 	unsigned metrics_count;
 };
@@ -47,6 +48,7 @@ struct kscen_doc {
 	char *until_ci;		/* "5%" */
 	char *warmup;		/* a count */
 	char *timeout;		/* a time */
+	char *noise;		/* flag, retake or drop */
 	struct kscen_doc_job *jobs;
 	unsigned jobs_count;
 	char **modules;		/* workload modules: paths of shared objects */

@@ -64,6 +64,9 @@
 	X(ab, "--kernel A --kernel B [options] SCENARIO.yaml",			\
 	  "Boot two kernels under QEMU and run the scenario on both in alternating rounds.", \
 	  NULL)									\
+	X(system, "check [--watch MS]",						\
+	  "The machine's settings that move results, what each does, how to change it.", \
+	  NULL)									\
 	X(agent, "[--stdio] [--max-jobs N] SCENARIO.yaml", "", "")	/* internal: ab's guest side */
 
 #define CMD_DECLARE(name, args, summary, options) int cmd_##name(int argc, char **argv);

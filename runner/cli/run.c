@@ -14,6 +14,7 @@
 
 #include "expand/shard.h"
 #include "lib/util.h"
+#include "sample/noise.h"
 #include "sample/sampler.h"
 #include "scenario/scenario_load.h"
 #include "cmd.h"
@@ -75,6 +76,16 @@ static void like_stored(struct run_cmd *rc, const struct kscen_run *like,
 		rc->compare = like->path;
 }
 
+static int opt_noise(const char *cmd, const struct kscen_option *o, const char *arg)
+{
+	enum kscen_noise_policy pol = kscen_noise_parse(arg);
+
+	if (!pol)
+		return cmd_usage_error(cmd, "--noise: '%s' is not flag, retake or drop", arg);
+	*(enum kscen_noise_policy *)o->value = pol;
+	return 0;
+}
+
 /* The phases of the run (run_cmd.c), @first the first argument; its exit code. */
 static int run_phases(struct run_cmd *rc, int argc, char **argv, int first)
 {
@@ -126,6 +137,11 @@ static int run_main(struct cmd_run_source *src, int argc, char **argv)
 			"within +-PCT% (at least 6, at most --max-repeat)"),
 		OPT_UINT(0, "max-repeat", &rc.max_repeat, "N", KSCEN_AUTO_MIN_REPEAT, 1000000,
 			 "repeat: auto: at most N samples a job (default 30)"),
+		OPT_CALLBACK(0, "noise", &rc.ro.noise, "POLICY",
+			     "what a sample the sentinels call disturbed does,\n"
+			     "for every job: flag (keep it, say so), retake (take\n"
+			     "it again, up to 3 times) or drop (default: the\n"
+			     "scenario's noise:, else flag)", opt_noise),
 		OPT_BOOL(0, "profile", &rc.ro.profile,
 			 "one more sample per job under a sampling profiler:\n"
 			 "top symbols, folded stacks (profile: in\n"
@@ -158,6 +174,7 @@ static int run_main(struct cmd_run_source *src, int argc, char **argv)
 		 * The fork server first, while we are small: a sample's fork then
 		 * costs the same whatever the matrix or the reference run holds.
 		 */
+		kscen_noise_init();	/* inherited by the server's samples */
 		kscen_sampler_start();
 		code = run_phases(&rc, argc, argv, first);
 	}

@@ -66,6 +66,7 @@ static int resume_open(struct run_cmd *rc)
 	rc->compare = jh->compare;
 	rc->label = jh->label ? jh->label : rc->label;	/* an older journal has none */
 	rc->ro.profile = rc->ro.profile || jh->profile;
+	rc->ro.noise = jh->noise;
 	rc->ro.filter = jh->filter;
 	rc->max_jobs = jh->max_jobs;
 	/* A resumed shard is the journal's: its jobs are those it lists. */
@@ -188,6 +189,10 @@ void run_cmd_new(struct run_cmd *rc, int argc, char **argv)
 					  kscen_xstrdup(rc->src->file));
 	rc->run->shard_balance = rc->balance;	/* the run owns it now */
 	rc->balance = NULL;
+	if (!rc->ro.quiet && rc->run->system_check &&
+	    strcmp(rc->run->system_check, "nothing off"))
+		fprintf(stderr, "kscen: system check: %s (kscen system check says "
+			"what each does)\n", rc->run->system_check);
 }
 
 /* The first SIGINT/SIGTERM stops the run and keeps it; a second kills. */

@@ -2,7 +2,9 @@
 /*
  * csv.c - a run for scripts as CSV: a row a job and metric, the columns of
  * the run model (runmodel.c), every parameter, and the deltas of the
- * primary metric from the report model (model.c) as ratios.
+ * primary metric from the report model (model.c) as ratios. Samples are
+ * counted, not listed, and so are those the sentinels called disturbed
+ * (JSON has every sample and its sentinels).
  */
 #include <math.h>
 #include <stdio.h>
@@ -32,16 +34,19 @@ static void csv_field(FILE *out, const char *s, bool more)
 }
 
 /*
- * The columns are the job's and its metric's fields with a csv position
- * (runmodel.c); a row a metric, or one with the metric's columns empty.
+ * The columns are the fields with a csv position (runmodel.c) of the job,
+ * its metric and its noise; a row a metric, or one with the metric's
+ * columns empty.
  */
-static const struct kscen_field *csv_col(unsigned col, bool *metric)
+static const struct kscen_field *csv_col(unsigned col, enum kscen_rec *rec)
 {
-	const struct kscen_field *f = KSCEN_FIELD_AT(KREC_JOB, csv, col);
+	static const enum kscen_rec recs[] = { KREC_JOB, KREC_METRIC, KREC_NOISE };
+	const struct kscen_field *f = NULL;
 
-	if (metric)
-		*metric = !f;
-	return f ? f : KSCEN_FIELD_AT(KREC_METRIC, csv, col);
+	for (unsigned i = 0; i < ARRAY_SIZE(recs) && !f; i++)
+		if ((f = KSCEN_FIELD_AT(recs[i], csv, col)))
+			*rec = recs[i];
+	return f;
 }
 
 static void csv_row(FILE *out, const struct kscen_job_result *j,
@@ -50,12 +55,13 @@ static void csv_row(FILE *out, const struct kscen_job_result *j,
 	const struct kscen_field *f;
 	const void *base;
 	char buf[32];
-	bool in_m;
+	enum kscen_rec rec;
 
-	for (unsigned col = 1; (f = csv_col(col, &in_m)); col++) {
+	for (unsigned col = 1; (f = csv_col(col, &rec)); col++) {
 		const char *v = NULL;
 
-		base = in_m ? (const void *)m : j;
+		base = rec == KREC_METRIC ? (const void *)m :
+		       rec == KREC_NOISE ? (const void *)j->noise : j;
 		if (base && f->hook == KH_SAMPLES)
 			snprintf(buf, sizeof(buf), "%u", m->nr_samples), v = buf;
 		else if (base)
@@ -126,15 +132,19 @@ static void csv_delta(FILE *out, const struct kscen_report_delta *d, bool more)
 static void csv_header(FILE *out, bool lead, const char **params, unsigned np)
 {
 	const struct kscen_field *f;
-	bool in_m;
+	enum kscen_rec rec;
 	unsigned k;
 
 	if (lead)
 		fputs("run,", out);
-	/* Headings are the keys, but for the metric's name and its count. */
-	for (k = 1; (f = csv_col(k, &in_m)); k++)
-		fprintf(out, "%s,", f->hook == KH_SAMPLES ? "n" :
-			in_m && !strcmp(f->key, "name") ? "metric" : f->key);
+	/*
+	 * Headings are the keys, but for the metric's name and its count,
+	 * and the noise's, which say so.
+	 */
+	for (k = 1; (f = csv_col(k, &rec)); k++)
+		fprintf(out, "%s%s,", rec == KREC_NOISE ? "noise_" : "",
+			f->hook == KH_SAMPLES ? "n" :
+			rec == KREC_METRIC && !strcmp(f->key, "name") ? "metric" : f->key);
 	for (k = 0; k < np; k++)
 		fprintf(out, "param.%s,", params[k]);
 	for (k = 0; k < ARRAY_SIZE(csv_deltas); k++)

@@ -300,8 +300,9 @@ static void entry(FILE *out, const struct kscen_report_model *rm,
 		char num[64], ci[16], d[24];
 
 		if (rj->status != KSCEN_OK || !m) {
+			/* ok without samples: noise: drop set every one aside */
 			kscen_table_set(&t, r, v, "%s", rj->status == KSCEN_SKIPPED ?
-					"skipped" : rj->status == KSCEN_OK ? "-" : "FAILED");
+					"skipped" : rj->status == KSCEN_OK ? "no samples" : "FAILED");
 			continue;
 		}
 		/* the column's unit and scale, this job's digits */
@@ -352,6 +353,8 @@ void report_mail(FILE *out, const struct kscen_report_model *rm)
 		entry(out, rm, &rm->entry[e]);
 	fputc('\n', out);
 	not_ok(out, run);
+	if (*rm->noise)
+		wrap(out, "noise: ", INDENT, rm->noise);
 	wrap(out, "", "", "Medians of the samples with the CI of the median (n "
 	     "and its confidence in each table's first line); deltas are "
 	     "changes of the median, ~ where not significant at the 5% level.");

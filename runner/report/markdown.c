@@ -193,6 +193,8 @@ void report_markdown(FILE *out, const struct kscen_report_model *rm)
 	kscen_cmp_too_few(&rm, 1, few, sizeof(few));
 	if (*few)
 		fprintf(out, "\n%s\n", few);
+	if (*rm->noise)
+		fprintf(out, "\nNoise: %s.\n", rm->noise);
 	kscen_profile_markdown(out, run);	/* profile_report.h */
 }
 

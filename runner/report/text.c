@@ -159,6 +159,8 @@ static void text_job(FILE *out, const struct kscen_report_model *rm, unsigned ji
 	}
 	if (!m) {
 		fprintf(out, "     no samples\n");
+		if (*rj->noise)
+			fprintf(out, "     %s\n", rj->noise);
 		return;
 	}
 	text_value(out, m, &rj->num[0]);
@@ -175,6 +177,8 @@ static void text_job(FILE *out, const struct kscen_report_model *rm, unsigned ji
 		fprintf(out, " %s to previous", num);
 	}
 	text_summary(out, run, j, m);
+	if (*rj->noise)
+		fprintf(out, "     %s\n", rj->noise);
 
 	for (i = 1; i < j->nr_metrics; i++) {
 		if (!j->metrics[i].nr_samples)
@@ -232,6 +236,8 @@ void report_text(FILE *out, const struct kscen_report_model *rm)
 	if (run->test_hooks)
 		fprintf(out, "# test hooks set, changing what is measured: %s\n",
 			run->test_hooks);
+	if (run->system_check)
+		fprintf(out, "# system check: %s\n", run->system_check);
 	text_reference(out, run, rm->refs);
 	for (i = 0; i < run->nr_jobs; i++) {
 		fputc('\n', out);
@@ -239,5 +245,7 @@ void report_text(FILE *out, const struct kscen_report_model *rm)
 	}
 	fprintf(out, "\n# %u ok, %u skipped, %u failed\n", rm->nr_status[KSCEN_OK],
 		rm->nr_status[KSCEN_SKIPPED], rm->nr_status[KSCEN_FAILED]);
+	if (*rm->noise)
+		fprintf(out, "# noise: %s\n", rm->noise);
 	text_hint(out, rm);
 }

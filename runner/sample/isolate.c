@@ -180,6 +180,9 @@ static int sample_inline(const struct kscen_job *job, long long timeout_ns,
 int kscen_sample_isolated(const struct kscen_job *job, long long timeout_ns,
 			  struct kscen_sample_out *out)
 {
+	bool planted;
+	int ret;
+
 	memset(out, 0, sizeof(*out));
 	if (job->spec->prepare &&
 	    kscen_job_command("prepare", job->spec->prepare, timeout_ns,
@@ -187,7 +190,14 @@ int kscen_sample_isolated(const struct kscen_job *job, long long timeout_ns,
 		out->ret = kscen_interrupted ? -EINTR : -EIO;
 		return 0;
 	}
+	/* KSCEN_TEST_DISTURB: the planted load runs over the whole sample */
+	planted = kscen_noise_plant_begin();
 	if (kscen_workload_inline(job->workload))
-		return sample_inline(job, timeout_ns, out);
-	return sample_isolated(job, timeout_ns, out);
+		ret = sample_inline(job, timeout_ns, out);
+	else
+		ret = sample_isolated(job, timeout_ns, out);
+	if (planted)
+		kscen_noise_plant_end();
+	out->noise.planted = planted;
+	return ret;
 }

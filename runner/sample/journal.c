@@ -208,6 +208,8 @@ int kscen_journal_create(const char *path, const struct kscen_journal_hdr *h,
 		put(j, "profile 1\n");
 	if (h->scenario_text)
 		put(j, "scenario_copy 1\n");
+	if (h->noise)
+		put(j, "noise %u\n", h->noise);
 	put(j, "jobs %u\n", jobs->nr);
 	for (unsigned i = 0; i < jobs->nr; i++)
 		put_str(j, "job", jobs->job[i].id);
@@ -326,6 +328,8 @@ static int read_header(FILE *f, struct kscen_journal_hdr *h, unsigned *lineno)
 				h->profile = v;
 			else if (!strcmp(line, "scenario_copy") && v == 1)
 				h->scenario_copy = (char *)"";	/* named by the caller */
+			else if (!strcmp(line, "noise") && v <= KSCEN_NOISE_DROP)
+				h->noise = v;
 			else if (!strcmp(line, "jobs") && !h->ids) {
 				h->nr_jobs = v;
 				h->ids = kscen_xcalloc(v + 1, sizeof(char *));
@@ -416,9 +420,43 @@ unsigned long kscen_journal_replayed(const struct kscen_journal *j)
 }
 
 /*
- * "s ROUND JOB RET NR V... REASON [SECONDS]": the next record, if it is this
- * sample's. SECONDS, the runner's time on the sample, is missing in a
- * journal of kscen before 2026-12: 0.
+ * What the sentinels saw, after the seconds: "n" and the numbers of
+ * struct kscen_noise_raw; missing before noise.c, then the sample was not
+ * judged.
+ */
+#define NOISE_FMT "n %u %u %lld %lld %lld %lld %lld %lld %ld %ld %ld %ld %ld %lld %d"
+#define NOISE_ARGS(d) (d)->nr_cpus, (d)->clk_tck, (d)->ns, (d)->busy, (d)->steal, \
+	(d)->own_us, (d)->intr, (d)->softirq, (d)->vcsw, (d)->ivcsw, \
+	(d)->migrations, (d)->throttle, (d)->khz, (d)->total
+
+static int replay_noise(char **save, struct kscen_noise_raw *d)
+{
+	long long v[15];
+	char *tok, *end;
+
+	for (unsigned i = 0; i < 15; i++) {
+		if (!(tok = strtok_r(NULL, " ", save)))
+			return -EBADMSG;
+		errno = 0;
+		v[i] = strtoll(tok, &end, 10);
+		if (*end || errno || v[i] < -1)
+			return -EBADMSG;
+	}
+	if (strtok_r(NULL, " ", save) || v[0] > 1 << 20 || v[1] > 1 << 20 || v[14] > 1)
+		return -EBADMSG;
+	*d = (struct kscen_noise_raw){
+		.valid = v[2] > 0, .nr_cpus = v[0], .clk_tck = v[1], .ns = v[2],
+		.busy = v[3], .steal = v[4], .own_us = v[5], .intr = v[6],
+		.softirq = v[7], .vcsw = v[8], .ivcsw = v[9], .migrations = v[10],
+		.throttle = v[11], .khz = v[12], .total = v[13], .planted = v[14],
+	};
+	return 0;
+}
+
+/*
+ * "s ROUND JOB RET NR V... REASON [SECONDS [n NOISE...]]": the next record,
+ * if it is this sample's. SECONDS, the runner's time on the sample, is
+ * missing in a journal of kscen before 2026-12: 0.
  */
 static int replay_one(struct kscen_journal *j, unsigned round, unsigned k,
 		      struct kscen_sample_out *out, double *seconds)
@@ -473,7 +511,10 @@ static int replay_one(struct kscen_journal *j, unsigned round, unsigned k,
 	*seconds = 0;
 	if ((tok = strtok_r(NULL, " ", &save))) {
 		*seconds = strtod(tok, &tok);
-		if (*tok || !(*seconds >= 0) || strtok_r(NULL, " ", &save))
+		if (*tok || !(*seconds >= 0))
+			goto out;
+		tok = strtok_r(NULL, " ", &save);
+		if (tok && (strcmp(tok, "n") || replay_noise(&save, &out->noise)))
 			goto out;
 	}
 	j->replayed++;
@@ -508,9 +549,15 @@ int kscen_journal_sample(struct kscen_journal *j, unsigned round, unsigned k,
 
 		for (unsigned i = 0; i < out->nr && i < KSCEN_MAX_METRICS; i++)
 			p += sprintf(p, " %a", out->v[i]);
-		put(j, "s %u %u %d %u%s %s %a\n", round, k, out->ret,
+		const struct kscen_noise_raw *d = &out->noise;
+		char noise[256] = "";
+
+		if (d->valid || d->planted)
+			snprintf(noise, sizeof(noise), " " NOISE_FMT, NOISE_ARGS(d),
+				 d->planted);
+		put(j, "s %u %u %d %u%s %s %a%s\n", round, k, out->ret,
 		    out->nr < KSCEN_MAX_METRICS ? out->nr : KSCEN_MAX_METRICS,
-		    vals, reason, *seconds);
+		    vals, reason, *seconds, noise);
 	}
 	free(reason);
 	return 0;

@@ -23,6 +23,7 @@ struct kscen_journal_hdr {
 	 */
 	const char *scenario_text;
 	char *scenario_copy;
+	enum kscen_noise_policy noise;	/* run --noise; UNSET: the scenario's */
 	/* resume only: the job ids the run had, to check the expansion */
 	char **ids;
 	unsigned nr_ids, nr_jobs;

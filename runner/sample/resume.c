@@ -80,6 +80,7 @@ struct kscen_journal *kscen_journal_start(const char *results,
 		.compare = (char *)compare,
 		.label = run->label,
 		.profile = ro->profile,
+		.noise = ro->noise,
 	};
 	struct kscen_journal *j = NULL;
 	char stamp[32], host[65];

@@ -9,6 +9,7 @@
  * never one after the other in blocks.
  */
 #include <errno.h>
+#include <math.h>
 #include <fnmatch.h>
 #include <limits.h>
 #include <signal.h>
@@ -23,6 +24,7 @@
 #include "runner.h"
 #include "lib/diag.h"
 #include "progress.h"
+#include "syscheck.h"
 
 static void result_init(struct kscen_job_result *r, const struct kscen_job *job)
 {
@@ -95,6 +97,67 @@ static void add_sample(struct kscen_metric *m, double v)
 	if (!(n & (n - 1)))	/* 0, 1, 2, 4, ...: full */
 		m->samples = kscen_xrealloc(m->samples, (n ? 2 * n : 1) * sizeof(double));
 	m->samples[m->nr_samples++] = v;
+}
+
+/* Sample @out's values into @r's metrics. */
+static void add_values(struct kscen_job_result *r, const struct kscen_sample_out *out)
+{
+	for (unsigned m = 0; m < r->nr_metrics && m < out->nr; m++)
+		add_sample(&r->metrics[m], out->v[m]);
+}
+
+/* @job's noise policy: --noise's, the job's, the scenario's, or flag. */
+static enum kscen_noise_policy job_noise(const struct kscen_scenario *s,
+					 const struct kscen_job *job,
+					 const struct kscen_run_opts *o)
+{
+	return o->noise ? o->noise : job->spec->noise ? job->spec->noise :
+	       s->noise ? s->noise : KSCEN_NOISE_FLAG;
+}
+
+/*
+ * A sample of round @round (1-based, warmup not counted) and what the
+ * sentinels saw of it: its record, judged (noise.c), and its values added
+ * to the metrics unless @pol sets a disturbed one aside. A disturbed
+ * sample is taken again under retake up to KSCEN_NOISE_RETAKES times
+ * (@attempt counts them), and a job retakes at most as many samples as it
+ * was asked for, so a machine loaded throughout costs at most twice the
+ * time; the last retake is kept whatever it is. true: take it again.
+ */
+static bool noise_keep(enum kscen_noise_policy pol, const struct kscen_run_opts *o,
+		       struct kscen_job_result *r, unsigned round,
+		       const struct kscen_sample_out *out, unsigned attempt)
+{
+	struct kscen_noise_rec *n = r->noise;
+	struct kscen_sample_rec *rec;
+	bool again;
+
+	/* Read nowhere (a guest of kscen ab, the test hook): kept, no record. */
+	if (!out->noise.valid && !n) {
+		add_values(r, out);
+		return false;
+	}
+	if (!n) {
+		n = r->noise = kscen_xcalloc(1, sizeof(*n));
+		n->policy = kscen_xstrdup(kscen_noise_names[pol]);
+	}
+	if (!(n->nr_samples & (n->nr_samples - 1)))	/* 0, 1, 2, 4, ...: full */
+		n->samples = kscen_xrealloc(n->samples, (n->nr_samples ?
+					    2 * n->nr_samples : 1) * sizeof(*n->samples));
+	rec = &n->samples[n->nr_samples++];
+	kscen_sample_rec_init(rec);
+	kscen_noise_judge(&out->noise, rec);
+	rec->round = round;
+	rec->value = out->nr ? out->v[0] : NAN;
+	rec->planted = out->noise.planted;
+	n->disturbed += rec->disturbed;
+	again = pol == KSCEN_NOISE_RETAKE && rec->disturbed &&
+		attempt < KSCEN_NOISE_RETAKES && n->dropped < o->repeat;
+	rec->dropped = rec->disturbed && (again || pol == KSCEN_NOISE_DROP);
+	n->dropped += rec->dropped;
+	if (!rec->dropped)
+		add_values(r, out);
+	return again;
 }
 
 /*
@@ -262,6 +325,7 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 			struct kscen_job_result *r = &run->jobs[k];
 			long long timeout = kscen_job_timeout(s, job);
 			struct kscen_sample_out out;
+			unsigned attempt = 0;
 			double secs;
 			long long t0;
 
@@ -273,6 +337,7 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 				break;
 			}
 			tried[k] = true;
+retake:
 			t0 = kscen_now_ns();
 			if (o->sample) {
 				ret = o->sample(o->sample_arg, index[k], job, timeout, &out);
@@ -307,8 +372,9 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 			}
 			if (round < o->warmup)
 				continue;
-			for (unsigned m = 0; m < r->nr_metrics && m < out.nr; m++)
-				add_sample(&r->metrics[m], out.v[m]);
+			if (noise_keep(job_noise(s, job, o), o, r, round - o->warmup + 1,
+				       &out, attempt++))
+				goto retake;
 		}
 		if (kscen_journal_round_end(o->journal) && !journal_warned) {
 			kscen_progress_clear(&pr);
@@ -397,6 +463,12 @@ struct kscen_run *kscen_run_new(const struct kscen_scenario *s,
 	run->until_ci = o->until_ci;
 	run->max_repeat = o->until_ci > 0 ? o->max_repeat : 0;
 	kscen_system_read(&run->system);
+	/* what `kscen system check` would call off, without its wait */
+	struct kscen_check c[KSCEN_CHECKS_MAX];
+	char off[512];
+
+	run->system_check = kscen_xstrdup(kscen_system_check_summary(c,
+		kscen_system_check("", 0, c), off, sizeof(off)));
 	return run;
 }
 

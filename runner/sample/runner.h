@@ -13,6 +13,7 @@
 
 #include "expand/jobs.h"
 #include "store/run.h"
+#include "noise.h"
 
 /* One sample's outcome, as the isolated child reports it. */
 struct kscen_sample_out {
@@ -20,6 +21,7 @@ struct kscen_sample_out {
 	unsigned nr;		/* values filled */
 	double v[KSCEN_MAX_METRICS];
 	char reason[KSCEN_REASON_MAX];
+	struct kscen_noise_raw noise;	/* what the sentinels saw (noise.h) */
 };
 
 /*
@@ -76,6 +78,8 @@ struct kscen_run_opts {
 	const char *filter;		/* glob on job ids, NULL: all */
 	bool quiet;
 	bool profile;			/* run --profile: profile every job */
+	/* run --noise: every job's policy; UNSET: the job's (noise.h) */
+	enum kscen_noise_policy noise;
 	/*
 	 * Optional: take the sample of jobs->job[@index] elsewhere (kscen ab:
 	 * in a guest) instead of kscen_sample_isolated(), with its contract;

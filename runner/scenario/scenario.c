@@ -111,6 +111,20 @@ const struct kscen_param kscen_timeout_param = {
 	.max = 7 * 24 * 3600 * 1000000000LL,
 };
 
+const char *const kscen_noise_names[] = { "flag", "flag", "retake", "drop" };
+
+static const struct kscen_param noise_p = {
+	.name = "noise", .type = KSCEN_P_ENUM, .choices = "flag|retake|drop",
+};
+
+enum kscen_noise_policy kscen_noise_parse(const char *s)
+{
+	for (int i = KSCEN_NOISE_FLAG; i <= KSCEN_NOISE_DROP; i++)
+		if (!strcmp(s, kscen_noise_names[i]))
+			return i;
+	return KSCEN_NOISE_UNSET;
+}
+
 static const struct kscen_param max_repeat_p = {
 	.name = "max_repeat", .type = KSCEN_P_INT, .min = KSCEN_AUTO_MIN_REPEAT,
 	.max = 1000000,
@@ -287,6 +301,8 @@ static int walk(struct kscen_loader *ld, const struct kscen_doc *doc,
 	if (!fixed_value(ld, fixed_map(ld, root, dn, "timeout"), "timeout",
 			 &kscen_timeout_param, &v))
 		s->timeout_ns = v;
+	if (!fixed_value(ld, root, "noise", &noise_p, &v))
+		s->noise = KSCEN_NOISE_FLAG + v;
 	if ((n = get(ld, root, "profile")))	/* profile.h */
 		ld->errors += kscen_profile_spec_read(ld->file, &ld->doc, n, NULL,
 						      &s->profile);
@@ -306,6 +322,8 @@ static int walk(struct kscen_loader *ld, const struct kscen_doc *doc,
 			kscen_read_job_extras(ld, jn, &doc->jobs[i], j);
 		if (!fixed_value(ld, jn, "timeout", &kscen_timeout_param, &v))
 			j->timeout_ns = v;
+		if (!fixed_value(ld, jn, "noise", &noise_p, &v))
+			j->noise = KSCEN_NOISE_FLAG + v;
 		if ((n = get(ld, jn, "profile")))
 			ld->errors += kscen_profile_spec_read(ld->file, &ld->doc, n,
 							      s->profile, &j->profile);

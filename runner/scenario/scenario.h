@@ -33,6 +33,18 @@ struct kscen_map {
 
 struct kscen_profile_spec;
 
+/* What a run does with a sample its sentinels call disturbed (noise:). */
+enum kscen_noise_policy {
+	KSCEN_NOISE_UNSET,	/* the job's, the scenario's, or flag */
+	KSCEN_NOISE_FLAG,	/* keep it and say so */
+	KSCEN_NOISE_RETAKE,	/* take it again in the same round; keep the retake */
+	KSCEN_NOISE_DROP,	/* set it aside */
+};
+/* "flag", "retake", "drop" by policy; [KSCEN_NOISE_UNSET] is "flag". */
+extern const char *const kscen_noise_names[];
+/* The policy @s names, or KSCEN_NOISE_UNSET. */
+enum kscen_noise_policy kscen_noise_parse(const char *s);
+
 struct kscen_job_spec {
 	const char *spec_file;	/* the scenario's file, for messages */
 	char *name;
@@ -48,6 +60,7 @@ struct kscen_job_spec {
 	unsigned nr_captures;
 	/* sh -c commands, NULL: none: before each sample, after the last */
 	char *prepare, *cleanup;
+	enum kscen_noise_policy noise;	/* UNSET: the scenario's */
 };
 
 struct kscen_scenario {
@@ -61,6 +74,7 @@ struct kscen_scenario {
 	double until_ci;	/* repeat: auto: CI half-width target, %; 0 off */
 	unsigned warmup;	/* discarded samples per job */
 	long long timeout_ns;	/* per sample */
+	enum kscen_noise_policy noise;	/* UNSET: flag */
 	struct kscen_profile_spec *profile;	/* profile.h; NULL: none */
 	struct kscen_job_spec *jobs;
 	unsigned nr_jobs;

@@ -264,7 +264,8 @@ static uint32_t field_bit(enum kscen_rec rec, const char *key)
 
 /*
  * A list of records: a run's shards and jobs, a job's metrics, a profile's
- * symbols. Counted in before they are read, so that the free sees all.
+ * symbols, a job's sample records. Counted in before they are read, so that
+ * the free sees all.
  */
 static int load_list(struct loader *l, const struct kscen_field *f,
 		     yaml_node_t *n, void *base)
@@ -272,6 +273,7 @@ static int load_list(struct loader *l, const struct kscen_field *f,
 	struct kscen_run *run = base;
 	struct kscen_job_result *j = base;
 	struct kscen_profile *p = base;
+	struct kscen_noise_rec *ns = base;
 	enum kscen_rec rec;
 	unsigned i, nr = 0;
 	uint32_t seen;
@@ -287,6 +289,9 @@ static int load_list(struct loader *l, const struct kscen_field *f,
 		break;
 	case KH_METRICS:
 		rec = KREC_METRIC, size = sizeof(*j->metrics);
+		break;
+	case KH_NSAMPLES:
+		rec = KREC_SAMPLE, size = sizeof(*ns->samples);
 		break;
 	default:
 		rec = KREC_PSYM, size = sizeof(*p->sym);
@@ -305,6 +310,9 @@ static int load_list(struct loader *l, const struct kscen_field *f,
 	case KH_METRICS:
 		j->metrics = (void *)v, j->nr_metrics = nr;
 		break;
+	case KH_NSAMPLES:
+		ns->samples = (void *)v, ns->nr_samples = nr;
+		break;
 	default:
 		p->sym = (void *)v, p->nr_sym = nr;
 		break;
@@ -316,6 +324,8 @@ static int load_list(struct loader *l, const struct kscen_field *f,
 			((struct kscen_job_result *)v)->converged = -1;
 		if (rec == KREC_PSYM)
 			((struct kscen_profile_sym *)v)->children = NAN;
+		if (rec == KREC_SAMPLE)
+			kscen_sample_rec_init((void *)v);
 		if (spend(l, item) || load_map(l, item, rec, v, &seen))
 			return -EINVAL;
 		if (rec == KREC_METRIC)
@@ -355,6 +365,21 @@ static int load_kv(struct loader *l, yaml_node_t *n, const char *what,
 	return 0;
 }
 
+/* A job's noise; its counts are those of its sample records, as written. */
+static int load_noise(struct loader *l, yaml_node_t *n, struct kscen_job_result *j)
+{
+	struct kscen_noise_rec *ns = j->noise = kscen_xcalloc(1, sizeof(*j->noise));
+
+	if (load_map(l, n, KREC_NOISE, ns, NULL))
+		return -EINVAL;
+	ns->disturbed = ns->dropped = 0;
+	for (unsigned i = 0; i < ns->nr_samples; i++) {
+		ns->disturbed += ns->samples[i].disturbed;
+		ns->dropped += ns->samples[i].dropped;
+	}
+	return 0;
+}
+
 static int load_hook(struct loader *l, const struct kscen_field *f,
 		     yaml_node_t *n, void *base)
 {
@@ -374,6 +399,8 @@ static int load_hook(struct loader *l, const struct kscen_field *f,
 		j->profile->value = NAN;
 		j->profile->top = KSCEN_PROFILE_TOP;
 		return load_map(l, n, KREC_PROFILE, j->profile, NULL);
+	case KH_NOISE:
+		return load_noise(l, n, j);
 	case KH_SAMPLES:
 	case KH_OBJECTS:
 		return load_scalars(l, n, f->key, base);

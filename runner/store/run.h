@@ -20,6 +20,38 @@ enum kscen_status {
 
 struct kscen_profile;
 
+/*
+ * One sample a job took after its warmup, as its sentinels saw it
+ * (sample/noise.c): kept in the metrics' samples, or set aside by the
+ * noise policy. Unknown numbers are NAN or -1.
+ */
+struct kscen_sample_rec {
+	unsigned round;		/* 1-based, warmup rounds not counted */
+	double value;		/* the primary metric's */
+	bool dropped;		/* set aside: not in the metrics' samples */
+	bool disturbed;
+	char *cause;		/* "steal 12%, other load 0.9 CPU"; NULL: none */
+	double seconds;		/* the timed region's wall time */
+	double steal;		/* the machine's steal, % of its CPUs' time */
+	double lost;		/* its time accounted to nothing, % too */
+	double other;		/* CPUs other processes used */
+	long vcsw, ivcsw;	/* the sample's context switches */
+	long migrations;	/* its main thread's CPU migrations */
+	long irq, softirq;	/* the machine's, during the region */
+	double mhz;		/* its CPU's frequency at the end */
+	long throttled;		/* its CPU's thermal throttle events */
+	bool planted;		/* KSCEN_TEST_DISTURB disturbed it on purpose */
+};
+
+/* A job's samples as the sentinels judged them, and what its policy did. */
+struct kscen_noise_rec {
+	char *policy;		/* flag, retake or drop */
+	unsigned disturbed;	/* samples called disturbed */
+	unsigned dropped;	/* of them, set aside (retaken or dropped) */
+	struct kscen_sample_rec *samples;
+	unsigned nr_samples;
+};
+
 struct kscen_job_result {
 	char *id, *name, *workload;
 	char **keys, **values;	/* params */
@@ -44,6 +76,7 @@ struct kscen_job_result {
 	double seconds;		/* the runner's wall time on its samples, all told */
 	unsigned plan_pos;	/* a shard run's job: its place in the whole plan */
 	struct kscen_profile *profile;	/* profile.h; NULL: none asked */
+	struct kscen_noise_rec *noise;	/* NULL: no sentinels were read */
 };
 
 struct kscen_system {
@@ -89,6 +122,8 @@ struct kscen_run {
 	 * change what is measured ("KSCEN_BTF_PATH=/x ..."); NULL: none.
 	 */
 	char *test_hooks;
+	/* What `kscen system check` found off before the run; NULL: nothing. */
+	char *system_check;
 };
 
 /* Frees @run itself too; NULL is fine. */
@@ -103,6 +138,13 @@ const struct kscen_job_result *kscen_run_find(const struct kscen_run *run,
 int kscen_system_read(struct kscen_system *sys);
 /* runmodel.c */
 void kscen_system_fini(struct kscen_system *sys);
+/* A sample record with nothing known yet (NAN, -1, false). */
+void kscen_sample_rec_init(struct kscen_sample_rec *s);
+/*
+ * Is sample i of @j's metrics still that of round i + 1? Not when its noise
+ * policy dropped one: then the rounds cannot pair it with another job.
+ */
+bool kscen_rounds_whole(const struct kscen_job_result *j);
 /* The primary metric of an ok job with samples, else NULL. */
 const struct kscen_metric *kscen_primary(const struct kscen_job_result *j);
 /* @j's metric called @name, if @j is ok and it has samples. */

@@ -60,6 +60,7 @@ static const struct kscen_field run_fields[] = {
 	R("until_ci", DOUBLE, until_ci, KF_AUTO | KF_JSON_ZERO, 13, 0, 0),
 	R("test_hooks", STR, test_hooks, KF_OPTIONAL | KF_JSON_OPT, 9, 0, 0),
 	R("scenario_text", STR, scenario_text, KF_OPTIONAL | KF_BLOCK, 0, 0, 0),
+	R("system_check", STR, system_check, KF_OPTIONAL | KF_JSON_OPT, 18, 0, 0),
 	HOOK("system", KH_SYSTEM, 0, 0, 0),
 	HOOK("jobs", KH_JOBS, KF_REQUIRED, 0, 0),
 	R("path", STR, path, KF_NOFILE, 14, 0, 0),
@@ -120,6 +121,7 @@ static const struct kscen_field job_fields[] = {
 	J("plan_pos", UINT, plan_pos, KF_OPTIONAL, 0, 0, 0),
 	J("converged", TRI, converged, KF_OPTIONAL, 10, 0, 0),
 	HOOK("profile", KH_PROFILE, KF_OPTIONAL, 0, 0),
+	HOOK("noise", KH_NOISE, KF_OPTIONAL, 13, 0),
 };
 
 /* CSV: a row a metric, its job's columns around its own. */
@@ -174,6 +176,41 @@ static const struct kscen_field psym_fields[] = {
 	Y("children", DOUBLE, children, 0, 0, 0, 0),
 };
 
+/*
+ * A job's noise (sample/noise.c): its policy, what it did, and a record a
+ * sample taken, one line each in flow style. CSV has the counts, after the
+ * metric's columns.
+ */
+#define N(...) F(kscen_noise_rec, __VA_ARGS__)
+static const struct kscen_field noise_fields[] = {
+	N("policy", STR, policy, 0, 1, 21, 0),
+	N("disturbed", UINT, disturbed, 0, 2, 22, 0),
+	N("dropped", UINT, dropped, 0, 3, 23, 0),
+	HOOK("samples", KH_NSAMPLES, 0, 4, 0),
+};
+
+/* Written in flow style, only what is known and set. */
+#define Z(...) F(kscen_sample_rec, __VA_ARGS__)
+static const struct kscen_field sample_fields[] = {
+	Z("round", UINT, round, KF_REQUIRED, 1, 0, 0),
+	Z("value", DOUBLE, value, 0, 2, 0, 0),
+	Z("dropped", BOOL, dropped, KF_OPTIONAL, 3, 0, 0),
+	Z("disturbed", BOOL, disturbed, KF_OPTIONAL, 4, 0, 0),
+	Z("cause", STR, cause, KF_OPTIONAL, 5, 0, 0),
+	Z("seconds", DOUBLE, seconds, KF_OPTIONAL, 6, 0, 0),
+	Z("steal", DOUBLE, steal, KF_OPTIONAL, 7, 0, 0),
+	Z("lost", DOUBLE, lost, KF_OPTIONAL, 8, 0, 0),
+	Z("other", DOUBLE, other, KF_OPTIONAL, 9, 0, 0),
+	Z("vcsw", LONG, vcsw, KF_OPTIONAL, 10, 0, 0),
+	Z("ivcsw", LONG, ivcsw, KF_OPTIONAL, 11, 0, 0),
+	Z("migrations", LONG, migrations, KF_OPTIONAL, 12, 0, 0),
+	Z("irq", LONG, irq, KF_OPTIONAL, 13, 0, 0),
+	Z("softirq", LONG, softirq, KF_OPTIONAL, 14, 0, 0),
+	Z("mhz", DOUBLE, mhz, KF_OPTIONAL, 15, 0, 0),
+	Z("throttled", LONG, throttled, KF_OPTIONAL, 16, 0, 0),
+	Z("planted", BOOL, planted, KF_OPTIONAL, 17, 0, 0),
+};
+
 #define NR(a) (sizeof(a) / sizeof((a)[0]))
 const struct kscen_record kscen_records[KREC_NR] = {
 	[KREC_RUN] = { "result", run_fields, NR(run_fields) },
@@ -183,6 +220,8 @@ const struct kscen_record kscen_records[KREC_NR] = {
 	[KREC_METRIC] = { "metric", metric_fields, NR(metric_fields) },
 	[KREC_PROFILE] = { "profile", profile_fields, NR(profile_fields) },
 	[KREC_PSYM] = { "symbol", psym_fields, NR(psym_fields) },
+	[KREC_NOISE] = { "noise", noise_fields, NR(noise_fields) },
+	[KREC_SAMPLE] = { "sample", sample_fields, NR(sample_fields) },
 };
 
 const struct kscen_field *kscen_field_at(enum kscen_rec rec, size_t posoff,
@@ -194,6 +233,53 @@ const struct kscen_field *kscen_field_at(enum kscen_rec rec, size_t posoff,
 		if (*((const unsigned char *)&r->fields[i] + posoff) == pos)
 			return &r->fields[i];
 	return NULL;
+}
+
+bool kscen_field_is_set(const struct kscen_field *f, const void *base)
+{
+	const void *p = kscen_field_cptr(f, base);
+	const struct kscen_run *run = base;
+	const struct kscen_job_result *j = base;
+
+	switch (f->type) {
+	case KF_STR:
+		return *(char *const *)p;
+	case KF_UINT:
+		return *(const unsigned *)p;
+	case KF_BOOL:
+		return *(const bool *)p;
+	case KF_LONG:
+		return *(const long *)p >= 0;
+	case KF_DOUBLE:
+		return isfinite(*(const double *)p);
+	case KF_TRI:
+		return *(const int *)p >= 0;
+	case KF_HOOK:
+		return f->hook == KH_SHARDS ? run->nr_shards :
+		       f->hook == KH_EFFECTIVE ? j->nr_eff :
+		       f->hook == KH_PROFILE ? j->profile != NULL :
+		       f->hook == KH_NOISE ? j->noise != NULL : true;
+	default:
+		return true;
+	}
+}
+
+void kscen_sample_rec_init(struct kscen_sample_rec *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->value = s->seconds = s->steal = s->lost = s->other = s->mhz = NAN;
+	s->vcsw = s->ivcsw = s->migrations = s->irq = s->softirq = -1;
+	s->throttled = -1;
+}
+
+bool kscen_rounds_whole(const struct kscen_job_result *j)
+{
+	unsigned kept = 0;
+
+	for (unsigned i = 0; j->noise && i < j->noise->nr_samples; i++)
+		if (!j->noise->samples[i].dropped && j->noise->samples[i].round != ++kept)
+			return false;
+	return true;
 }
 
 static unsigned status_index(enum kscen_status s)
@@ -372,9 +458,20 @@ static void free_hook(enum kscen_hook h, void *base)
 	struct kscen_run *run = base;
 	struct kscen_job_result *j = base;
 	struct kscen_metric *m = base;
+	struct kscen_noise_rec *n = base;
 	unsigned i;
 
 	switch (h) {
+	case KH_NOISE:
+		if (j->noise)
+			kscen_rec_free(KREC_NOISE, j->noise);
+		free(j->noise);
+		break;
+	case KH_NSAMPLES:
+		for (i = 0; i < n->nr_samples; i++)
+			kscen_rec_free(KREC_SAMPLE, &n->samples[i]);
+		free(n->samples);
+		break;
 	case KH_SHARDS:
 		for (i = 0; i < run->nr_shards; i++)
 			kscen_rec_free(KREC_SHARD, &run->shards[i]);

@@ -39,11 +39,14 @@ enum kscen_hook {
 	KH_SAMPLES,	/* metric: samples[nr_samples] */
 	KH_OBJECTS,	/* profile: objects[nr_objects] */
 	KH_SYMBOLS,	/* profile: struct kscen_profile_sym[nr_sym] */
+	KH_NOISE,	/* job: struct kscen_noise_rec * */
+	KH_NSAMPLES,	/* noise: struct kscen_sample_rec[nr_samples] */
 	KH_NR,
 };
 
 #define KF_REQUIRED	0x01	/* the reader refuses a record without it */
-#define KF_OPTIONAL	0x02	/* written only when set: non-NULL, non-0, >= 0 */
+#define KF_OPTIONAL	0x02	/* written only when set: non-NULL, non-0, true,
+				 * >= 0 (a tri, a long), finite (a double) */
 #define KF_AUTO		0x04	/* run: written only with repeat: auto */
 #define KF_NOFILE	0x08	/* in memory only, never stored (run->path) */
 #define KF_TOKENS	0x10	/* envdiff: a list, diffed token by token */
@@ -63,7 +66,7 @@ struct kscen_field {
 
 enum kscen_rec {
 	KREC_RUN, KREC_SYSTEM, KREC_SHARD, KREC_JOB, KREC_METRIC,
-	KREC_PROFILE, KREC_PSYM, KREC_NR,
+	KREC_PROFILE, KREC_PSYM, KREC_NOISE, KREC_SAMPLE, KREC_NR,
 };
 
 struct kscen_record {
@@ -106,6 +109,9 @@ const char *kscen_field_text(const struct kscen_field *f, const void *base,
 const char *kscen_field_parse(const struct kscen_field *f, void *base,
 			      const char *s, bool null);
 int kscen_parse_double(const char *s, double *v);
+
+/* Is optional field @f of @base set (KF_OPTIONAL), that is, worth writing? */
+bool kscen_field_is_set(const struct kscen_field *f, const void *base);
 
 /* Free what the fields of @base own (not @base itself). */
 void kscen_rec_free(enum kscen_rec rec, void *base);

@@ -267,6 +267,22 @@ static void write_symbols(struct writer *w, const struct kscen_profile *p)
 	seq_end(w);
 }
 
+/* A job's sample records, one a line: flow mappings of what is set. */
+static void write_samples(struct writer *w, const struct kscen_noise_rec *n)
+{
+	yaml_event_t ev;
+
+	seq_start(w, false);
+	for (unsigned i = 0; i < n->nr_samples; i++) {
+		emit(w, &ev, yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1,
+						YAML_FLOW_MAPPING_STYLE));
+		write_fields(w, KREC_SAMPLE, &n->samples[i],
+			     kscen_records[KREC_SAMPLE].nr);
+		map_end(w);
+	}
+	seq_end(w);
+}
+
 static void write_hook(struct writer *w, enum kscen_hook h, const void *base)
 {
 	const struct kscen_run *run = base;
@@ -295,6 +311,12 @@ static void write_hook(struct writer *w, enum kscen_hook h, const void *base)
 	case KH_SYMBOLS:
 		write_symbols(w, p);
 		return;
+	case KH_NOISE:
+		write_rec(w, KREC_NOISE, j->noise);
+		return;
+	case KH_NSAMPLES:
+		write_samples(w, base);
+		return;
 	default:
 		break;
 	}
@@ -317,29 +339,6 @@ static void write_hook(struct writer *w, enum kscen_hook h, const void *base)
 	seq_end(w);
 }
 
-/* Is optional field @f set, that is, worth writing? */
-static bool is_set(const struct kscen_field *f, const void *base)
-{
-	const void *p = kscen_field_cptr(f, base);
-	const struct kscen_run *run = base;
-	const struct kscen_job_result *j = base;
-
-	switch (f->type) {
-	case KF_STR:
-		return *(char *const *)p;
-	case KF_UINT:
-		return *(const unsigned *)p;
-	case KF_TRI:
-		return *(const int *)p >= 0;
-	case KF_HOOK:
-		return f->hook == KH_SHARDS ? run->nr_shards :
-		       f->hook == KH_EFFECTIVE ? j->nr_eff :
-		       f->hook == KH_PROFILE ? j->profile != NULL : true;
-	default:
-		return true;
-	}
-}
-
 /* The first @nr fields of record @rec at @base, as key: value pairs. */
 static void write_fields(struct writer *w, enum kscen_rec rec, const void *base,
 			 unsigned nr)
@@ -350,7 +349,7 @@ static void write_fields(struct writer *w, enum kscen_rec rec, const void *base,
 		const void *p = kscen_field_cptr(f, base);
 
 		if ((f->flags & KF_NOFILE) ||
-		    ((f->flags & KF_OPTIONAL) && !is_set(f, base)) ||
+		    ((f->flags & KF_OPTIONAL) && !kscen_field_is_set(f, base)) ||
 		    ((f->flags & KF_AUTO) &&
 		     !(((const struct kscen_run *)base)->until_ci > 0)))
 			continue;

@@ -56,9 +56,30 @@ static bool module_path_seen(const char *rw)
 }
 
 /*
+ * The test hooks (KSCEN_TEST_*: KSCEN_TEST_DISTURB plants its disturbance
+ * where the samples are taken, in the guest) go to the guest as they are;
+ * a name of anything but capitals, digits and '_' is left out.
+ */
+static void export_test_hooks(FILE *f)
+{
+	extern char **environ;
+
+	for (char **e = environ; e && *e; e++) {
+		const char *eq = strchr(*e, '=');
+
+		if (strncmp(*e, "KSCEN_TEST_", 11) || !eq ||
+		    strspn(*e, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != (size_t)(eq - *e))
+			continue;
+		fprintf(f, "export %.*s=", (int)(eq - *e), *e);
+		kscen_sh_quote(f, eq + 1);
+		fputc('\n', f);
+	}
+}
+
+/*
  * The script the guest runs: cd where we are, exec kscen with @argv. The
  * guest's output is its console; the init prints the exit code after it.
- * KSCEN_MODULE_PATH is passed on. NULL (printed) when the guest would not
+ * KSCEN_MODULE_PATH and the test hooks are passed on. NULL (printed) when the guest would not
  * see the directory, a file of @argv or KSCEN_MODULE_PATH.
  */
 char *kscen_vm_script(int argc, char **argv, const char *rw)
@@ -95,6 +116,7 @@ char *kscen_vm_script(int argc, char **argv, const char *rw)
 		kscen_sh_quote(f, getenv("KSCEN_MODULE_PATH"));
 		fputc('\n', f);
 	}
+	export_test_hooks(f);
 	fputs("cd ", f);
 	kscen_sh_quote(f, cwd);
 	fputs(" || exit 126\nexec ", f);

@@ -50,5 +50,6 @@ int main(int argc, char **argv)
 	failed += kscen_spawn_tests();
 	failed += kscen_runmodel_tests();
 	failed += kscen_spawn_capture_tests();
+	failed += kscen_noise_tests();
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

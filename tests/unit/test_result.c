@@ -443,6 +443,15 @@ void test_result_load_rejects_bad_files(void **state)
 		{ "scenario: \"a\\0b\"\njobs: []\n", "NUL" },
 		{ "scenario: x\njobs: &a [*a]\n", "expected a mapping" },
 		{ "scenario: x\njobs: []\n\xff\n", "UTF-8" },
+		/* a job's noise and its samples' records */
+		{ "scenario: x\njobs: [{id: a, status: ok, noise: 5}]\n",
+		  "noise: expected a mapping" },
+		{ "scenario: x\njobs: [{id: a, status: ok, noise: {samples: [3]}}]\n",
+		  "sample: expected a mapping" },
+		{ "scenario: x\njobs: [{id: a, status: ok, noise: {samples: [{value: 1}]}}]\n",
+		  "missing 'round'" },
+		{ "scenario: x\njobs: [{id: a, status: ok, noise: {samples: "
+		  "[{round: 1, ivcsw: many}]}}]\n", "expected an integer" },
 	};
 	char *dir = tmpdir(), err[512], *bomb;
 	struct kscen_run *r;
@@ -526,7 +535,8 @@ void test_report_formats_deltas_and_escaping(void **state)
 	struct kscen_refs refs;
 	const char *csv_head = "id,name,workload,status,metric,unit,better,n,"
 			       "median,mean,stddev,min,max,baseline,previous,"
-			       "cv,ci_low,ci_high,outliers,bimodal,param.x,"
+			       "cv,ci_low,ci_high,outliers,bimodal,noise_policy,"
+			       "noise_disturbed,noise_dropped,param.x,"
 			       "param.size,param.mode,to_baseline_ratio,";
 	char *t;
 
@@ -571,10 +581,10 @@ void test_report_formats_deltas_and_escaping(void **state)
 	/* the summary, every parameter, the deltas as ratios with CI and p */
 	assert_true(strstr(t, "\nb/x=1,b,exec,ok,usecs/op,usecs,lower,3,11,11,1,"
 			  "10,12,b/x=0,b/x=0,0.090909090909090912,10,12,0,"
-			  "false,"));
-	assert_true(strstr(t, ",false,1,"));
+			  "false,,,,1,"));	/* no sentinels: no noise */
+	assert_true(strstr(t, ",false,,,,1,"));
 	assert_true(strstr(t, ",1.1,"));	/* 11 against 10 */
-	assert_true(strstr(t, "\nb/x=2,b,exec,skipped,,,,,,,,,,b/x=0,b/x=1,,,,,,"));
+	assert_true(strstr(t, "\nb/x=2,b,exec,skipped,,,,,,,,,,b/x=0,b/x=1,,,,,,,,,"));
 	assert_true(strstr(t, "\n\"c/y=\"\"a,b\"\"\",c,exec,failed,"));
 	free(t);
 

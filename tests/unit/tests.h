@@ -71,6 +71,7 @@
 	X(test_vm_bzimage_release_from_header)		\
 	X(test_vm_initramfs_loads_dependencies_first)	\
 	X(test_ab_jobs_pair_kernels)	\
+	X(test_vm_script_passes_test_hooks)	\
 	X(test_result_summary_comes_from_samples)	\
 	X(test_result_caps_depth_keys_nodes)		\
 	X(test_read_regular_refuses_fifo_and_devices)	\
@@ -110,5 +111,6 @@ int kscen_run_tests(void);
 int kscen_spawn_tests(void);
 int kscen_runmodel_tests(void);
 int kscen_spawn_capture_tests(void);
+int kscen_noise_tests(void);
 
 #endif
