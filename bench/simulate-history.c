@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "history.h"
+#include "store/history.h"
 
 static double unif(unsigned long long *s)
 {

@@ -8,8 +8,7 @@
 set -e
 cd "$(dirname "$0")/.."
 make --no-print-directory kscen >/dev/null
-objs=$(ls build/runner/*.o build/runner/report/*.o build/runner/workloads/*.o build/schemas/*.o |
-	grep -v 'runner/main\.o$')
+objs=$(ls build/runner/*/*.o build/schemas/*.o | grep -v 'runner/cli/main\.o$')
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 prog=bench/simulate.c

@@ -18,4 +18,20 @@ assert jobs["abort"]["status"] == "failed" and "status 7" in jobs["abort"]["reas
 PY
 then pass crash_and_hang_beside_good_job; else fail crash_and_hang_beside_good_job "$(cat "$tmp/json")"; fi
 pgrep -f 'sleep 600' >/dev/null && fail hang_killed "sleep 600 still running" || pass hang_killed
+
+# ---- without a cgroup: said, not silent ----------------------------------------
+# An unprivileged runner cannot make the sample cgroup: the run goes on,
+# without the cgroup's metrics, and says so once, with the reason.
+if why=$(need_setpriv); then
+	run setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$kscen" run --no-save --compare none $fx/e2e/tiny.yaml
+	if [ $rc = 0 ] && [ "$(grep -c '^kscen: samples run without a cgroup (cannot create a cgroup in /[^:]*: Permission denied): no cgroup_cpu or cgroup_memory_peak' "$tmp/err")" = 1 ] &&
+	   ! grep -q cgroup_cpu "$tmp/out"; then
+		pass no_cgroup_is_said
+	else
+		fail no_cgroup_is_said "rc=$rc $(cat "$tmp/err")"
+	fi
+else
+	skip no_cgroup_is_said "$why"
+fi
 finish isolation

@@ -12,9 +12,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "history.h"
-#include "store.h"
-#include "report.h"
+#include "store/history.h"
+#include "store/store.h"
+#include "report/report.h"
 #include "fuzz_io.h"
 
 static FILE *devnull;

@@ -12,9 +12,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "history.h"
+#include "store/history.h"
 #include "report/model.h"
-#include "util.h"
+#include "lib/util.h"
 #include "tests.h"
 
 /* Samples around 100, the same shape at every scale. */
@@ -64,7 +64,7 @@ static void job(struct kscen_run *r, const char *id, const char *x,
  * Entry a: its baseline, a job 10% slower, a failed one; entry b: one job
  * in seconds, without baseline. @slow: the factor of a/x=1.
  */
-static struct kscen_run *sample_run(double slow)
+struct kscen_run *kscen_test_sample_run(double slow)
 {
 	struct kscen_run *r = kscen_xcalloc(1, sizeof(*r));
 
@@ -79,7 +79,7 @@ static struct kscen_run *sample_run(double slow)
 
 void test_report_model_computes_each_delta_once(void **state)
 {
-	struct kscen_run *r = sample_run(1.1), *ref = sample_run(1);
+	struct kscen_run *r = kscen_test_sample_run(1.1), *ref = kscen_test_sample_run(1);
 	const struct kscen_report_job *j;
 	struct kscen_report_model m;
 	struct kscen_refs refs;

@@ -15,9 +15,10 @@
 #include <signal.h>
 #include <string.h>
 
-#include "history.h"
-#include "runner.h"
-#include "scenario_load.h"
+#include "store/history.h"
+#include "sample/runner.h"
+#include "lib/util.h"
+#include "scenario/scenario_load.h"
 
 static void test_opts_from_scenario(void **state)
 {

@@ -22,10 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scenario.h"
-#include "report.h"
-#include "run.h"
-#include "util.h"
+#include "scenario/scenario.h"
+#include "report/report.h"
+#include "store/run.h"
+#include "lib/util.h"
 #include "tests.h"
 
 static bool near(double a, double b, double tol)
@@ -326,4 +326,29 @@ void test_report_numbers_scaled_and_rounded(void **state)
 	kscen_num_style(&m, &st);
 	assert_int_equal(st.decimals, 2);
 	assert_string_equal(st.unit, "ops/sec");
+}
+
+/* A change never reads "+0": a delta that rounds to 0 gets the digits it needs. */
+void test_report_delta_never_rounds_to_zero(void **state)
+{
+	struct kscen_num st = { .unit = "usecs", .scale = 1, .decimals = 0 };
+	struct kscen_num ms = { .unit = "ms", .scale = 1e3, .decimals = 1 };
+	char buf[64];
+
+	kscen_format_delta(&st, 0.4, buf, sizeof(buf));
+	assert_string_equal(buf, "+0.4");
+	kscen_format_delta(&st, -0.04, buf, sizeof(buf));
+	assert_string_equal(buf, "-0.04");
+	kscen_format_delta(&st, 0.096, buf, sizeof(buf));
+	assert_string_equal(buf, "+0.10");
+	kscen_format_delta(&st, 5.6, buf, sizeof(buf));	/* the value's digits */
+	assert_string_equal(buf, "+6");
+	kscen_format_delta(&st, 0.5, buf, sizeof(buf));	/* rounds to 1, not 0 */
+	assert_string_equal(buf, "+0");
+	kscen_format_delta(&st, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "+0");
+	kscen_format_delta(&ms, 0.00003, buf, sizeof(buf));	/* 0.03 ms */
+	assert_string_equal(buf, "+0.03");
+	kscen_format_delta(&ms, 0.0012, buf, sizeof(buf));
+	assert_string_equal(buf, "+1.2");
 }

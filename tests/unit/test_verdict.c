@@ -20,9 +20,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "history.h"
-#include "util.h"
+#include "lib/diag.h"
+#include "store/history.h"
+#include "lib/util.h"
 #include "tests.h"
 
 static bool near(double a, double b, double tol)
