@@ -177,6 +177,24 @@ void kscen_cmp_value(const struct kscen_cmp *c, unsigned i, unsigned k,
 		return;
 	}
 	kscen_report_ci_pct(x->m, ci, len);
+	/*
+	 * The base's value is what the changes are against: where that is the
+	 * level of several runs (the stable segment of its history), the level,
+	 * so that a change always reads as new / old - 1 of the printed numbers.
+	 */
+	if (!k && c->nr > 1 && m0 && !strcmp(str(x->m->unit), str(m0->unit)) &&
+	    kscen_cmp_cell(c, i, 1)->d &&
+	    kscen_cmp_cell(c, i, 1)->d->c.between &&
+	    kscen_cmp_cell(c, i, 1)->d->c.hist_runs > 1 &&
+	    isfinite(kscen_cmp_cell(c, i, 1)->d->c.old)) {
+		const struct kscen_change *ch = &kscen_cmp_cell(c, i, 1)->d->c;
+
+		own = *st;
+		kscen_num_decimals(x->m, &own);
+		kscen_format_num(&own, ch->old, false, val, len);
+		snprintf(ci, len, "(%u runs)", ch->hist_runs);
+		return;
+	}
 	/* the column's unit and scale, this cell's digits */
 	if (m0 && !strcmp(str(x->m->unit), str(m0->unit))) {
 		own = *st;

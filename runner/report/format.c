@@ -278,7 +278,8 @@ void kscen_report_n_note(unsigned lo, unsigned hi, char *buf, size_t len)
 	else if (clo == chi)
 		snprintf(buf, len, "n=%u..%u, %.3g%% CI", lo, hi, clo);
 	else
-		snprintf(buf, len, "n=%u..%u, %.3g..%.3g%% CI", lo, hi, clo, chi);
+		snprintf(buf, len, "n=%u..%u, %.3g..%.3g%% CI", lo, hi, fmin(clo, chi),
+			 fmax(clo, chi));
 }
 
 void report_entry_note(const struct kscen_report_model *rm,

@@ -55,9 +55,9 @@ assert p[2]["xtics"] == ["a", "b"], p[2]["xtics"]
 # the report's units: 0.3 usecs/op is nsecs/op there, exec's seconds ms
 assert [x["ylabel"] for x in p] == ["nsecs/op", "usecs/op", "ms (wall_time)"], p
 assert [x["caption"] for x in p] == [
-    "error bars: the CI of each median (n=6, 95% CI)",
+    "error bars: the CI of each median (n=6, 96.9% CI)",
     "error bars: the CI of each median (n=5, 93.8% CI)",
-    "error bars: the CI of each median (n=6, 95% CI)"], [x["caption"] for x in p]
+    "error bars: the CI of each median (n=6, 96.9% CI)"], [x["caption"] for x in p]
 PY
 then pass plot_sweep_tics_units_captions; else fail plot_sweep_tics_units_captions "rc=$rc $(cat "$tmp/err")"; fi
 values_ok "$tmp/sweep.svg" 1000 1 1000 && pass plot_sweep_values_caps_inside ||

@@ -64,20 +64,28 @@ run "$kscen" compare "$res/e2e-tiny" "$file"
 [ $rc = 0 ] && grep -q 'sleep/command=sleep 0.02' "$tmp/out" && pass compare_two_runs ||
 	fail compare_two_runs "$(cat "$tmp/out" "$tmp/err")"
 # JSON (format 2) and CSV say what a test found: no significant change
-# (a constant value twice, 6 samples each) is not "same", 3 pairs are too few
-for i in 1 2; do
-	"$kscen" run -q -r 6 -o "$tmp/same" --filter 'value*' $fx/e2e/tiny.yaml >/dev/null 2>&1
-	[ $i = 1 ] && sleep 1
+# (a constant value, 6 samples each, against the level of 3 runs: a history
+# to estimate the drift from) is not "same", 3 pairs are too few; with one
+# earlier run and no pool it is "cannot_tell"
+for i in 1 2 3 4; do
+	"$kscen" run -q -r 6 -o "$tmp/same" $fx/e2e/tiny.yaml >/dev/null 2>&1
+	[ $i != 4 ] && sleep 1
 done
-"$kscen" compare --format json $(ls "$tmp"/same/e2e-tiny/*.yaml) >"$tmp/f.json" 2>/dev/null
-"$kscen" compare --format csv $(ls "$tmp"/same/e2e-tiny/*.yaml) >"$tmp/f.csv" 2>/dev/null
+"$kscen" compare --format json $(ls "$tmp"/same/e2e-tiny/*.yaml | tail -n2) >"$tmp/f.json" 2>/dev/null
+"$kscen" compare --format csv $(ls "$tmp"/same/e2e-tiny/*.yaml | tail -n2) >"$tmp/f.csv" 2>/dev/null
+"$kscen" compare --format json $(ls "$tmp"/same/e2e-tiny/*.yaml | head -n2) >"$tmp/f1.json" 2>/dev/null
 "$kscen" report --format json "$file" >"$tmp/tiny.json" 2>/dev/null
 if /usr/bin/python3 - "$tmp" <<'PY'
 import csv, json, sys
 d = sys.argv[1]
 j = json.load(open(d + "/f.json"))
 assert j["format"] == 2 and list(j)[0] == "format", list(j)[:3]
-assert [x["deltas"]["last"]["verdict"] for x in j["jobs"]] == ["no_significant_change"], j["jobs"]
+v = [x for x in j["jobs"] if x["id"].startswith("value/")]
+assert [x["deltas"]["last"]["verdict"] for x in v] == ["no_significant_change"], v
+assert [x["deltas"]["last"]["drift"] for x in v] == ["own"], v
+j1 = json.load(open(d + "/f1.json"))
+v = [x for x in j1["jobs"] if x["id"].startswith("value/")]
+assert [x["deltas"]["last"]["verdict"] for x in v] == ["cannot_tell"], v
 rows = [r for r in csv.DictReader(open(d + "/f.csv", newline="")) if r["metric"] == "latency"]
 assert [r["vs_ref_verdict"] for r in rows] == ["no_significant_change"], rows
 t = json.load(open(d + "/tiny.json"))

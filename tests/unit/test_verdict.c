@@ -23,6 +23,7 @@
 #include "lib/diag.h"
 #include "store/history.h"
 #include "lib/util.h"
+#include "report/report.h"
 #include "tests.h"
 
 static bool near(double a, double b, double tol)
@@ -311,4 +312,26 @@ void test_verdict_calibration_record(void **state)
 	rmdir(path);
 	free(path);
 	rmdir(dir);
+}
+
+/*
+ * A run-to-run allowance keeps its digits: a small one is never printed
+ * "±0.0%" (which reads as "no drift at all"); exactly 0, a metric whose
+ * samples never moved, is "±0".
+ */
+void test_verdict_spread_never_prints_zero(void **state)
+{
+	char buf[32];
+
+	(void)state;
+	kscen_format_spread(0.041, buf, sizeof(buf));
+	assert_string_equal(buf, "±4.1%");
+	kscen_format_spread(0.00042, buf, sizeof(buf));
+	assert_string_equal(buf, "±0.042%");
+	kscen_format_spread(0.0004999, buf, sizeof(buf));
+	assert_string_equal(buf, "±0.05%");
+	kscen_format_spread(0, buf, sizeof(buf));
+	assert_string_equal(buf, "±0");
+	kscen_format_spread(NAN, buf, sizeof(buf));
+	assert_string_equal(buf, "±?");
 }

@@ -56,6 +56,7 @@
 	X(test_verdict_simulated_histories_with_outliers) \
 	X(test_verdict_fdr_of_a_100_job_aa_run)		\
 	X(test_verdict_calibration_record)		\
+	X(test_verdict_spread_never_prints_zero)	\
 	X(test_history_reference_per_job_never_silent)	\
 	X(test_history_gate_stays_awake)		\
 	X(test_history_pool_over_other_jobs)		\
