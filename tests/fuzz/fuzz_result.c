@@ -46,7 +46,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (int f = KSCEN_FMT_TEXT; f <= KSCEN_FMT_CSV; f++)
 		kscen_report(devnull, run, f == KSCEN_FMT_TEXT ? &refs : NULL,
 			     (enum kscen_format)f);
-	kscen_compare_print(devnull, run, &refs);
+	{	/* old | new, in every format; refs[0] is unused */
+		const struct kscen_run *runs[2] = { old, run };
+		struct kscen_refs both[2] = { refs, refs };
+
+		for (int f = KSCEN_FMT_TEXT; f <= KSCEN_FMT_MAIL; f++)
+			kscen_compare_print(devnull, runs, both, 2, (enum kscen_format)f);
+	}
 	kscen_gate(devnull, run, &refs, 5);
 	kscen_refs_free(&refs);
 	kscen_run_free(run);
