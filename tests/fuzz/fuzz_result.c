@@ -53,7 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (int f = KSCEN_FMT_TEXT; f <= KSCEN_FMT_MAIL; f++)
 			kscen_compare_print(devnull, runs, both, 2, (enum kscen_format)f);
 	}
-	kscen_gate(devnull, run, &refs, 5);
+	kscen_gate(devnull, run, &refs, 5, 0.05);
 	kscen_refs_free(&refs);
 	kscen_run_free(run);
 	return 0;
