@@ -36,12 +36,16 @@ const struct kscen_metric *kscen_find_metric(const struct kscen_job_result *j,
 	return NULL;
 }
 
-/* "usecs/op" says more than its unit "usecs"; otherwise show both. */
+/*
+ * "usecs/op" says more than its unit "usecs"; otherwise show both. Only a
+ * whole unit counts: "user_time" in "us" is not a rate of microseconds.
+ */
 void kscen_metric_label(const struct kscen_metric *m, char *buf, size_t len)
 {
 	const char *name = str(m->name), *unit = str(m->unit);
+	size_t n = strlen(unit);
 
-	if (!*unit || !strncmp(name, unit, strlen(unit)))
+	if (!n || (!strncmp(name, unit, n) && (!name[n] || name[n] == '/')))
 		snprintf(buf, len, "%s", name);
 	else if (!*name)
 		snprintf(buf, len, "%s", unit);

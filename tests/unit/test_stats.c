@@ -310,3 +310,25 @@ void test_report_numbers_scaled_and_rounded(void **state)
 	assert_int_equal(st.decimals, 2);
 	assert_string_equal(st.unit, "ops/sec");
 }
+
+/* A scaled time's unit is shown unless the name spells it out whole. */
+void test_report_metric_label_keeps_unit_of_scaled_times(void **state)
+{
+	static const struct { const char *name, *unit, *label; } t[] = {
+		{ "user_time", "us", "us (user_time)" },
+		{ "sys_time", "s", "s (sys_time)" },
+		{ "usecs/op", "usecs", "usecs/op" },
+		{ "GB/sec", "GB/sec", "GB/sec" },
+		{ "total", "usecs", "usecs (total)" },
+		{ "lat", "", "lat" },
+	};
+	char buf[64];
+
+	for (unsigned i = 0; i < ARRAY_SIZE(t); i++) {
+		struct kscen_metric m = { .name = (char *)t[i].name,
+					  .unit = (char *)t[i].unit };
+
+		kscen_metric_label(&m, buf, sizeof(buf));
+		assert_string_equal(buf, t[i].label);
+	}
+}

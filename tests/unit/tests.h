@@ -78,6 +78,7 @@
 	X(test_merge_refuses_mixed_duplicate_and_lists_missing) \
 	X(test_deploy_k8s_indexed_job_shape)		\
 	X(test_report_numbers_scaled_and_rounded)	\
+	X(test_report_metric_label_keeps_unit_of_scaled_times) \
 	X(test_report_model_computes_each_delta_once)
 
 #define DECLARE(fn) void fn(void **state);
