@@ -3,6 +3,7 @@
 #   make          build ./kscen
 #   make run      install what is missing, build, run scenarios/breakpoints.yaml
 #   make test     build and run every test (unit, then end to end)
+#   make golden   write tests/golden/*.out again from what kscen prints now
 #   make test-vm  every kscen vm / kscen ab test (kernels under QEMU)
 #   make asan     the same tests against an ASan/UBSan build
 #   make fuzz     build the libFuzzer targets (clang), replay their regression
@@ -68,7 +69,7 @@ endif
 
 .DELETE_ON_ERROR:
 .PHONY: all run test unit e2e asan deps clean FORCE test-vm fuzz fuzz-build \
-	install uninstall man examples
+	install uninstall man examples golden
 
 
 all: kscen
@@ -163,6 +164,12 @@ run: deps
 test: deps
 	$(Q)$(MAKE) --no-print-directory kscen $(BUILD)/unit-tests examples
 	$(Q)tests/run-all.sh $(BUILD)/unit-tests ./kscen
+
+# The golden reports (tests/golden/cases) as kscen prints them now: a change
+# of output is then a diff to review in the commit that makes it.
+golden:
+	$(Q)$(MAKE) --no-print-directory kscen
+	$(Q)tests/e2e/golden.sh ./kscen --update
 
 # Every kscen vm / kscen ab test: two kernels booted under QEMU, with the
 # faults (make test runs one boot); about two minutes under TCG.
