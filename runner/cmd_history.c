@@ -70,6 +70,7 @@ static int job_over_time(const char *dir, const char *glob)
 			struct kscen_change c;
 			struct kscen_drift d;
 			char chg[192] = "", ci[32], lbl[96];
+			unsigned p;
 
 			memset(&c, 0, sizeof(c));
 
@@ -79,10 +80,11 @@ static int job_over_time(const char *dir, const char *glob)
 				printf("%-20s %-14s %14s %-10s  %s\n", "started", "label",
 				       "median", "CI", "job: change against the run before");
 			/* The previous run of this job: the next older usable one. */
-			for (unsigned p = k + 1; p < h.nr && !pj; p++) {
+			for (p = k + 1; p < h.nr; p++) {
 				pj = kscen_run_find(h.run[p], j->id);
-				if (pj && (!kscen_primary(pj) || !kscen_job_same(j, pj, false)))
-					pj = NULL;
+				if (pj && kscen_primary(pj) && kscen_job_same(j, pj, false))
+					break;
+				pj = NULL;
 			}
 			if (!m) {
 				printf("%-20s %-14s %14s %-10s  %s\n", str(r->started),
@@ -95,12 +97,16 @@ static int job_over_time(const char *dir, const char *glob)
 			kscen_format_ci(m, ci, sizeof(ci));
 			if (pj && kscen_change_compute(kscen_find_metric(pj, m->name),
 						       m, false, &c)) {
-				/* The drift of the runs before this one only. */
+				/*
+				 * The drift of the runs before this one only, on
+				 * the earlier run's host and kernel, as compare
+				 * takes it: a new kernel has no history of its own.
+				 */
 				struct kscen_history before = {
 					.run = h.run + k + 1, .nr = h.nr - k - 1,
 				};
 
-				kscen_history_drift(&before, r, j, m->name, &d);
+				kscen_history_drift(&before, h.run[p], j, m->name, &d);
 				kscen_change_widen(&c, &d, m->better);
 				kscen_format_change(&c, chg, sizeof(chg));
 			}
