@@ -9,9 +9,12 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "history.h"
+#include "report.h"
 #include "report/model.h"
 #include "util.h"
 #include "tests.h"
@@ -152,5 +155,66 @@ void test_report_model_computes_each_delta_once(void **state)
 	kscen_report_model_free(&m);
 
 	kscen_refs_free(&refs);
+	kscen_run_free(r);
+}
+
+/* a/x=0, a/x=1 @f1 times slower, a/x=2 @f2 times: x=1's previous is x=0. */
+static struct kscen_run *three_run(double f1, double f2)
+{
+	struct kscen_run *r = kscen_xcalloc(1, sizeof(*r));
+
+	r->scenario = kscen_xstrdup("m");
+	r->started = kscen_xstrdup("2026-12-03T08:00:00Z");
+	job(r, "a/x=0", "0", KSCEN_OK, 1, "usecs", "a/x=0", NULL);
+	job(r, "a/x=1", "1", KSCEN_OK, f1, "usecs", "a/x=0", "a/x=0");
+	job(r, "a/x=2", "2", KSCEN_OK, f2, "usecs", "a/x=0", "a/x=1");
+	return r;
+}
+
+/*
+ * Each delta against its own job: x=2 is 30% over its baseline x=0 and
+ * 1.3 / 1.1 - 1 = 18.2% over its previous job x=1.
+ */
+void test_report_model_baseline_and_previous_deltas_differ(void **state)
+{
+	struct kscen_run *r = three_run(1.1, 1.3);
+	const struct kscen_report_delta *d;
+	struct kscen_report_model m;
+
+	(void)state;
+	kscen_report_model_build(r, NULL, &m);
+	d = m.job[2].delta;
+	assert_true(d[KSCEN_DELTA_BASELINE].present && d[KSCEN_DELTA_PREVIOUS].present);
+	assert_float_equal(d[KSCEN_DELTA_BASELINE].c.rel, 0.3, 1e-9);
+	assert_float_equal(d[KSCEN_DELTA_BASELINE].c.old, 100, 1e-9);
+	assert_float_equal(d[KSCEN_DELTA_PREVIOUS].c.rel, (1.3 / 1.1 - 1), 1e-9);
+	assert_float_equal(d[KSCEN_DELTA_PREVIOUS].c.old, 110, 1e-9);
+	assert_float_equal(d[KSCEN_DELTA_PREVIOUS].c.new_, 130, 1e-9);
+	kscen_report_model_free(&m);
+	kscen_run_free(r);
+}
+
+/*
+ * The mail's delta columns carry the sign of the change: x=1 20% slower
+ * than x=0 reads +20.0% to both; x=2 20% faster than x=0 reads -20.0% to
+ * its baseline and -33.3% (0.8 / 1.2 - 1) to its previous job.
+ */
+void test_report_mail_delta_sign_follows_change(void **state)
+{
+	struct kscen_run *r = three_run(1.2, 0.8);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(f);
+	kscen_report(f, r, NULL, KSCEN_FMT_MAIL);
+	fclose(f);
+	if (!strstr(buf, "  +20.0%  +20.0%\n") || !strstr(buf, "  -20.0%  -33.3%\n"))
+		fprintf(stderr, "%s", buf);
+	assert_non_null(strstr(buf, "  +20.0%  +20.0%\n"));
+	assert_non_null(strstr(buf, "  -20.0%  -33.3%\n"));
+	assert_null(strstr(buf, "+33.3%"));
+	free(buf);
 	kscen_run_free(r);
 }

@@ -13,11 +13,15 @@
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "history.h"
+#include "jobs.h"
 #include "runner.h"
 #include "scenario_load.h"
+#include "util.h"
 
 static void test_opts_from_scenario(void **state)
 {
@@ -99,6 +103,72 @@ static void test_bisect_code(void **state)
 			 KSCEN_EXIT_BISECT_SKIP);
 }
 
+/* Which job each sample was of, in the order they were taken. */
+struct taken {
+	unsigned job[64], nr, per_round;
+};
+
+/* A sample: its value says the round it was taken in and the job. */
+static int take(void *arg, unsigned index, const struct kscen_job *job,
+		long long timeout_ns, struct kscen_sample_out *out)
+{
+	struct taken *t = arg;
+
+	(void)job;
+	(void)timeout_ns;
+	memset(out, 0, sizeof(*out));
+	out->nr = 1;
+	out->v[0] = 10.0 * (t->nr / t->per_round) + index;
+	if (t->nr < ARRAY_SIZE(t->job))
+		t->job[t->nr] = index;
+	t->nr++;
+	return 0;
+}
+
+/*
+ * Rounds go A B C, then C B A: a job that always ran right after another
+ * would carry an order effect into every pair of rounds. Sample i of every
+ * job is from round warmup + i, so the rounds pair the jobs.
+ */
+static void test_run_rounds_alternate_job_order(void **state)
+{
+	static const char text[] = "scenario: t\nrepeat: 3\nwarmup: 1\njobs:\n"
+		"  - name: a\n    workload: exec\n"
+		"    params: {command: [\"true\", \"false\", \"echo\"]}\n";
+	static const unsigned order[] = { 0, 1, 2, 2, 1, 0, 0, 1, 2, 2, 1, 0 };
+	char path[] = "/tmp/kscen-rounds-XXXXXX";
+	int fd = mkstemp(path);
+	struct taken t = { .per_round = 3 };
+	struct kscen_run_opts o = { .repeat = 3, .warmup = 1, .quiet = true,
+				    .sample = take, .sample_arg = &t };
+	struct kscen_run *run = kscen_xcalloc(1, sizeof(*run));
+	struct kscen_scenario *s;
+	struct kscen_jobs jobs;
+
+	(void)state;
+	assert_true(fd >= 0 && write(fd, text, sizeof(text) - 1) == sizeof(text) - 1);
+	close(fd);
+	assert_int_equal(kscen_scenario_load(path, &s), 0);
+	unlink(path);
+	assert_int_equal(kscen_expand(s, 100, &jobs), 0);
+	assert_int_equal(jobs.nr, 3);
+	assert_int_equal(kscen_run_jobs(s, &jobs, &o, run), 0);
+	assert_int_equal(t.nr, ARRAY_SIZE(order));
+	for (unsigned i = 0; i < ARRAY_SIZE(order); i++)
+		assert_int_equal(t.job[i], order[i]);
+	assert_int_equal(run->nr_jobs, 3);
+	for (unsigned k = 0; k < 3; k++) {
+		const struct kscen_metric *m = &run->jobs[k].metrics[0];
+
+		assert_int_equal(m->nr_samples, 3);
+		for (unsigned i = 0; i < 3; i++)	/* the warmup round is not kept */
+			assert_true(m->samples[i] == 10.0 * (i + 1) + k);
+	}
+	kscen_run_free(run);
+	kscen_jobs_free(&jobs);
+	kscen_scenario_free(s);
+}
+
 int kscen_run_tests(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -106,6 +176,7 @@ int kscen_run_tests(void)
 		cmocka_unit_test(test_opts_auto),
 		cmocka_unit_test(test_exit_code),
 		cmocka_unit_test(test_bisect_code),
+		cmocka_unit_test(test_run_rounds_alternate_job_order),
 	};
 
 	return cmocka_run_group_tests_name("run", tests, NULL, NULL);

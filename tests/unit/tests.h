@@ -27,6 +27,7 @@
 	X(test_sampler_runs_and_reaps)		\
 	X(test_expand_stream_same_ids_in_order)	\
 	X(test_expand_stream_refuses_what_expand_does) \
+	X(test_expand_include_duplicating_first_job_refused) \
 	X(test_expand_some_is_expand_filtered)	\
 	X(test_load_units_and_strings)			\
 	X(test_sha256_known_answers)			\
@@ -79,7 +80,9 @@
 	X(test_deploy_k8s_indexed_job_shape)		\
 	X(test_report_numbers_scaled_and_rounded)	\
 	X(test_report_metric_label_keeps_unit_of_scaled_times) \
-	X(test_report_model_computes_each_delta_once)
+	X(test_report_model_computes_each_delta_once) \
+	X(test_report_model_baseline_and_previous_deltas_differ) \
+	X(test_report_mail_delta_sign_follows_change)
 
 #define DECLARE(fn) void fn(void **state);
 KSCEN_UNIT_TESTS(DECLARE)
