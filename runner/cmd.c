@@ -4,6 +4,7 @@
  * loading and expanding a scenario, shards of a plan, a result argument.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,6 +155,27 @@ void cmd_shard_jobs(struct kscen_jobs *jobs, struct kscen_jobs *all,
 	kscen_jobs_subset(all, sel, jobs);
 	free(sel);
 	free(w);
+}
+
+unsigned cmd_print_jobs(const struct kscen_jobs *jobs, const char *filter,
+			unsigned k, unsigned n, unsigned all, const char *balance)
+{
+	unsigned shown = 0;
+
+	for (unsigned i = 0; i < jobs->nr; i++) {
+		if (filter && fnmatch(filter, jobs->job[i].id, 0))
+			continue;
+		printf("%s\n", jobs->job[i].id);
+		shown++;
+	}
+	if (!n)
+		printf("%u jobs\n", shown);
+	else if (balance)
+		printf("%u jobs (shard %u/%u of %u jobs, balanced by the job durations "
+		       "of %s)\n", shown, k, n, all, balance);
+	else
+		printf("%u jobs (shard %u/%u of %u jobs)\n", shown, k, n, all);
+	return shown;
 }
 
 /* kscen_jobs_free() for a plan that cmd_shard_jobs() may have sliced. */

@@ -69,6 +69,14 @@ void cmd_shard_jobs(struct kscen_jobs *jobs, struct kscen_jobs *all,
 		    unsigned k, unsigned n, const char *results,
 		    const char *scenario, char **balance);
 void cmd_jobs_release(struct kscen_jobs *jobs, struct kscen_jobs *all);
+/*
+ * The jobs as `kscen plan` lists them: the ids @filter keeps (NULL: all),
+ * one a line, then their number, and with @n the shard @k/@n of @all jobs
+ * they are and the run that balanced it (@balance, or NULL). Returns that
+ * number.
+ */
+unsigned cmd_print_jobs(const struct kscen_jobs *jobs, const char *filter,
+			unsigned k, unsigned n, unsigned all, const char *balance);
 struct kscen_run;
 /* A result file, or the newest run in a directory of them. */
 int cmd_load_result(const char *arg, struct kscen_run **out);

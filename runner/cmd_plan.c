@@ -83,7 +83,7 @@ int cmd_plan(int argc, char **argv)
 	char *balance = NULL;
 	struct kscen_scenario *s;
 	struct kscen_jobs jobs, all = { 0 };
-	unsigned shown = 0, sk = 0, sn = 0;
+	unsigned sk = 0, sn = 0;
 	unsigned long nr;
 	int sharded;
 	const struct kscen_option opts[] = {
@@ -116,17 +116,7 @@ int cmd_plan(int argc, char **argv)
 	if (cmd_load_and_expand(argv[optind], max_jobs, &s, &jobs))
 		return EXIT_USAGE;
 	cmd_shard_jobs(&jobs, &all, sk, sn, results, s->name, &balance);
-	for (unsigned i = 0; i < jobs.nr; i++) {
-		if (filter && fnmatch(filter, jobs.job[i].id, 0))
-			continue;
-		printf("%s\n", jobs.job[i].id);
-		shown++;
-	}
-	if (balance)
-		printf("%u jobs (shard %u/%u of %u jobs, balanced by the job durations "
-		       "of %s)\n", shown, sk, sn, all.nr, balance);
-	else
-		printf("%u jobs (shard %u/%u of %u jobs)\n", shown, sk, sn, all.nr);
+	cmd_print_jobs(&jobs, filter, sk, sn, all.nr, balance);
 	free(balance);
 	cmd_jobs_release(&jobs, &all);
 	kscen_scenario_free(s);

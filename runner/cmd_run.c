@@ -100,7 +100,7 @@ static int run_main(int argc, char **argv, bool *bisect)
 	struct kscen_scenario *s = NULL;
 	struct kscen_jobs jobs;
 	const char *label = NULL;
-	bool save = true, no_save = false;
+	bool save = true, no_save = false, dry_run = false;
 	unsigned matched = 0;
 	unsigned long total;
 	int ret, code = 0, tripped = 0, save_err = 0;
@@ -150,6 +150,9 @@ static int run_main(int argc, char **argv, bool *bisect)
 		OPT_STRING(0, "resume", &resume, "JOURNAL",
 			   "finish a run cut short (SIGKILL, power loss, a\n"
 			   "failed save) from its journal, beside its result"),
+		OPT_BOOL('n', "dry-run", &dry_run,
+			 "take nothing: list the jobs the run would take, in\n"
+			 "order, as kscen plan does, and their number"),
 		OPT_BOOL('q', "quiet", &ro.quiet, "no progress on stderr"),
 		OPT_COUNT('v', "verbose", &kscen_verbose, "every sample on stderr"),
 		OPT_END(),
@@ -160,11 +163,15 @@ static int run_main(int argc, char **argv, bool *bisect)
 	optind = kscen_parse_options("run", argc, argv, opts, 0);
 	if (optind < 0)
 		return optind == KSCEN_OPT_HELP ? 0 : EXIT_USAGE;
+	if (dry_run && resume)
+		return cmd_usage_error("run", "--dry-run lists a scenario's jobs, not a "
+				       "journal's");
 	/*
 	 * The fork server first, while we are small: a sample's fork then
 	 * costs the same whatever the matrix or the reference run holds.
 	 */
-	kscen_sampler_start();
+	if (!dry_run)
+		kscen_sampler_start();
 	save = !no_save;
 	if (resume) {
 		/* Everything that decides the jobs and rounds is the journal's. */
@@ -239,13 +246,16 @@ static int run_main(int argc, char **argv, bool *bisect)
 	} else if (gate > 0 && rs.kind == KSCEN_REF_NONE) {
 		cmd_usage_error("run", "--gate needs a reference: not --compare none");
 		code = EXIT_USAGE;
+	} else if (dry_run) {	/* the jobs the rounds would take, nothing made */
+		cmd_print_jobs(&jobs, ro.filter, sk, sn, all.nr, balance);
+		kscen_run_free(rs.file);
 	} else if (save && (ret = kscen_result_dir_ready(results, s->name))) {
 		fprintf(stderr, "kscen run: cannot store runs in %s/%s: %s\n",
 			results, s->name, strerror(-ret));
 		kscen_run_free(rs.file);
 		code = EXIT_USAGE;
 	}
-	if (code) {
+	if (code || dry_run) {
 		cmd_jobs_release(&jobs, &all);
 		kscen_scenario_free(s);
 		kscen_idset_free(&want);
