@@ -7,7 +7,8 @@
 #   make test-vm  every kscen vm / kscen ab test (kernels under QEMU)
 #   make asan     the same tests against an ASan/UBSan build
 #   make fuzz     build the libFuzzer targets (clang), replay their regression
-#                 inputs, then fuzz each for FUZZ_SECONDS (default 60)
+#                 inputs, then fuzz each for FUZZ_SECONDS (default 60); make
+#                 test replays the inputs without libFuzzer (fuzz-replay-X)
 #   make examples build the example workload module, examples/example.so
 #   make install  PREFIX=/usr/local DESTDIR=: the binary, kscen(1) and
 #                 kscen-scenario(5), bash completion, the example scenarios,
@@ -162,7 +163,7 @@ run: deps
 # The unit tests (cmocka) and each area of tests/e2e/ print their counts;
 # the last line adds them up: "N passed, N failed, N skipped".
 test: deps
-	$(Q)$(MAKE) --no-print-directory kscen $(BUILD)/unit-tests examples
+	$(Q)$(MAKE) --no-print-directory kscen $(BUILD)/unit-tests $(FUZZ_REPLAY) examples
 	$(Q)tests/run-all.sh $(BUILD)/unit-tests ./kscen
 
 # The golden reports (tests/golden/cases) as kscen prints them now: a change
@@ -181,7 +182,8 @@ asan:
 	$(Q)$(MAKE) --no-print-directory deps
 	$(Q)$(MAKE) --no-print-directory BUILD=build-asan \
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
-		build-asan/kscen build-asan/unit-tests examples
+		build-asan/kscen build-asan/unit-tests \
+		$(FUZZ_TARGETS:%=build-asan/fuzz-replay-%) examples
 	$(Q)ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		tests/run-all.sh build-asan/unit-tests build-asan/kscen
 
@@ -197,6 +199,14 @@ $(BUILD)/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(LIBOBJS)
 	$(Q)$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 
 .SECONDARY: $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/fuzz_%.o)
+
+# The same targets replaying their inputs without libFuzzer, built by the
+# normal compiler for make test (tests/e2e/fuzz.sh): tests/fuzz/replay.c.
+FUZZ_REPLAY := $(FUZZ_TARGETS:%=$(BUILD)/fuzz-replay-%)
+.SECONDARY: $(BUILD)/tests/fuzz/replay.o
+$(BUILD)/fuzz-replay-%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/replay.o $(LIBOBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 fuzz-build:
 	$(Q)$(MAKE) --no-print-directory deps
