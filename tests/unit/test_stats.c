@@ -321,6 +321,7 @@ void test_report_metric_label_keeps_unit_of_scaled_times(void **state)
 		{ "GB/sec", "GB/sec", "GB/sec" },
 		{ "total", "usecs", "usecs (total)" },
 		{ "lat", "", "lat" },
+		{ "", "usecs", "usecs" },
 	};
 	char buf[64];
 

@@ -80,6 +80,12 @@
 	X(test_deploy_k8s_indexed_job_shape)		\
 	X(test_report_numbers_scaled_and_rounded)	\
 	X(test_report_metric_label_keeps_unit_of_scaled_times) \
+	X(test_format_num_style_at_the_edges)	\
+	X(test_format_num_commas_signs_and_huge) \
+	X(test_format_num_short_buffer)	\
+	X(test_format_short_time)		\
+	X(test_format_change_at_the_edges)	\
+	X(test_format_ci_and_its_coverage)	\
 	X(test_report_model_computes_each_delta_once) \
 	X(test_report_model_baseline_and_previous_deltas_differ) \
 	X(test_report_mail_delta_sign_follows_change)
