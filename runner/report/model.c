@@ -39,16 +39,22 @@ bool kscen_entry_param_fixed(const struct kscen_run *run, unsigned first,
 	return true;
 }
 
-/* @j's primary metric against job @ref of the same run: rounds pair them. */
+/*
+ * @j's primary metric against job @ref of the same run: rounds pair them.
+ * A metric of another unit there is no baseline of this one (833 us is not
+ * +66300% over 1.25 ms): no delta.
+ */
 static bool ref_change(const struct kscen_run *run, const struct kscen_job_result *j,
 		       const char *ref, struct kscen_change *c)
 {
-	const struct kscen_metric *m = kscen_primary(j);
+	const struct kscen_metric *m = kscen_primary(j), *o;
 
 	if (!m || !ref || !j->id || !strcmp(ref, j->id))
 		return false;
-	return kscen_change_compute(kscen_find_metric(kscen_run_find(run, ref),
-						      m->name), m, true, c);
+	o = kscen_find_metric(kscen_run_find(run, ref), m->name);
+	if (o && strcmp(str(o->unit), str(m->unit)))
+		return false;
+	return kscen_change_compute(o, m, true, c);
 }
 
 static void build_job(struct kscen_report_model *m, unsigned i)

@@ -218,3 +218,25 @@ void test_report_mail_delta_sign_follows_change(void **state)
 	free(buf);
 	kscen_run_free(r);
 }
+
+/* A baseline measured in another unit gives no delta, not +66300%. */
+void test_report_model_no_delta_across_units(void **state)
+{
+	struct kscen_run *r = kscen_xcalloc(1, sizeof(*r));
+	struct kscen_report_model m;
+
+	(void)state;
+	r->scenario = kscen_xstrdup("m");
+	job(r, "a/x=0", "0", KSCEN_OK, 1.25, "ms", "a/x=0", NULL);
+	job(r, "a/x=1", "1", KSCEN_OK, 833, "us", "a/x=0", "a/x=0");
+	job(r, "a/x=2", "2", KSCEN_OK, 2.5, "ms", "a/x=0", "a/x=1");
+	kscen_report_model_build(r, NULL, &m);
+	assert_false(m.job[1].delta[KSCEN_DELTA_BASELINE].present);
+	assert_false(m.job[1].delta[KSCEN_DELTA_PREVIOUS].present);
+	/* x=2 is in ms as its baseline is, not as its previous job is */
+	assert_true(m.job[2].delta[KSCEN_DELTA_BASELINE].present);
+	assert_float_equal(m.job[2].delta[KSCEN_DELTA_BASELINE].c.rel, 1, 1e-9);
+	assert_false(m.job[2].delta[KSCEN_DELTA_PREVIOUS].present);
+	kscen_report_model_free(&m);
+	kscen_run_free(r);
+}
