@@ -4,6 +4,8 @@
 #   make run      install what is missing, build, run scenarios/breakpoints.yaml
 #   make test     build and run every test (unit, then end to end)
 #   make golden   write tests/golden/*.out again from what kscen prints now
+#   make mutate   the tests' mutation score (tests/mutate/; MUTATE_JOBS=2,
+#                 MUTATE_ARGS='runner/stats.c' for one file); about an hour
 #   make test-vm  every kscen vm / kscen ab test (kernels under QEMU)
 #   make asan     the same tests against an ASan/UBSan build
 #   make fuzz     build the libFuzzer targets (clang), replay their regression
@@ -70,7 +72,7 @@ endif
 
 .DELETE_ON_ERROR:
 .PHONY: all run test unit e2e asan deps clean FORCE test-vm fuzz fuzz-build \
-	install uninstall man examples golden
+	install uninstall man examples golden mutate
 
 
 all: kscen
@@ -171,6 +173,14 @@ test: deps
 golden:
 	$(Q)$(MAKE) --no-print-directory kscen
 	$(Q)tests/e2e/golden.sh ./kscen --update
+
+# The tests' mutation score: each small change to the code that computes
+# and prints numbers (tests/mutate/targets), alone, in a scratch copy of
+# the tree, built and tested; killed / total and each survivor.
+MUTATE_JOBS ?= 2
+mutate:
+	$(Q)$(MAKE) --no-print-directory kscen $(BUILD)/unit-tests
+	$(Q)tests/mutate/mutate.py -j $(MUTATE_JOBS) $(MUTATE_ARGS)
 
 # Every kscen vm / kscen ab test: two kernels booted under QEMU, with the
 # faults (make test runs one boot); about two minutes under TCG.
