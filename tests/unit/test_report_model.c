@@ -240,3 +240,62 @@ void test_report_model_no_delta_across_units(void **state)
 	kscen_report_model_free(&m);
 	kscen_run_free(r);
 }
+
+/*
+ * The gate fails closed, and says why: nothing compared is -1 (exit 2),
+ * never a pass; each job worse beyond the threshold is named.
+ */
+void test_gate_says_why_nothing_was_compared(void **state)
+{
+	struct kscen_run *r = sample_run(1.3), *ref = sample_run(1), *other;
+	struct kscen_refs refs;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	f = open_memstream(&buf, &len);
+	assert_int_equal(kscen_gate(f, r, NULL, 5), -1);
+	fclose(f);
+	assert_string_equal(buf, "gate: nothing compared: no reference run (--compare none)\n");
+	free(buf);
+
+	memset(&refs, 0, sizeof(refs));
+	refs.asked = true;	/* asked, but no earlier run holds the jobs */
+	f = open_memstream(&buf, &len);
+	assert_int_equal(kscen_gate(f, r, &refs, 5), -1);
+	fclose(f);
+	assert_string_equal(buf, "gate: nothing compared: no earlier run holds these jobs\n");
+	free(buf);
+
+	other = sample_run(1);
+	free(other->scenario);
+	other->scenario = kscen_xstrdup("another");
+	kscen_refs_single(&refs, r, other);	/* takes other */
+	f = open_memstream(&buf, &len);
+	assert_int_equal(kscen_gate(f, r, &refs, 5), -1);
+	fclose(f);
+	assert_string_equal(buf, "gate: nothing compared: no job of this run matches one "
+			    "of the reference\n");
+	free(buf);
+	kscen_refs_free(&refs);
+
+	/* a/x=1 is 30% slower than in the reference, the others the same */
+	kscen_refs_single(&refs, r, ref);	/* takes ref */
+	ref->path = kscen_xstrdup("ref.yaml");
+	f = open_memstream(&buf, &len);
+	assert_int_equal(kscen_gate(f, r, &refs, 5), 1);
+	fclose(f);
+	assert_non_null(strstr(buf, "# gate 5%: FAILED: worse by more than 5% with the 95% "
+			       "CI beyond it:\n#   a/x=1: +30.0% ["));
+	assert_null(strstr(buf, "a/x=0:"));
+	assert_null(strstr(buf, "b/x=0:"));
+	free(buf);
+	f = open_memstream(&buf, &len);
+	assert_int_equal(kscen_gate(f, r, &refs, 40), 0);
+	fclose(f);
+	assert_string_equal(buf, "# gate 40%: passed (3 jobs checked against ref.yaml)\n");
+	free(buf);
+	kscen_refs_free(&refs);
+	kscen_run_free(r);
+}

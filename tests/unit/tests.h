@@ -90,7 +90,8 @@
 	X(test_report_model_computes_each_delta_once) \
 	X(test_report_model_baseline_and_previous_deltas_differ) \
 	X(test_report_mail_delta_sign_follows_change) \
-	X(test_report_model_no_delta_across_units)
+	X(test_report_model_no_delta_across_units) \
+	X(test_gate_says_why_nothing_was_compared)
 
 #define DECLARE(fn) void fn(void **state);
 KSCEN_UNIT_TESTS(DECLARE)
