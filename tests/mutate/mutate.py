@@ -21,6 +21,7 @@ import argparse
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -241,6 +242,9 @@ def command(test, build):
 
 # ---- a scratch tree ---------------------------------------------------------
 
+# CPU seconds a process of a test may use: a hundred times what any takes.
+CPU_LIMIT = 30
+
 # Built as make builds it but for -g, which only costs time; lld links
 # kscen in a third of ld's time.
 MAKEFLAGS = ['CFLAGS=-O2'] + (['LDFLAGS=-fuse-ld=lld'] if shutil.which('ld.lld') else [])
@@ -251,6 +255,7 @@ class Tree:
 
     def __init__(self, base, n, copy_build=True):
         self.dir = os.path.join(base, 'tree%s' % n)
+        self.mark = self.dir
         self.build = 'build'
         files = subprocess.run(['git', 'ls-files', '-co', '--exclude-standard', '-z'],
                                cwd=ROOT, capture_output=True, check=True).stdout
@@ -271,14 +276,44 @@ class Tree:
         return r.returncode == 0, r.stdout + r.stderr
 
     def run(self, cmd, timeout):
-        """0 passed, 1 failed, 2 timed out."""
+        """
+        0 passed, 1 failed, 2 timed out. A mutant that loops is stopped by
+        the CPU time it burns (ulimit -t, which a loaded machine does not
+        stretch), one that blocks by @timeout; either way every process the
+        test started, however it detached, carries this tree's marker and
+        is killed before the next mutant.
+        """
+        env = dict(os.environ, MUTATE_MARK=self.mark)
+        p = subprocess.Popen(['sh', '-c', 'ulimit -t %d && exec "$@"' % CPU_LIMIT, 'sh'] +
+                             cmd, cwd=self.dir, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, env=env, start_new_session=True)
         try:
-            r = subprocess.run(cmd, cwd=self.dir, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL, timeout=timeout,
-                               start_new_session=True)
-            return 0 if r.returncode == 0 else 1
-        except subprocess.TimeoutExpired as e:
-            return 2
+            r = 0 if p.wait(timeout) == 0 else 1
+        except subprocess.TimeoutExpired:
+            r = 2
+        self.reap()
+        p.wait()
+        return r
+
+    def reap(self):
+        """SIGKILL every process that carries this tree's marker."""
+        want = ('MUTATE_MARK=' + self.mark).encode()
+        for _ in range(50):
+            left = 0
+            for pid in os.listdir('/proc'):
+                if not pid.isdigit():
+                    continue
+                try:
+                    with open('/proc/%s/environ' % pid, 'rb') as f:
+                        if want not in f.read().split(b'\0'):
+                            continue
+                    os.kill(int(pid), signal.SIGKILL)
+                    left += 1
+                except OSError:
+                    pass
+            if not left:
+                return
+            time.sleep(0.1)
 
 
 def never_run(base, targets, tests):
@@ -361,7 +396,8 @@ def run_all(a, targets, mutants, base):
         s = time.time()
         if trees[0].run(command(t, 'build')[0], 1800):
             sys.exit('mutate: %s fails without any mutant: fix that first' % t)
-        limit[t] = max(30, 5 * (time.time() - s))
+        # a deadline for what blocks; loops are stopped by CPU_LIMIT
+        limit[t] = max(300, 20 * (time.time() - s))
     print('mutate: every test passes unmutated (%.0f s)' % (time.time() - t0), flush=True)
     dead = never_run(base, targets, sorted(limit))
     results = [None] * len(mutants)
