@@ -201,7 +201,8 @@ static void entry(FILE *out, const struct kscen_report_model *rm,
 			fputs("  ", out);
 		}
 		if (j->status != KSCEN_OK || !m) {
-			fprintf(out, "%12s\n", j->status == KSCEN_SKIPPED ? "skipped" : "FAILED");
+			fprintf(out, "%12s\n", j->status == KSCEN_SKIPPED ? "skipped" :
+				j->status == KSCEN_OK ? "no samples" : "FAILED");
 			continue;
 		}
 		/* the column's unit and scale, this job's digits */
