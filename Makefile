@@ -5,8 +5,9 @@
 #   make test     build and run every test (unit, then end to end)
 #   make golden   write tests/golden/*.out again from what kscen prints now
 #   make mutate   the tests' mutation score (tests/mutate/; MUTATE_JOBS=2,
-#                 MUTATE_ARGS='runner/stats.c' for one file); about an hour
+#                 MUTATE_ARGS='runner/stats/stats.c' for one file); about an hour
 #   make test-vm  every kscen vm / kscen ab test (kernels under QEMU)
+#   make test-docs the README's examples as written, at full length (minutes)
 #   make asan     the same tests against an ASan/UBSan build
 #   make fuzz     build the libFuzzer targets (clang), replay their regression
 #                 inputs, then fuzz each for FUZZ_SECONDS (default 60); make
@@ -18,22 +19,25 @@
 #   make uninstall
 #   V=1           show the commands
 #
-# Sources: runner/*.c, runner/report/*.c (a run's report: its model and an
-# emitter a format), runner/workloads/*.c (one file a workload), schemas/*.c,
+# Sources: runner/STAGE/*.c, one folder a stage of the pipe (docs/architecture.md:
+# lib, workloads, stats, scenario, expand, store, sample, report, vm, cli;
+# a file includes other folders' headers as "STAGE/x.h"), schemas/*.c,
 # bpf/*.bpf.c (each -> $(BUILD)/bpf/X.bpf.o -> X.skel.h, struct X_bpf).
 
 CC      ?= gcc
 CFLAGS  ?= -O2 -g
 BUILD   ?= build
-KSCEN_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -Irunner -Ischemas -Ibpf -I$(BUILD)/bpf -I$(BUILD)
+KSCEN_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -Irunner -I. -Ibpf -I$(BUILD)/bpf -I$(BUILD)
 LDLIBS  := -lcyaml -lyaml -lbpf -lelf -lz -lpthread -lm -ldl
 # What a workload module built outside the tree may call in kscen.
-KSCEN_EXPORTS := runner/exports.list
+KSCEN_EXPORTS := runner/workloads/exports.list
 
 # Debian packages the build and the tests need.
 DEB_PKGS := libyaml-dev libcyaml-dev libbpf-dev bpftool clang libelf-dev zlib1g-dev
 # the unit tests; the man pages (scdoc) and the tests of what install puts
 DEB_PKGS += libcmocka-dev scdoc man-db bash-completion
+# tests/layering.py (the layers of runner/) and the tests that parse outputs
+DEB_PKGS += python3
 # kscen plot (sweeps, comparisons, histories) runs gnuplot
 DEB_PKGS += gnuplot-nox
 # tests/slurm.sh runs deploy/slurm on a single-node Slurm.
@@ -55,10 +59,9 @@ BPF_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/i.86/x86/' \
 		-e 's/s390x/s390/' -e 's/loongarch64/loongarch/')
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_SKELS := $(BPF_SRCS:bpf/%.bpf.c=$(BUILD)/bpf/%.skel.h)
-SRCS    := $(wildcard runner/*.c) $(wildcard runner/report/*.c) \
-	   $(wildcard runner/workloads/*.c) $(wildcard schemas/*.c)
+SRCS    := $(wildcard runner/*/*.c) $(wildcard schemas/*.c)
 OBJS    := $(SRCS:%.c=$(BUILD)/%.o)
-LIBOBJS := $(filter-out $(BUILD)/runner/main.o,$(OBJS))
+LIBOBJS := $(filter-out $(BUILD)/runner/cli/main.o,$(OBJS))
 TSRCS   := $(wildcard tests/unit/*.c)
 TOBJS   := $(TSRCS:%.c=$(BUILD)/%.o)
 
@@ -71,19 +74,19 @@ msg = @printf '  %-7s %s\n' $(1) $(2)
 endif
 
 .DELETE_ON_ERROR:
-.PHONY: all run test unit e2e asan deps clean FORCE test-vm fuzz fuzz-build \
+.PHONY: all run test unit e2e asan deps clean FORCE test-vm test-docs fuzz fuzz-build \
 	install uninstall man examples golden mutate
 
 
 all: kscen
 
-# `git describe` of this tree, recorded in every run (runner/version.c).
+# `git describe` of this tree, recorded in every run (runner/lib/version.c).
 DESCRIBE := $(shell git describe --always --dirty --tags 2>/dev/null || echo unknown)
 $(BUILD)/describe.h: FORCE
 	$(Q)mkdir -p $(BUILD)
 	$(Q)echo '#define KSCEN_DESCRIBE "$(DESCRIBE)"' > $@.tmp
 	$(Q)cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
-$(BUILD)/runner/version.o: $(BUILD)/describe.h
+$(BUILD)/runner/lib/version.o: $(BUILD)/describe.h
 FORCE:
 
 kscen: $(BUILD)/kscen
@@ -101,7 +104,7 @@ $(BUILD)/kscen: $(OBJS) $(KSCEN_EXPORTS)
 EXAMPLES := $(patsubst %.c,%.so,$(wildcard examples/*.c))
 examples: $(EXAMPLES)
 
-$(BUILD)/include/kscen/workload.h: runner/workload.h
+$(BUILD)/include/kscen/workload.h: runner/workloads/workload.h
 	$(Q)mkdir -p $(dir $@)
 	$(Q)cp $< $@
 
@@ -116,11 +119,11 @@ $(BUILD)/%.o: %.c
 	$(call msg,CC,$<)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(KSCEN_CFLAGS) -MMD -MP $(CFLAGS) -c -o $@ $<
--include $(wildcard $(BUILD)/runner/*.d $(BUILD)/runner/*/*.d $(BUILD)/schemas/*.d $(BUILD)/tests/*/*.d)
+-include $(wildcard $(BUILD)/runner/*/*.d $(BUILD)/schemas/*.d $(BUILD)/tests/*/*.d)
 
 # Simplest correct dependency: any workload may include any skeleton. The
 # .bpf.o files are kept so that a rebuild does not redo every step.
-$(filter $(BUILD)/runner/workloads/% $(BUILD)/runner/profile%,$(OBJS)): $(BPF_SKELS)
+$(filter $(BUILD)/runner/workloads/% $(BUILD)/runner/sample/profile%,$(OBJS)): $(BPF_SKELS)
 .SECONDARY: $(BPF_SRCS:bpf/%.bpf.c=$(BUILD)/bpf/%.bpf.o)
 
 $(BUILD)/bpf/vmlinux.h:
@@ -188,6 +191,10 @@ test-vm: deps
 	$(Q)$(MAKE) --no-print-directory kscen
 	$(Q)tests/vm.sh ./kscen all
 
+test-docs: deps
+	$(Q)$(MAKE) --no-print-directory kscen
+	$(Q)tests/e2e/readme.sh ./kscen all
+
 asan:
 	$(Q)$(MAKE) --no-print-directory deps
 	$(Q)$(MAKE) --no-print-directory BUILD=build-asan \
@@ -248,7 +255,7 @@ install: $(BUILD)/kscen $(MANS)
 	install -Dm644 $(BUILD)/man/kscen.1 $(DESTDIR)$(MANDIR)/man1/kscen.1
 	install -Dm644 $(BUILD)/man/kscen-scenario.5 $(DESTDIR)$(MANDIR)/man5/kscen-scenario.5
 	install -Dm644 completion/kscen.bash $(DESTDIR)$(COMPDIR)/kscen
-	install -Dm644 runner/workload.h $(DESTDIR)$(INCDIR)/workload.h
+	install -Dm644 runner/workloads/workload.h $(DESTDIR)$(INCDIR)/workload.h
 	install -d $(DESTDIR)$(DATADIR)/scenarios
 	install -m644 scenarios/*.yaml $(DESTDIR)$(DATADIR)/scenarios/
 

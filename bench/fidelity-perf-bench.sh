@@ -1,45 +1,99 @@
 #!/bin/bash
-# fidelity-perf-bench.sh [REPEAT] - kscen's futex, epoll and mem workloads
-# against perf bench on the same points, in one run with interleaved rounds
-# (scenarios/perf-bench-more.yaml), and the ratios of their medians with the
-# load average before and after. Needs perf. The numbers are in
-# docs/perf-bench-workloads.md.
+# fidelity-perf-bench.sh [--quick] [--force] [--filter GLOB] [REPEAT] - every
+# kscen twin of a perf bench benchmark beside perf bench itself, with the
+# same parameters, in one kscen run whose rounds alternate the jobs (so load
+# hits both sides alike), and one table: the median of each side, their
+# ratio, the CV of each, and the load on the machine. The points are in
+# bench/fidelity-points.py; the numbers and what they mean are in
+# docs/fidelity.md.
+#
+#   REPEAT     samples a side after one warmup (default 15; --quick: 5, and
+#              no warmup: about 2 minutes; the default takes about 6)
+#   --force    report even when the machine is not quiet (load average over
+#              0.5 before the run, or other work using more than half a CPU
+#              during it); the table then says so. KSCEN_FIDELITY_FORCE=1 too.
+#   --filter   run only the jobs matching GLOB (kscen run --filter), e.g.
+#              '*futex*'; the other points show as not run.
+#   PERF       the perf binary (default /usr/bin/perf). Benchmarks after
+#              6.1 (syscall getpgid/fork/execve, sched seccomp-notify,
+#              uprobe) get a perf side when this perf has them.
+#   KSCEN      the kscen binary (default ./kscen)
+#
+# Exit status: 0 with the table, 3 when the machine was not quiet and
+# --force was not given (the figures are then not printed), 1 on an error.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-repeat=${1:-10}
+repeat=15 warmup=1 force=${KSCEN_FIDELITY_FORCE:-0} filter=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--quick) repeat=5 warmup=0 ;;
+	--force) force=1 ;;
+	--filter) filter=(--filter "$2"); shift ;;
+	[0-9]*) repeat=$1 ;;
+	*) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 1 ;;
+	esac
+	shift
+done
+perf=${PERF:-/usr/bin/perf}
+kscen=${KSCEN:-./kscen}
+[ -x "$perf" ] || { echo "no perf at $perf (apt-get install linux-perf, or PERF=...)" >&2; exit 1; }
+[ -x "$kscen" ] || { echo "no kscen at $kscen (make, or KSCEN=...)" >&2; exit 1; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-# a failed job stops the script below, with its reason
-./kscen run -q -r "$repeat" -o "$out" --compare none scenarios/perf-bench-more.yaml >/dev/null || true
-echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg)"
-./kscen report --format json "$out"/perf-bench-more >"$out/run.json"
-/usr/bin/python3 - "$out/run.json" <<'PY'
-import json, sys
-run = json.load(open(sys.argv[1]))
-med, n, cv = {}, {}, {}
-for j in run["jobs"]:
-    if j["status"] != "ok":
-        sys.exit(f"{j['id']}: {j['status']}: {j.get('reason')}")
-    med[j["name"]] = j["metrics"][0]["median"]
-    if j["name"] == "k-find-bit":
-        # its second metric is the test_bit loop
-        med["k-find-bit-test"] = j["metrics"][1]["median"]
-        cv["k-find-bit-test"] = j["metrics"][1]["cv"]
-    n[j["name"]] = len(j["metrics"][0]["samples"])
-    cv[j["name"]] = j["metrics"][0]["cv"]
-# perf's mem numbers are bytes/sec, kscen's GB/sec (2^30 bytes, as perf's
-# print_bps()).
-scale = {"memcpy": 2**30, "memcpy-movsb": 2**30, "memset": 2**30, "memset-stosb": 2**30}
-units = {"futex-hash": "ops/sec", "futex-lock-pi": "ops/sec", "futex-wake": "ms",
-         "futex-wake-parallel": "ms", "futex-requeue": "ms", "futex-requeue-pi": "ms",
-         "epoll-wait": "ops/sec",
-         "epoll-ctl": "ADD ops/sec", "memcpy": "GB/sec", "memcpy-movsb": "GB/sec",
-         "memset": "GB/sec", "memset-stosb": "GB/sec", "find-bit": "usec",
-         "find-bit-test": "usec"}
-print(f"{'point':22} {'unit':12} {'kscen':>12} {'perf':>12} {'kscen/perf':>10} {'CV k':>6} {'CV p':>6}   (medians of {run['repeat']})")
-for name in units:
-    k, p = med["k-" + name], med["p-" + name] / scale.get(name, 1)
-    print(f"{name:22} {units[name]:12} {k:12.4f} {p:12.4f} {k / p:10.3f} "
-          f"{cv['k-' + name]:6.1%} {cv['p-' + name]:6.1%}")
-PY
+
+limit=0.5
+quiet() { awk -v a="$1" -v l="$limit" 'BEGIN { exit !(a <= l) }'; }
+load1() { cut -d' ' -f1 /proc/loadavg; }
+before=$(load1)
+if ! quiet "$before" && [ "$force" != 1 ]; then
+	echo "load average $before > $limit: not a quiet machine, nothing measured." >&2
+	echo "Rerun when it is quiet, or with --force (the table then says it was loaded)." >&2
+	exit 3
+fi
+
+# the benchmarks after perf 6.1 that this perf has
+upstream=
+while read -r coll bench; do
+	if "$perf" bench "$coll" 2>&1 | grep -qw -- "$bench"; then
+		upstream+="$coll $bench,"
+	fi
+done < <(python3 bench/fidelity-points.py upstream)
+
+python3 bench/fidelity-points.py scenario "$perf" "$repeat" "$warmup" "$upstream" \
+	>"$out/fidelity.yaml"
+
+# CPU time of the whole machine (/proc/stat, in USER_HZ ticks) and of our
+# run (its children's rusage) over the run: the difference is what other
+# work took.
+cpu() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $9 }' /proc/stat; }
+read -r busy0 steal0 < <(cpu)
+t0=$(date +%s.%N)
+start=$(date -u +%Y-%m-%dT%H:%MZ)
+# a failed job is reported in the table with its reason
+/usr/bin/time -f '%U %S' -o "$out/rusage" "$kscen" run -q -o "$out" --compare none \
+	"${filter[@]}" "$out/fidelity.yaml" >"$out/run.log" 2>&1 || true
+t1=$(date +%s.%N)
+read -r busy1 steal1 < <(cpu)
+after=$(load1)
+read -r us sy <"$out/rusage"
+hz=$(getconf CLK_TCK)
+others=$(awk -v b="$((busy1 - busy0))" -v hz="$hz" -v u="$us" -v s="$sy" \
+	-v t="$(echo "$t1 - $t0" | bc)" 'BEGIN { o = (b / hz - u - s) / t; printf "%.2f", o < 0 ? 0 : o }')
+steal=$(awk -v s="$((steal1 - steal0))" -v hz="$hz" -v t="$(echo "$t1 - $t0" | bc)" \
+	'BEGIN { printf "%.1f", 100 * s / hz / t / '"$(nproc)"' }')
+wall=$(echo "($t1 - $t0) / 1" | bc)
+info="$start, ${wall} s; load average (1 min) $before before, $after after; other work during the run $others CPUs, steal $steal%; $(nproc) CPUs, $(uname -r), $("$perf" version)"
+
+marked=
+if ! quiet "$before" || ! quiet "$others"; then
+	if [ "$force" != 1 ]; then
+		echo "other work took $others CPUs during the run (more than $limit): not a quiet machine." >&2
+		echo "Rerun when it is quiet, or with --force (the table then says it was loaded)." >&2
+		exit 3
+	fi
+	marked=marked
+fi
+run=$(ls -d "$out"/perf-bench-fidelity/*.yaml 2>/dev/null | head -1)
+[ -n "$run" ] || { cat "$out/run.log" >&2; echo "kscen run saved nothing" >&2; exit 1; }
+"$kscen" report --format json "$run" >"$out/run.json"
+python3 bench/fidelity-points.py table "$out/run.json" "$info" $marked

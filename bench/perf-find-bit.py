@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-# perf-find-bit.py BITS SET_BITS [perf bench args] - run `perf bench mem
-# find_bit` and print, as JSON, the mean for_each_set_bit and test_bit loop
+# perf-find-bit.py [--perf PERF] BITS SET_BITS [perf bench args] - run
+# `perf bench mem find_bit` and print, as JSON, the mean for_each_set_bit and test_bit loop
 # times of one point (BITS bits, SET_BITS set), for exec's json option.
 #
 # perf prints, for each bitmap size, running averages over the set_bits
@@ -9,8 +9,11 @@
 # same number of batches.
 import json, re, subprocess, sys
 
-bits, set_bits = int(sys.argv[1]), int(sys.argv[2])
-out = subprocess.run(["perf", "bench", "mem", "find_bit"] + sys.argv[3:],
+args, perf = sys.argv[1:], "perf"
+if args[:1] == ["--perf"]:
+    perf, args = args[1], args[2:]
+bits, set_bits = int(args[0]), int(args[1])
+out = subprocess.run([perf, "bench", "mem", "find_bit"] + args[2:],
                      check=True, capture_output=True, text=True).stdout
 blocks = re.findall(r"(\d+) operations (\d+) bits set of (\d+) bits\n"
                     r"\s+Average for_each_set_bit took: ([0-9.]+) usec.*\n"

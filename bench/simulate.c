@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "run.h"
+#include "store/run.h"
 
 /* xorshift64 and Box-Muller. */
 static double gauss(unsigned long long *s)

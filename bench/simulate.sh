@@ -4,7 +4,7 @@
 set -e
 cd "$(dirname "$0")/.."
 make --no-print-directory kscen >/dev/null
-objs=$(ls build/runner/*.o build/runner/workloads/*.o build/schemas/*.o | grep -v 'runner/main\.o$')
+objs=$(ls build/runner/*/*.o build/schemas/*.o | grep -v 'runner/cli/main\.o$')
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 gcc -O2 -std=gnu11 -Wall -Wextra -Irunner -Ischemas -Ibuild/bpf bench/simulate.c $objs \

@@ -33,6 +33,7 @@ const cyaml_schema_field_t kscen_doc_job_fields[] = {
 	STR("timeout", OPT, struct kscen_doc_job, timeout),
 	STR("prepare", OPT, struct kscen_doc_job, prepare),
 	STR("cleanup", OPT, struct kscen_doc_job, cleanup),
+	STR("noise", OPT, struct kscen_doc_job, noise),
 	CYAML_FIELD_SEQUENCE("metrics", CYAML_FLAG_POINTER | OPT, struct kscen_doc_job,
 			     metrics, &metric_schema, 1, KSCEN_DOC_MAX_METRICS),
 	CYAML_FIELD_IGNORE("profile", OPT),
@@ -48,6 +49,14 @@ static const cyaml_schema_value_t module_schema = {
 	CYAML_VALUE_STRING(CYAML_FLAG_POINTER, char, 0, CYAML_UNLIMITED),
 };
 
+const cyaml_schema_field_t kscen_doc_defaults_fields[] = {
+	CYAML_FIELD_IGNORE("params", OPT),
+	STR("repeat", OPT, struct kscen_doc_defaults, repeat),
+	STR("warmup", OPT, struct kscen_doc_defaults, warmup),
+	STR("timeout", OPT, struct kscen_doc_defaults, timeout),
+	CYAML_FIELD_END
+};
+
 const cyaml_schema_field_t kscen_doc_fields[] = {
 	STR("scenario", 0, struct kscen_doc, scenario),
 	STR("description", OPT, struct kscen_doc, description),
@@ -58,9 +67,12 @@ const cyaml_schema_field_t kscen_doc_fields[] = {
 			     jobs, &job_schema, 1, KSCEN_DOC_MAX_JOBS),
 	STR("max_repeat", OPT, struct kscen_doc, max_repeat),
 	STR("until_ci", OPT, struct kscen_doc, until_ci),
+	STR("noise", OPT, struct kscen_doc, noise),
 	CYAML_FIELD_IGNORE("profile", OPT),
 	CYAML_FIELD_SEQUENCE("modules", CYAML_FLAG_POINTER | OPT, struct kscen_doc,
 			     modules, &module_schema, 1, KSCEN_DOC_MAX_MODULES),
+	CYAML_FIELD_MAPPING_PTR("defaults", CYAML_FLAG_POINTER | OPT, struct kscen_doc,
+				defaults, kscen_doc_defaults_fields),
 	CYAML_FIELD_END
 };
 

@@ -30,8 +30,14 @@ struct kscen_doc_job {
 	char *workload;
 	char *timeout;		/* a time: "10s" */
 	char *prepare, *cleanup;	/* shell commands around the job's samples */
+	char *noise;		/* flag, retake or drop */
 	struct kscen_doc_metric *metrics;
 	unsigned metrics_count;
+};
+
+/* defaults: what every job inherits (params: walked by scenario.c). */
+struct kscen_doc_defaults {
+	char *repeat, *warmup, *timeout;
 };
 
 struct kscen_doc {
@@ -42,10 +48,12 @@ struct kscen_doc {
 	char *until_ci;		/* "5%" */
 	char *warmup;		/* a count */
 	char *timeout;		/* a time */
+	char *noise;		/* flag, retake or drop */
 	struct kscen_doc_job *jobs;
 	unsigned jobs_count;
 	char **modules;		/* workload modules: paths of shared objects */
 	unsigned modules_count;
+	struct kscen_doc_defaults *defaults;	/* NULL: none */
 };
 
 #define KSCEN_DOC_MAX_JOBS 1024	/* job entries in a file, not expanded jobs */
@@ -54,6 +62,6 @@ struct kscen_doc {
 extern const cyaml_schema_value_t kscen_doc_schema;
 /* The keys of a scenario and of a job, for "did you mean". */
 extern const cyaml_schema_field_t kscen_doc_fields[], kscen_doc_job_fields[],
-	kscen_doc_metric_fields[];
+	kscen_doc_metric_fields[], kscen_doc_defaults_fields[];
 
 #endif

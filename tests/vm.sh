@@ -84,25 +84,27 @@ run "$kscen" ab --kernel x "$vfx/tiny.yaml"
 run "$kscen" vm --kernel /etc/hostname -- run "$vfx/tiny.yaml"
 [ $rc = 2 ] && grep -q 'is not a bzImage' "$tmp/err" && pass vm_not_a_bzimage ||
 	fail vm_not_a_bzimage "rc=$rc $(cat "$tmp/err")"
-cp "$vfx/tiny.yaml" /tmp/kscen-vm-test-$$.yaml
-run "$kscen" vm --kernel /nonexistent -- run /tmp/kscen-vm-test-$$.yaml
-rm -f /tmp/kscen-vm-test-$$.yaml
-[ $rc = 2 ] && grep -q "/tmp/kscen-vm-test-$$.yaml is under /tmp or /run" "$tmp/err" &&
-	pass vm_scenario_under_tmp_refused || fail vm_scenario_under_tmp_refused "rc=$rc $(cat "$tmp/err")"
+# The guest's /run is a tmpfs of its own (its /tmp shows the host's): a
+# scenario there is refused before booting.
+cp "$vfx/tiny.yaml" /run/kscen-vm-test-$$.yaml
+run "$kscen" vm --kernel /nonexistent -- run /run/kscen-vm-test-$$.yaml
+rm -f /run/kscen-vm-test-$$.yaml
+[ $rc = 2 ] && grep -q "/run/kscen-vm-test-$$.yaml is under /run, which the guest" "$tmp/err" &&
+	pass vm_scenario_under_run_refused || fail vm_scenario_under_run_refused "rc=$rc $(cat "$tmp/err")"
 # Modules the guests would not see: KSCEN_MODULE_PATH (passed to the guest
-# otherwise) and, for ab, a scenario's modules: entry, both under /tmp.
-vmods=$(mktemp -d /tmp/kscen-vmods.XXXXXX)
+# otherwise) and, for ab, a scenario's modules: entry, both under /run.
+vmods=$(mktemp -d /run/kscen-vmods.XXXXXX)
 KSCEN_MODULE_PATH=$vmods run "$kscen" vm --kernel /nonexistent -- run "$vfx/tiny.yaml"
-[ $rc = 2 ] && grep -q "KSCEN_MODULE_PATH: $(realpath "$vmods") is under /tmp or /run" "$tmp/err" &&
-	pass vm_module_path_under_tmp_refused || fail vm_module_path_under_tmp_refused "rc=$rc $(cat "$tmp/err")"
+[ $rc = 2 ] && grep -q "KSCEN_MODULE_PATH: $(realpath "$vmods") is under /run" "$tmp/err" &&
+	pass vm_module_path_under_run_refused || fail vm_module_path_under_run_refused "rc=$rc $(cat "$tmp/err")"
 if make -s examples >/dev/null 2>&1 && cp examples/example.so "$vmods/example.so"; then
 	printf 'scenario: vm-mod\nmodules: [%s]\njobs:\n  - {name: g, workload: example.getpid}\n' \
 		"$vmods/example.so" >"$tmp/vmod.yaml"
 	run "$kscen" ab --kernel /nonexistent --kernel /nonexistent "$tmp/vmod.yaml"
-	[ $rc = 2 ] && grep -q "the module $(realpath "$vmods/example.so") (workload example.getpid) is under /tmp or /run" "$tmp/err" &&
-		pass ab_module_under_tmp_refused || fail ab_module_under_tmp_refused "rc=$rc $(cat "$tmp/err")"
+	[ $rc = 2 ] && grep -q "the module $(realpath "$vmods/example.so") (workload example.getpid) is under /run" "$tmp/err" &&
+		pass ab_module_under_run_refused || fail ab_module_under_run_refused "rc=$rc $(cat "$tmp/err")"
 else
-	fail ab_module_under_tmp_refused "make examples failed"
+	fail ab_module_under_run_refused "make examples failed"
 fi
 rm -rf "$vmods"
 # the agent's protocol, on stdio: hello, one sample, a bad request, quit
@@ -130,6 +132,55 @@ printf 'sample 0 5000000000\nquit\n' | "$kscen" agent --stdio "$tmp/prep.yaml" >
 if [ "$(wc -l <"$tmp/prepared")" = 3 ] && [ "$c1" = 1 ] && [ "$(wc -l <"$tmp/cleaned")" = 2 ] &&
 	[ "$(tail -1 "$tmp/out")" = bye ]; then pass agent_runs_cleanup_at_quit; else
 	fail agent_runs_cleanup_at_quit "prepared $(wc -l <"$tmp/prepared"), cleaned $c1 then $(cat "$tmp/cleaned" | wc -l): $(cat "$tmp/err")"; fi
+# the agent expands the plan as the host does: kscen ab passes --max-jobs
+run "$kscen" agent --stdio --max-jobs 1 "$vfx/tiny.yaml" </dev/null
+[ $rc = 3 ] && grep -q '^error the scenario does not load' "$tmp/out" &&
+	grep -q 'more than 1 jobs' "$tmp/err" && pass agent_takes_max_jobs ||
+	fail agent_takes_max_jobs "rc=$rc $(cat "$tmp/out" "$tmp/err")"
+# kscen ab's own paths without qemu: KSCEN_AB_LOCAL_AGENTS (lib/hooks.c)
+# makes each kernel's guest an agent on this machine. The run is made,
+# stored and exits as kscen run's: the hook recorded, 143 on SIGTERM with
+# the samples so far saved, 4 when the save fails.
+export KSCEN_AB_LOCAL_AGENTS=1
+run "$kscen" ab --kernel a --kernel b -q -o "$tmp/abres" "$vfx/tiny.yaml"
+abrun=$(ls "$tmp"/abres/*/*.yaml 2>/dev/null)
+if [ $rc = 0 ] && [ -n "$abrun" ] && grep -q '^test_hooks: KSCEN_AB_LOCAL_AGENTS=1' "$abrun" &&
+   grep -q '^  baseline: .*/kernel=A' "$abrun" && grep -q '^# 4 ok, 0 skipped, 0 failed' "$tmp/out"; then
+	pass ab_local_agents_run_saved
+else
+	fail ab_local_agents_run_saved "rc=$rc $(cat "$tmp/err") $(head -c 600 "$abrun")"
+fi
+cat >"$tmp/abslow.yaml" <<YAML
+scenario: ab-slow
+repeat: 20
+warmup: 0
+jobs:
+  - name: s
+    workload: exec
+    prepare: echo p >>$tmp/abprep
+    params: {command: "sleep 0.1"}
+YAML
+rm -rf "$tmp/abres" "$tmp/abprep"
+"$kscen" ab --kernel a --kernel b -q -o "$tmp/abres" "$tmp/abslow.yaml" >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+for _ in $(seq 200); do [ "$(cat "$tmp/abprep" 2>/dev/null | wc -l)" -ge 3 ] && break; sleep 0.05; done
+kill -TERM $pid
+wait $pid
+rc=$?
+[ $rc = 143 ] && grep -q '^partial: true' "$tmp"/abres/ab-slow/*.yaml 2>/dev/null &&
+	pass ab_sigterm_exits_143_saves || fail ab_sigterm_exits_143_saves "rc=$rc $(cat "$tmp/err")"
+if [ "$(id -u)" = 0 ] && mkdir -p "$tmp/abfull" && mount -t tmpfs -o size=64k tmpfs "$tmp/abfull" 2>/dev/null; then
+	mkdir -p "$tmp/abfull/e2e-vm-tiny"
+	dd if=/dev/zero of="$tmp/abfull/fill" bs=4k count=16 2>/dev/null
+	run "$kscen" ab --kernel a --kernel b -q -o "$tmp/abfull" "$vfx/tiny.yaml"
+	[ $rc = 4 ] && grep -q 'No space left on device (errno 28)' "$tmp/err" &&
+		grep -q '^# 4 ok' "$tmp/out" && pass ab_save_fails_exit_4 ||
+		fail ab_save_fails_exit_4 "rc=$rc $(cat "$tmp/err")"
+	umount "$tmp/abfull"
+else
+	skip ab_save_fails_exit_4 "needs root to mount a small tmpfs"
+fi
+unset KSCEN_AB_LOCAL_AGENTS
 
 if [ -n "$vm_why" ]; then
 	for t in vm_missing_module vm_boot_run_results_back; do skip $t "$vm_why"; done
@@ -142,11 +193,16 @@ else
 	[ $rc = 2 ] && grep -q 'module virtio_pci is needed but is neither in' "$tmp/err" &&
 		pass vm_missing_module || fail vm_missing_module "rc=$rc $(cat "$tmp/err")"
 
-	# one boot: run a scenario in the guest, the result file lands here
-	run "$kscen" vm --kernel "$ka" --cpus 1 -- run -r 2 -o "$tmp/vmres" "$vfx/tiny.yaml"
-	f=$(ls "$tmp"/vmres/vm-tiny/*.yaml 2>/dev/null | head -1)
-	if [ $rc = 0 ] && [ -n "$f" ] && grep -q "^  kernel: '$kver_a'" "$f" &&
-		grep -q '^  hostname: .*-vm-\(tcg\|kvm\)$' "$f" &&
+	# one boot: run a scenario in the guest, the result file lands here;
+	# the binary, the scenario, the working directory and the results all
+	# under the host's /tmp ($tmp), which the guest shows read-only
+	cp "$kscen" "$tmp/kscen-copy" && cp "$vfx/tiny.yaml" "$tmp/tiny.yaml"
+	(cd "$tmp" && ./kscen-copy vm --kernel "$ka" --cpus 1 -- run -r 2 -o vmres tiny.yaml) \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	f=$(cd "$tmp" && ls vmres/vm-tiny/*.yaml 2>/dev/null | head -1)
+	if [ $rc = 0 ] && [ -n "$f" ] && grep -q "^  kernel: '$kver_a'" "$tmp/$f" &&
+		grep -q '^  hostname: .*-vm-\(tcg\|kvm\)$' "$tmp/$f" &&
 		grep -q "^results: $f" "$tmp/out" && grep -q ' 12.50 usecs/op' "$tmp/out" &&
 		grep -q "kernel $kver_a booted in [0-9.]* s (guest uptime [0-9.]* s) under \(TCG\|KVM\)" "$tmp/err" &&
 		no_stray vm_boot_run_results_back; then pass vm_boot_run_results_back; else

@@ -10,14 +10,12 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "lib/util.h"
 #include "model.h"
-#include "run.h"
+#include "store/run.h"
 
-/* Stored runs may lack any optional field; print them as empty. */
-static inline const char *str(const char *s)
-{
-	return s ? s : "";
-}
+/* Stored runs may lack any optional field; the emitters print them as "". */
+#define str kscen_str
 
 static inline const char *report_status_name(enum kscen_status s)
 {
@@ -26,6 +24,22 @@ static inline const char *report_status_name(enum kscen_status s)
 
 /* The true coverage of the median's interval from @n samples: 95, or less. */
 double report_ci_level(unsigned n);
+/* "usecs/op, lower is better, n=5, 93.8% CI": a job entry table's first line. */
+void report_entry_note(const struct kscen_report_model *rm,
+		       const struct kscen_report_entry *e, char *buf, size_t len);
+/*
+ * What a change's test found, as JSON and CSV say it (format 2):
+ * "worse", "better", "no_significant_change" (the 95% CI holds zero), or
+ * "too_few_samples" (no 95% CI of the change exists).
+ */
+const char *report_finding(const struct kscen_change *c);
+/*
+ * Why a partial run is partial: "shards 2/4 3/4 missing" for a merge that
+ * lacks some, "a shard was cut short", or "the run was cut short".
+ */
+void report_partial_why(const struct kscen_run *run, char *buf, size_t len);
+/* The version of the JSON report's layout (docs/formats.md). */
+#define KSCEN_JSON_FORMAT 2
 /* "2026-12-01T10:02:33Z" -> "2026-12-01T10:02Z" */
 void report_short_time(const char *iso, char *buf, size_t len);
 
@@ -35,5 +49,8 @@ void report_markdown(FILE *out, const struct kscen_report_model *m);
 void report_json(FILE *out, const struct kscen_report_model *m);
 void report_csv(FILE *out, const struct kscen_report_model *m);
 void report_mail(FILE *out, const struct kscen_report_model *m);
+/* Several runs in one CSV table, a first column "run" their files. */
+void report_csv_runs(FILE *out, const struct kscen_report_model *const *m,
+		     unsigned nr);
 
 #endif

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * format.c - what every emitter of a report (and compare.c) writes the same
- * way: which metric is a job's primary one, its label, numbers as people
- * read them (SI-scaled seconds, the digits the CI allows, 12,345), a change
+ * way: numbers as people read them (the digits the CI allows, 12,345;
+ * their units are units.c's), a change
  * as "+10.0% [+5.2% .. +14.1%] worse (p=0.008 n=5+5)" with "~" when not
  * significant, like benchstat, and a median's CI.
  */
@@ -12,79 +12,7 @@
 
 #include "emit.h"
 #include "report.h"
-#include "util.h"
-
-const struct kscen_metric *kscen_primary(const struct kscen_job_result *j)
-{
-	if (!j || j->status != KSCEN_OK || !j->nr_metrics ||
-	    !j->metrics[0].nr_samples)
-		return NULL;
-	return &j->metrics[0];
-}
-
-const struct kscen_metric *kscen_find_metric(const struct kscen_job_result *j,
-					     const char *name)
-{
-	unsigned i;
-
-	if (!j || j->status != KSCEN_OK || !name)
-		return NULL;
-	for (i = 0; i < j->nr_metrics; i++)
-		if (j->metrics[i].name && !strcmp(j->metrics[i].name, name) &&
-		    j->metrics[i].nr_samples)
-			return &j->metrics[i];
-	return NULL;
-}
-
-/*
- * "usecs/op" says more than its unit "usecs"; otherwise show both. Only a
- * whole unit counts: "user_time" in "us" is not a rate of microseconds.
- */
-void kscen_metric_label(const struct kscen_metric *m, char *buf, size_t len)
-{
-	const char *name = str(m->name), *unit = str(m->unit);
-	size_t n = strlen(unit);
-
-	if (!n || (!strncmp(name, unit, n) && (!name[n] || name[n] == '/')))
-		snprintf(buf, len, "%s", name);
-	else if (!*name)
-		snprintf(buf, len, "%s", unit);
-	else
-		snprintf(buf, len, "%s (%s)", unit, name);
-}
-
-void kscen_num_style(const struct kscen_metric *m, struct kscen_num *st)
-{
-	static const struct { const char *unit; double scale; } secs[] = {
-		{ "s", 1 }, { "ms", 1e3 }, { "us", 1e6 }, { "ns", 1e9 },
-	};
-	double v = fabs(m->sum.median);
-
-	st->unit = str(m->unit);
-	st->scale = 1;
-	if (!strcmp(st->unit, "s") && v > 0) {
-		for (unsigned i = 0; i < ARRAY_SIZE(secs); i++) {
-			st->unit = secs[i].unit;
-			st->scale = secs[i].scale;
-			if (v * st->scale >= 1)
-				break;
-		}
-	}
-	kscen_num_decimals(m, st);
-}
-
-void kscen_num_decimals(const struct kscen_metric *m, struct kscen_num *st)
-{
-	double v = fabs(m->sum.median) * st->scale, hw = kscen_ci_halfwidth(&m->sum);
-	double half = isfinite(hw) && hw > 0 ? v * hw / 100 : 0;
-
-	/* The last digit where the CI is; 4 significant ones without one. */
-	if (half > 0)
-		st->decimals = (int)ceil(-log10(half));
-	else
-		st->decimals = v > 0 ? 3 - (int)floor(log10(v)) : 0;
-	st->decimals = st->decimals < 0 ? 0 : st->decimals > 6 ? 6 : st->decimals;
-}
+#include "lib/util.h"
 
 void kscen_format_num(const struct kscen_num *st, double v, bool sign,
 		      char *buf, size_t len)
@@ -119,6 +47,31 @@ void kscen_format_num(const struct kscen_num *st, double v, bool sign,
 	buf[o] = '\0';
 }
 
+void kscen_format_delta(const struct kscen_num *st, double d, char *buf, size_t len)
+{
+	struct kscen_num more = *st;
+	double v = fabs(d * st->scale);
+
+	/* A change that rounds to 0 at the value's digits gets the digits it needs. */
+	if (v > 0 && isfinite(v) && v < 0.5 * pow(10, -st->decimals)) {
+		int need = (int)ceil(-log10(v));
+
+		more.decimals = need > 9 ? 9 : need;
+	}
+	kscen_format_num(&more, d, true, buf, len);
+}
+
+void report_partial_why(const struct kscen_run *run, char *buf, size_t len)
+{
+	const char *m = run->missing_shards;
+
+	if (m && *m)
+		snprintf(buf, len, "shard%s %s missing", strchr(m, ' ') ? "s" : "", m);
+	else if (run->nr_shards)
+		snprintf(buf, len, "a shard was cut short");
+	else
+		snprintf(buf, len, "the run was cut short");
+}
 
 /* "2026-12-01T10:02:33Z" -> "2026-12-01T10:02Z" */
 void report_short_time(const char *iso, char *buf, size_t len)
@@ -147,6 +100,16 @@ static void between_note(const struct kscen_change *c, char *buf, size_t len)
 	else if (c->between && !c->drift)
 		snprintf(buf, len, "; run-to-run ±%.1f%%, %u runs",
 			 100 * c->spread, c->hist_runs);
+}
+
+const char *report_finding(const struct kscen_change *c)
+{
+	if (c->verdict == KSCEN_WORSE)
+		return "worse";
+	if (c->verdict == KSCEN_BETTER)
+		return "better";
+	return c->ci_valid && isfinite(c->lo) ? "no_significant_change" :
+	       "too_few_samples";
 }
 
 void kscen_format_change(const struct kscen_change *c, char *buf, size_t len)
@@ -206,4 +169,62 @@ void kscen_format_ci(const struct kscen_metric *m, char *buf, size_t len)
 		snprintf(buf, len, "±%.1f%% (%.1f%%)", hw, report_ci_level(m->nr_samples));
 	else
 		snprintf(buf, len, "±%.1f%%", hw);
+}
+
+void kscen_report_n_note(unsigned lo, unsigned hi, char *buf, size_t len)
+{
+	double clo, chi;
+
+	if (!hi || lo > hi) {
+		snprintf(buf, len, "no samples");
+		return;
+	}
+	clo = report_ci_level(lo);
+	chi = report_ci_level(hi);
+	if (!hi)
+		snprintf(buf, len, "no samples");
+	else if (hi < 2)
+		snprintf(buf, len, "n=%u, no CI", hi);
+	else if (lo < 2)
+		snprintf(buf, len, "n=%u..%u, %.3g%% CI where n > 1", lo, hi, chi);
+	else if (lo == hi)
+		snprintf(buf, len, "n=%u, %.3g%% CI", lo, clo);
+	else if (clo == chi)
+		snprintf(buf, len, "n=%u..%u, %.3g%% CI", lo, hi, clo);
+	else
+		snprintf(buf, len, "n=%u..%u, %.3g..%.3g%% CI", lo, hi, clo, chi);
+}
+
+void report_entry_note(const struct kscen_report_model *rm,
+		       const struct kscen_report_entry *e, char *buf, size_t len)
+{
+	const struct kscen_metric *p = NULL;
+	unsigned lo = ~0u, hi = 0;
+	char n[64], lbl[128] = "";
+
+	for (unsigned i = e->first; i <= e->last; i++) {
+		const struct kscen_metric *m = rm->job[i].primary;
+
+		if (!m)
+			continue;
+		if (!p)
+			kscen_metric_label(m, &rm->job[i].num[0], lbl, sizeof(lbl));
+		p = p ? p : m;
+		lo = m->nr_samples < lo ? m->nr_samples : lo;
+		hi = m->nr_samples > hi ? m->nr_samples : hi;
+	}
+	kscen_report_n_note(lo, hi, n, sizeof(n));
+	snprintf(buf, len, "%s%s%s%s", lbl, *lbl ? ", " : "", !p ? "" :
+		 p->better == KSCEN_HIGHER ? "higher is better, " : "lower is better, ", n);
+}
+
+/* "±10%" of @m's median, "" without one; under 1% rounded up. */
+void kscen_report_ci_pct(const struct kscen_metric *m, char *buf, size_t len)
+{
+	double hw = kscen_ci_halfwidth(&m->sum);
+
+	if (m->nr_samples >= 2 && isfinite(hw))
+		snprintf(buf, len, "±%.0f%%", hw < 1 ? ceil(hw) : hw);
+	else
+		*buf = '\0';
 }

@@ -11,8 +11,8 @@
 
 #include "emit.h"
 #include "envdiff.h"
-#include "runmodel.h"
-#include "util.h"
+#include "store/runmodel.h"
+#include "lib/util.h"
 
 static void json_str(FILE *out, const char *s)
 {
@@ -76,6 +76,7 @@ static void jlong(FILE *out, int depth, const char *key, long v, bool more)
 }
 
 static void json_metrics(FILE *out, const struct kscen_job_result *j);
+static void json_noise(FILE *out, const struct kscen_noise_rec *n);
 
 /* A field's value as JSON: the model's types, and the report's hooks. */
 static void json_value(FILE *out, const struct kscen_field *f, const void *base)
@@ -113,6 +114,8 @@ static void json_value(FILE *out, const struct kscen_field *f, const void *base)
 	}
 	if (f->hook == KH_METRICS) {
 		json_metrics(out, j);
+	} else if (f->hook == KH_NOISE) {
+		json_noise(out, j->noise);
 	} else if (f->hook == KH_SAMPLES) {
 		fputc('[', out);
 		for (i = 0; i < m->nr_samples; i++) {
@@ -189,6 +192,41 @@ static void json_metrics(FILE *out, const struct kscen_job_result *j)
 		fprintf(out, "      ]");
 }
 
+/*
+ * A job's noise: its policy and counts, and a sample a line with every
+ * field of the record, null where unknown.
+ */
+static void json_noise(FILE *out, const struct kscen_noise_rec *n)
+{
+	const struct kscen_field *f;
+
+	if (!n) {
+		fputs("null", out);
+		return;
+	}
+	fputs("{\n", out);
+	json_fields(out, 4, KREC_NOISE, n, 1, 3, true);
+	jkey(out, 4, "samples");
+	fputs(n->nr_samples ? "[\n" : "[]", out);
+	for (unsigned i = 0; i < n->nr_samples; i++) {
+		const struct kscen_sample_rec *s = &n->samples[i];
+
+		fprintf(out, "%10s{", "");
+		for (unsigned pos = 1; (f = KSCEN_FIELD_AT(KREC_SAMPLE, json, pos)); pos++) {
+			fprintf(out, "%s\"%s\": ", pos > 1 ? ", " : "", f->key);
+			if ((f->flags & KF_OPTIONAL) && f->type != KF_BOOL &&
+			    !kscen_field_is_set(f, s))
+				fputs("null", out);
+			else
+				json_value(out, f, s);
+		}
+		fprintf(out, "}%s\n", i + 1 < n->nr_samples ? "," : "");
+	}
+	if (n->nr_samples)
+		fprintf(out, "%8s]", "");
+	fprintf(out, "\n%6s}", "");
+}
+
 /* "baseline": {"against": id, "rel": ..., "p": ...} or null. */
 static void json_change(FILE *out, const char *key, const char *against,
 			const struct kscen_report_delta *d)
@@ -217,8 +255,7 @@ static void json_change(FILE *out, const char *key, const char *against,
 	fprintf(out, ", \"n_old\": %u, \"n_new\": %u, \"paired\": %s, "
 		"\"test\": \"%s\", \"verdict\": \"%s\"", c->n_old, c->n_new,
 		c->paired ? "true" : "false", kscen_change_test(c),
-		c->verdict == KSCEN_WORSE ? "worse" :
-		c->verdict == KSCEN_BETTER ? "better" : "same");
+		report_finding(c));
 	if (c->between) {
 		fprintf(out, ", \"history_runs\": %u, \"run_to_run\": ",
 			c->hist_runs);
@@ -297,7 +334,7 @@ void report_json(FILE *out, const struct kscen_report_model *rm)
 	const struct kscen_run *run = rm->run;
 	unsigned i;
 
-	fputs("{\n", out);
+	fprintf(out, "{\n  \"format\": %d,\n", KSCEN_JSON_FORMAT);
 	json_fields(out, 1, KREC_RUN, run, 1, UINT8_MAX, true);
 	json_reference(out, run, rm->refs);
 	fputs("  \"system\": {\n", out);

@@ -1,24 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mail.c - a run as it goes into a patch mail: no line over 72
- * columns, a header that says how to reproduce it (kscen version and git
- * describe, the scenario file and its sha256, the command), the kernel and
- * CPU, what differs from the reference's machine as changed tokens, then a
- * table a job entry with only the parameters that vary as columns, the
- * median of the primary metric with its 95% CI, and its deltas: "~" when
- * not significant, like benchstat. The numbers are the report model's
- * (model.c).
+ * mail.c - a run, or runs compared, as they go under the "---" of a patch
+ * mail: no line over 72 columns, a header that says how to reproduce it
+ * (kscen version and git describe, the scenario file and its sha256, the
+ * command), the kernel and CPU, what differs from the reference's machine
+ * as changed tokens, then a table a job entry: its header line names the
+ * entry, which way is better, n and the true confidence of the CIs; the
+ * parameters its jobs share go on the next line, those that vary become
+ * columns. A run's table gives each job's median, its CI and its deltas;
+ * a comparison's gives old | new | change, the kernel test robot's and
+ * benchstat's layout, each median with its CI. "~" is a change that is not
+ * significant, as in benchstat; when no change could be significant, one
+ * line says why. The numbers are the report model's (model.c) and the
+ * comparison's (compare.c).
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
 #include "emit.h"
 #include "envdiff.h"
-#include "util.h"
+#include "table.h"
+#include "lib/util.h"
 
 #define WIDTH 72
+#define INDENT "  "
 
 /* @s as lines of at most WIDTH columns, broken at spaces, each after @lead. */
 static void wrap(FILE *out, const char *lead, const char *cont, const char *s)
@@ -26,6 +34,14 @@ static void wrap(FILE *out, const char *lead, const char *cont, const char *s)
 	size_t room = WIDTH - strlen(lead), col = 0;
 	const char *p = s;
 
+	if (!*s) {	/* nothing to say: no trailing blank */
+		size_t n = strlen(lead);
+
+		while (n && lead[n - 1] == ' ')
+			n--;
+		fprintf(out, "%.*s\n", (int)n, lead);
+		return;
+	}
 	fputs(lead, out);
 	while (*p) {
 		size_t n = strcspn(p, " ");
@@ -53,52 +69,65 @@ static void wrap(FILE *out, const char *lead, const char *cont, const char *s)
 	fputc('\n', out);
 }
 
-static void header(FILE *out, const struct kscen_run *run,
-		   const struct kscen_refs *refs)
+/* "  changed cmdline: -quiet +nosmt", a line a field that differs. */
+static void env_changes(FILE *out, const struct kscen_run *old,
+			const struct kscen_run *new_, const char *who)
 {
-	char line[512], when[64];
-	const struct kscen_run *m = refs && refs->asked ? refs->main : NULL;
+	struct kscen_envdiff *d;
+	unsigned nr = kscen_env_diff(old, new_, &d);
 
-	snprintf(line, sizeof(line), "kscen %s (%s), scenario %s", str(run->version),
-		 str(run->describe), str(run->scenario));
-	wrap(out, "", "  ", line);
+	for (unsigned i = 0; i < nr; i++) {
+		char *s = d[i].tokens ?
+			  kscen_xasprintf("%s%s: %s", who, d[i].name, d[i].tokens) :
+			  kscen_xasprintf("%s%s: %s -> %s", who, d[i].name, d[i].old,
+					  d[i].new_);
+
+		wrap(out, "  changed ", "    ", s);
+		free(s);
+	}
+	kscen_env_diff_free(d, nr);
+}
+
+/* How to reproduce it: version, scenario file, command, machine. */
+static void header(FILE *out, const struct kscen_run *run, const char *what)
+{
+	char line[512];
+
+	snprintf(line, sizeof(line), "kscen %s (%s)%s, scenario %s", str(run->version),
+		 str(run->describe), what, str(run->scenario));
+	wrap(out, "", INDENT, line);
 	snprintf(line, sizeof(line), "%s sha256:%.16s", str(run->scenario_file),
 		 str(run->scenario_sha256));
-	wrap(out, "file: ", "  ", line);
-	wrap(out, "command: ", "  ", str(run->command));
+	wrap(out, "file: ", INDENT, line);
+	wrap(out, "command: ", INDENT, str(run->command));
 	snprintf(line, sizeof(line), "%s %s, %s, %ld CPUs", str(run->system.kernel),
 		 str(run->system.arch), str(run->system.cpu_model), run->system.nr_cpus);
-	wrap(out, "kernel: ", "  ", line);
-	if (m) {
-		struct kscen_envdiff *d;
-		unsigned nr = kscen_env_diff(m, run, &d);
+	wrap(out, "kernel: ", INDENT, line);
+}
 
-		report_short_time(m->started, when, sizeof(when));
-		snprintf(line, sizeof(line), "%s%s%s, kernel %s", when,
-			 m->label ? ", label " : "", m->label ? m->label : "",
-			 str(m->system.kernel));
-		wrap(out, "reference: ", "  ", line);
-		for (unsigned i = 0; i < nr; i++) {
-			char *s = kscen_xasprintf("%s: %s", d[i].name, d[i].tokens ? d[i].tokens :
-						  "");
+static void run_header(FILE *out, const struct kscen_run *run,
+		       const struct kscen_refs *refs)
+{
+	const struct kscen_run *m = refs && refs->asked ? refs->main : NULL;
+	char line[512], when[64];
 
-			if (!d[i].tokens) {
-				free(s);
-				s = kscen_xasprintf("%s: %s -> %s", d[i].name, d[i].old, d[i].new_);
-			}
-			wrap(out, "  changed ", "    ", s);
-			free(s);
-		}
-		kscen_env_diff_free(d, nr);
-	}
+	header(out, run, "");
+	if (!m)
+		return;
+	report_short_time(m->started, when, sizeof(when));
+	snprintf(line, sizeof(line), "%s%s%s, kernel %s", when,
+		 m->label ? ", label " : "", m->label ? m->label : "",
+		 str(m->system.kernel));
+	wrap(out, "reference: ", INDENT, line);
+	env_changes(out, m, run, "");
 }
 
 /* "+5.5%", "~" when not significant, "" when there is nothing to say. */
 static void delta(char *buf, size_t len, const struct kscen_report_delta *d)
 {
-	const struct kscen_change *c = &d->c;
+	const struct kscen_change *c = d ? &d->c : NULL;
 
-	if (!d->present || !isfinite(c->rel))
+	if (!d || !d->present || !isfinite(c->rel))
 		*buf = '\0';
 	else if (!c->ci_valid || c->verdict == KSCEN_SAME)
 		snprintf(buf, len, "~");
@@ -106,159 +135,409 @@ static void delta(char *buf, size_t len, const struct kscen_report_delta *d)
 		snprintf(buf, len, fabs(c->rel) >= 1 ? "%+.0f%%" : "%+.1f%%", 100 * c->rel);
 }
 
-#define COLS 8
+/* The parameters an entry's jobs share: "loops=56 threads=20". */
+static void fixed_params(const struct kscen_job_result *j0,
+			 const struct kscen_report_entry *e, char *buf, size_t len)
+{
+	*buf = '\0';
+	for (unsigned k = 0; k < e->nr_params && k < j0->nr_kv; k++) {
+		size_t n = strlen(buf);
 
-/* One table: the jobs @first..@last of one entry of the scenario. */
+		if (!e->varies[k])
+			snprintf(buf + n, len - n, "%s%s=%s", n ? " " : "",
+				 str(j0->keys[k]), str(j0->values[k]));
+	}
+}
+
+/* The parameters of entry @e that vary, at most @max: a column each. */
+static unsigned param_cols(const struct kscen_report_entry *e, unsigned *key,
+			   unsigned max)
+{
+	unsigned nc = 0;
+
+	for (unsigned k = 0; k < e->nr_params && nc < max; k++)
+		if (e->varies[k])
+			key[nc++] = k;
+	return nc;
+}
+
+/* Row 0: their names; row 1 + (i - e->first): job i's values. */
+static void set_params(struct kscen_table *t, const struct kscen_run *run,
+		       const struct kscen_report_entry *e, const unsigned *key,
+		       unsigned nc)
+{
+	for (unsigned c = 0; c < nc; c++) {
+		t->col[c].right = true;
+		kscen_table_set(t, 0, c, "%s", str(run->jobs[e->first].keys[key[c]]));
+		for (unsigned i = e->first; i <= e->last; i++) {
+			const struct kscen_job_result *j = &run->jobs[i];
+
+			kscen_table_set(t, 1 + i - e->first, c, "%s",
+					key[c] < j->nr_kv ? str(j->values[key[c]]) : "");
+		}
+	}
+}
+
+/*
+ * Print table @t (row 0 its header) whose first @nc columns are parameters,
+ * in WIDTH columns: as it is when it fits, else each row's parameters on a
+ * line of their own above its numbers. @shown: the columns to print
+ * (NULL: all).
+ */
+static void print_fitted(FILE *out, const struct kscen_table *t, unsigned nc,
+			 const bool *shown)
+{
+	bool *mask = kscen_xcalloc(t->cols + 1, sizeof(bool));
+
+	for (unsigned c = 0; c < t->cols; c++)
+		mask[c] = !shown || shown[c];
+	if (strlen(INDENT) + kscen_table_width(t, mask) <= WIDTH) {
+		kscen_table_print(out, t, mask, INDENT);
+		free(mask);
+		return;
+	}
+	for (unsigned c = 0; c < nc; c++)
+		mask[c] = false;
+	kscen_table_print_row(out, t, 0, mask, INDENT);
+	for (unsigned r = 1; r < t->rows; r++) {
+		char *vary = kscen_xstrdup(""), *v;
+
+		for (unsigned c = 0; c < nc; c++) {
+			const char *val = kscen_table_get(t, r, c);
+
+			if (!*val)
+				continue;
+			/* "geomean" stands alone, a value is name=value */
+			v = r + 1 == t->rows && !strcmp(val, "geomean") && !c ?
+			    kscen_xasprintf("%s", val) :
+			    kscen_xasprintf("%s%s%s=%s", vary, *vary ? " " : "",
+					    kscen_table_get(t, 0, c), val);
+			free(vary);
+			vary = v;
+		}
+		if (*vary)
+			wrap(out, INDENT, INDENT "  ", vary);
+		free(vary);
+		kscen_table_print_row(out, t, r, mask, INDENT);
+	}
+	free(mask);
+}
+
+/* The header line of a run's table: "thread (breakpoint.thread): ..." */
+static void entry_title(FILE *out, const struct kscen_report_model *rm,
+			const struct kscen_report_entry *e)
+{
+	const struct kscen_job_result *j0 = &rm->run->jobs[e->first];
+	char n[128], *s;
+
+	report_entry_note(rm, e, n, sizeof(n));
+	s = kscen_xasprintf("%s (%s): %s", str(j0->name), str(j0->workload), n);
+	fputc('\n', out);
+	wrap(out, "", INDENT, s);
+	free(s);
+}
+
+/* One run's table of entry @e: value, CI and its deltas a job. */
 static void entry(FILE *out, const struct kscen_report_model *rm,
 		  const struct kscen_report_entry *e)
 {
 	const struct kscen_run *run = rm->run;
 	const struct kscen_refs *refs = rm->refs;
-	unsigned first = e->first, last = e->last;
-	const struct kscen_job_result *j0 = &run->jobs[first];
-	const struct kscen_metric *m0 = rm->job[first].primary;
-	unsigned col[COLS], nc = 0, w[COLS], width = 0;
-	char fixed[512] = "", cell[64], base[24], prev[24], last_run[24];
-	bool vary_table, have_base = false, have_prev = false;
-	bool have_last = refs && refs->asked && refs->compared;
+	const struct kscen_job_result *j0 = &run->jobs[e->first];
+	unsigned key[64], nc, v, ndelta = 0, dcol[KSCEN_NR_DELTAS];
+	static const char *const heads[KSCEN_NR_DELTAS] = {
+		[KSCEN_DELTA_BASELINE] = "to base",
+		[KSCEN_DELTA_PREVIOUS] = "to prev",
+		[KSCEN_DELTA_REF] = "vs last",
+	};
+	bool have[KSCEN_NR_DELTAS] = { false };
+	const struct kscen_metric *m0 = NULL;
 	struct kscen_num st0 = { .unit = "", .scale = 1 };
-	FILE *line;
-	char *buf;
-	size_t len;
+	struct kscen_table t;
+	char fixed[512];
 
-	for (unsigned k = 0; k < e->nr_params; k++) {
-		if (!e->varies[k]) {
-			size_t n = strlen(fixed);
-
-			snprintf(fixed + n, sizeof(fixed) - n, "%s%s=%s", n ? " " : "",
-				 str(j0->keys[k]), str(j0->values[k]));
-		} else if (nc < COLS) {
-			col[nc++] = k;
-		}
-	}
-	fputc('\n', out);
-	snprintf(cell, sizeof(cell), "%s (%s)", str(j0->name), str(j0->workload));
-	wrap(out, "", "  ", cell);
+	entry_title(out, rm, e);
+	fixed_params(j0, e, fixed, sizeof(fixed));
 	if (*fixed)
-		wrap(out, "  ", "  ", fixed);
-	for (unsigned c = 0; c < nc; c++) {
-		w[c] = strlen(str(j0->keys[col[c]]));
-		for (unsigned i = first; i <= last; i++)
-			if (col[c] < run->jobs[i].nr_kv &&
-			    strlen(str(run->jobs[i].values[col[c]])) > w[c])
-				w[c] = strlen(str(run->jobs[i].values[col[c]]));
-		width += w[c] + 2;
+		wrap(out, INDENT, INDENT, fixed);
+	for (unsigned i = e->first; i <= e->last; i++) {
+		const struct kscen_job_result *j = &run->jobs[i];
+
+		have[KSCEN_DELTA_BASELINE] |= j->baseline != NULL;
+		have[KSCEN_DELTA_PREVIOUS] |= j->previous && (!j->baseline ||
+					      strcmp(j->previous, j->baseline));
 	}
+	have[KSCEN_DELTA_REF] = refs && refs->asked && refs->compared;
 	/* One unit and scale for the column: the first measured job's. */
-	for (unsigned i = last + 1; i-- > first;)
-		if (rm->job[i].primary)
+	for (unsigned i = e->last + 1; i-- > e->first;)
+		if (rm->job[i].primary) {
+			m0 = rm->job[i].primary;
 			st0 = rm->job[i].num[0];
-	for (unsigned i = first; i <= last; i++) {
-		have_base |= run->jobs[i].baseline != NULL;
-		have_prev |= run->jobs[i].previous && (!run->jobs[i].baseline ||
-			     strcmp(run->jobs[i].previous, run->jobs[i].baseline));
-	}
-	/* Too wide for columns: the varying parameters on a line of their own. */
-	vary_table = 2 + width + 12 + 8 + 8 * (have_base + have_prev + have_last) <= WIDTH;
-	fputs("  ", out);
-	for (unsigned c = 0; vary_table && c < nc; c++)
-		fprintf(out, "%*s  ", (int)w[c], str(j0->keys[col[c]]));
-	line = open_memstream(&buf, &len);
-	fprintf(line, "%12s %7s", *st0.unit ? st0.unit : m0 ? str(m0->unit) : "median",
-		"CI");
-	if (have_base)
-		fprintf(line, " %7s", "to base");
-	if (have_prev)
-		fprintf(line, " %7s", "to prev");
-	if (have_last)
-		fprintf(line, " %7s", "vs last");
-	fclose(line);
-	fprintf(out, "%s\n", buf);
-	free(buf);
-	for (unsigned i = first; i <= last; i++) {
-		const struct kscen_report_job *rj = &rm->job[i];
-		const struct kscen_job_result *j = rj->job;
-		const struct kscen_metric *m = rj->primary;
-		struct kscen_num st;
-		char num[64], ci[16];
-		double hw;
-
-		if (vary_table) {
-			fputs("  ", out);
-			for (unsigned c = 0; c < nc; c++)
-				fprintf(out, "%*s  ", (int)w[c],
-					col[c] < j->nr_kv ? str(j->values[col[c]]) : "");
-		} else {
-			char vary[1024] = "";
-
-			for (unsigned c = 0; c < nc && col[c] < j->nr_kv; c++) {
-				size_t n = strlen(vary);
-
-				snprintf(vary + n, sizeof(vary) - n, "%s%s=%s", n ? " " : "",
-					 str(j->keys[col[c]]), str(j->values[col[c]]));
-			}
-			wrap(out, "  ", "    ", vary);
-			fputs("  ", out);
 		}
-		if (j->status != KSCEN_OK || !m) {
-			fprintf(out, "%12s\n", j->status == KSCEN_SKIPPED ? "skipped" :
-				j->status == KSCEN_OK ? "no samples" : "FAILED");
+	nc = param_cols(e, key, ARRAY_SIZE(key));
+	v = nc;
+	for (unsigned k = 0; k < KSCEN_NR_DELTAS; k++)
+		if (have[k])
+			dcol[k] = v + 2 + ndelta++;
+	kscen_table_init(&t, v + 2 + ndelta);
+	for (unsigned c = v; c < t.cols; c++)
+		t.col[c].right = true;
+	t.col[v + 1].gap = 1;
+	t.col[v + 1].joined = true;
+	for (unsigned i = e->first; i <= e->last + 1; i++)
+		kscen_table_row(&t);
+	set_params(&t, run, e, key, nc);
+	kscen_table_set(&t, 0, v, "%s", *st0.unit ? st0.unit : m0 ? "" : "median");
+	kscen_table_set(&t, 0, v + 1, "CI");
+	for (unsigned k = 0; k < KSCEN_NR_DELTAS; k++)
+		if (have[k])
+			kscen_table_set(&t, 0, dcol[k], "%s", heads[k]);
+	for (unsigned i = e->first; i <= e->last; i++) {
+		const struct kscen_report_job *rj = &rm->job[i];
+		const struct kscen_metric *m = rj->primary;
+		unsigned r = 1 + i - e->first;
+		struct kscen_num st;
+		char num[64], ci[16], d[24];
+
+		if (rj->status != KSCEN_OK || !m) {
+			/* ok without samples: noise: drop set every one aside */
+			kscen_table_set(&t, r, v, "%s", rj->status == KSCEN_SKIPPED ?
+					"skipped" : rj->status == KSCEN_OK ? "no samples" : "FAILED");
 			continue;
 		}
 		/* the column's unit and scale, this job's digits */
 		st = rj->num[0];
-		if (!strcmp(str(m->unit), str(m0 ? m0->unit : m->unit))) {
+		if (m0 && !strcmp(str(m->unit), str(m0->unit))) {
 			st = st0;
 			kscen_num_decimals(m, &st);
 		}
 		kscen_format_num(&st, m->sum.median, false, num, sizeof(num));
 		if (strcmp(st.unit, st0.unit))
 			snprintf(num + strlen(num), sizeof(num) - strlen(num), " %s", st.unit);
-		hw = kscen_ci_halfwidth(&m->sum);
-		if (m->nr_samples >= 2 && isfinite(hw))
-			snprintf(ci, sizeof(ci), "±%.0f%%", hw < 1 ? ceil(hw) : hw);
-		else
-			*ci = '\0';
-		delta(base, sizeof(base), &rj->delta[KSCEN_DELTA_BASELINE]);
-		delta(prev, sizeof(prev), &rj->delta[KSCEN_DELTA_PREVIOUS]);
-		delta(last_run, sizeof(last_run), &rj->delta[KSCEN_DELTA_REF]);
-		/* "±" is two bytes and one column */
-		line = open_memstream(&buf, &len);
-		fprintf(line, "%12s %*s", num, *ci ? 8 : 7, ci);
-		if (have_base)
-			fprintf(line, " %7s", base);
-		if (have_prev)
-			fprintf(line, " %7s", prev);
-		if (have_last)
-			fprintf(line, " %7s", last_run);
-		fclose(line);
-		while (len && buf[len - 1] == ' ')
-			buf[--len] = '\0';
-		fprintf(out, "%s\n", buf);
-		free(buf);
+		kscen_report_ci_pct(m, ci, sizeof(ci));
+		kscen_table_set(&t, r, v, "%s", num);
+		kscen_table_set(&t, r, v + 1, "%s", ci);
+		for (unsigned k = 0; k < KSCEN_NR_DELTAS; k++) {
+			if (!have[k])
+				continue;
+			delta(d, sizeof(d), &rj->delta[k]);
+			kscen_table_set(&t, r, dcol[k], "%s", d);
+		}
 	}
+	print_fitted(out, &t, nc, NULL);
+	kscen_table_free(&t);
 }
 
-void report_mail(FILE *out, const struct kscen_report_model *rm)
+/* Why jobs did not run, one line each. */
+static void not_ok(FILE *out, const struct kscen_run *run)
 {
-	const struct kscen_run *run = rm->run;
-	const unsigned *n = rm->nr_status;
-
-	header(out, run, rm->refs);
-	for (unsigned e = 0; e < rm->nr_entries; e++)
-		entry(out, rm, &rm->entry[e]);
-	fputc('\n', out);
 	for (unsigned i = 0; i < run->nr_jobs; i++)
 		if (run->jobs[i].status != KSCEN_OK) {
 			char *s = kscen_xasprintf("%s: %s", str(run->jobs[i].id),
 						  str(run->jobs[i].reason));
 
 			wrap(out, run->jobs[i].status == KSCEN_SKIPPED ? "skipped " :
-			     "FAILED ", "  ", s);
+			     "FAILED ", INDENT, s);
 			free(s);
 		}
-	wrap(out, "", "", "Medians of the samples, 95% CI of the median; deltas "
-	     "are changes of the median, ~ where not significant (95%).");
+}
+
+void report_mail(FILE *out, const struct kscen_report_model *rm)
+{
+	const struct kscen_run *run = rm->run;
+	const unsigned *n = rm->nr_status;
+	char few[256];
+
+	run_header(out, run, rm->refs);
+	for (unsigned e = 0; e < rm->nr_entries; e++)
+		entry(out, rm, &rm->entry[e]);
+	fputc('\n', out);
+	not_ok(out, run);
+	if (*rm->noise)
+		wrap(out, "noise: ", INDENT, rm->noise);
+	wrap(out, "", "", "Medians of the samples with the CI of the median (n "
+	     "and its confidence in each table's first line); deltas are "
+	     "changes of the median, ~ where not significant at the 5% level.");
+	kscen_cmp_too_few(&rm, 1, few, sizeof(few));
+	if (*few)
+		wrap(out, "", "", few);
 	fprintf(out, "%u ok, %u skipped, %u failed\n", n[KSCEN_OK], n[KSCEN_SKIPPED],
 		n[KSCEN_FAILED]);
+	/*
+	 * The one command that runs this again, from the text the run kept;
+	 * on a line of its own, never cut, to be pasted whole.
+	 */
+	if (run->path && run->scenario_text)
+		fprintf(out, "reproduce:\n  kscen rerun %s\n", run->path);
+}
+
+/* ---- Runs compared ------------------------------------------------------- */
+
+static void mail_line(void *out, const char *line, bool summary)
+{
+	wrap(out, "", summary ? "" : INDENT, line);
+}
+
+/*
+ * Show in @shown the parameters, the first run and runs @from .. @to - 1
+ * of a comparison's table (@nc parameter columns, @nr runs: value, CI and,
+ * but for the first, change), the CIs if @with_ci. Do their numbers fit in
+ * WIDTH (the parameters may go on lines of their own)?
+ */
+static bool numbers_fit(const struct kscen_table *t, unsigned nc, unsigned nr,
+			unsigned from, unsigned to, bool with_ci, bool *shown)
+{
+	bool fits;
+
+	for (unsigned q = 0; q < t->cols; q++)
+		shown[q] = false;
+	for (unsigned k = 0; k < nr; k++) {
+		unsigned col = nc + (k ? 3 * k - 1 : 0);
+
+		if (k && (k < from || k >= to))
+			continue;
+		shown[col] = true;
+		shown[col + 1] = with_ci;
+		if (k)
+			shown[col + 2] = true;
+	}
+	fits = strlen(INDENT) + kscen_table_width(t, shown) <= WIDTH;
+	for (unsigned q = 0; q < nc; q++)
+		shown[q] = true;
+	return fits;
+}
+
+/*
+ * Entry @e of a comparison: the parameters that vary, then for each run
+ * its median and CI, and for each later run its change; runs that do not
+ * fit beside each other in WIDTH go to a table of their own (always with
+ * the first run), CIs left out first.
+ */
+static void cmp_entry(FILE *out, const struct kscen_cmp *c,
+		      const struct kscen_report_entry *e)
+{
+	const struct kscen_run *base = c->run[0];
+	unsigned key[64], nc, cols, r, from;
+	const struct kscen_metric *m0;
+	struct kscen_table t;
+	struct kscen_num st;
+	char note[256], *s, val[64], ci[64], d[24];
+	bool *shown, geo, with_ci = true;
+	double g[64];
+
+	m0 = kscen_cmp_entry_style(c, e, &st);
+	kscen_cmp_entry_note(c, e, true, note, sizeof(note));
+	s = kscen_xasprintf("%s (%s): %s", str(base->jobs[e->first].name),
+			    str(base->jobs[e->first].workload), note);
+	fputc('\n', out);
+	wrap(out, "", INDENT, s);
+	free(s);
+	fixed_params(&base->jobs[e->first], e, note, sizeof(note));
+	if (*note)
+		wrap(out, INDENT, INDENT, note);
+
+	nc = param_cols(e, key, ARRAY_SIZE(key));
+	/* per run: value, CI; and after the first, the change */
+	cols = nc + 3 * c->nr - 1;
+	kscen_table_init(&t, cols);
+	for (unsigned i = e->first; i <= e->last + 1; i++)
+		kscen_table_row(&t);
+	set_params(&t, base, e, key, nc);
+	geo = c->nr <= ARRAY_SIZE(g) && kscen_cmp_geomean(c, e, g);
+	if (geo) {
+		r = kscen_table_row(&t);
+		kscen_table_set(&t, r, 0, "geomean");
+		t.col[0].right = nc > 0;
+	}
+	for (unsigned k = 0, col = nc; k < c->nr; k++) {
+		t.col[col].right = t.col[col + 1].right = true;
+		t.col[col + 1].gap = 1;
+		t.col[col + 1].joined = true;
+		kscen_table_set(&t, 0, col, "%s", c->name[k]);
+		for (unsigned i = e->first; i <= e->last; i++) {
+			kscen_cmp_value(c, i, k, m0, &st, val, ci, sizeof(val));
+			kscen_table_set(&t, 1 + i - e->first, col, "%s", val);
+			kscen_table_set(&t, 1 + i - e->first, col + 1, "%s", ci);
+		}
+		if (geo) {
+			kscen_format_num(&st, g[k], false, val, sizeof(val));
+			kscen_table_set(&t, t.rows - 1, col, "%s", val);
+		}
+		col += 2;
+		if (!k)
+			continue;
+		t.col[col].right = true;
+		kscen_table_set(&t, 0, col, "change");
+		for (unsigned i = e->first; i <= e->last; i++) {
+			delta(d, sizeof(d), kscen_cmp_cell(c, i, k)->d);
+			kscen_table_set(&t, 1 + i - e->first, col, "%s", d);
+		}
+		if (geo)
+			kscen_table_set(&t, t.rows - 1, col, "%+.1f%%",
+					100 * (g[k] / g[0] - 1));
+		col++;
+	}
+	/* The runs after the first, as many a table as fit, CIs first to go. */
+	shown = kscen_xcalloc(cols + 1, sizeof(bool));
+	with_ci = numbers_fit(&t, nc, c->nr, 1, c->nr, true, shown);
+	for (from = 1; from < c->nr;) {
+		unsigned to = c->nr;
+
+		while (to > from + 1 && !numbers_fit(&t, nc, c->nr, from, to, with_ci, shown))
+			to--;
+		numbers_fit(&t, nc, c->nr, from, to, with_ci, shown);
+		if (from > 1)
+			fputc('\n', out);
+		print_fitted(out, &t, nc, shown);
+		from = to;
+	}
+	if (!with_ci)
+		wrap(out, INDENT, INDENT, "(the CIs of the medians left out: too "
+		     "wide for 72 columns; kscen compare --format text has them)");
+	free(shown);
+	kscen_table_free(&t);
+}
+
+void compare_mail(FILE *out, const struct kscen_cmp *c)
+{
+	const struct kscen_run *base = c->run[0], *last = c->run[c->nr - 1];
+	const struct kscen_report_model *rms[64];
+	unsigned nrm = 0;
+	char line[512];
+
+	header(out, last, ": compare");
+	for (unsigned k = 0; k < c->nr; k++) {
+		kscen_cmp_run_line(c, k, line, sizeof(line));
+		wrap(out, "", INDENT, line);
+		if (strcmp(str(c->run[k]->scenario_sha256), str(last->scenario_sha256)))
+			wrap(out, INDENT "scenario file sha256:", INDENT,
+			     str(c->run[k]->scenario_sha256));
+	}
+	for (unsigned k = 1; k < c->nr; k++) {
+		char who[32];
+
+		snprintf(who, sizeof(who), "%s%s", c->nr > 2 ? c->name[k] : "",
+			 c->nr > 2 ? " " : "");
+		if (strcmp(str(base->scenario), str(c->run[k]->scenario))) {
+			snprintf(line, sizeof(line), "%s is of scenario %s, %s of %s: no "
+				 "job compared", c->name[k], str(c->run[k]->scenario),
+				 c->name[0], str(base->scenario));
+			wrap(out, "", INDENT, line);
+		}
+		env_changes(out, base, c->run[k], who);
+	}
+	for (unsigned e = 0; e < c->rm[0].nr_entries; e++)
+		cmp_entry(out, c, &c->rm[0].entry[e]);
+	fputc('\n', out);
+	snprintf(line, sizeof(line), "Medians of the samples with the CI of the "
+		 "median (n and its confidence in each table's first line); change: "
+		 "of the median against %s, ~ where not significant at the 5%% "
+		 "level.", c->name[0]);
+	wrap(out, "", "", line);
+	for (unsigned k = 1; k < c->nr && nrm < ARRAY_SIZE(rms); k++)
+		rms[nrm++] = &c->rm[k];
+	kscen_cmp_too_few(rms, nrm, line, sizeof(line));
+	if (*line)
+		wrap(out, "", "", line);
+	kscen_cmp_counts(c, mail_line, out);
 }

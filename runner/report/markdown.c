@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * markdown.c - a run as markdown tables, for patch mails and web pages:
- * one table a job entry, its deltas with "~" where not significant; the
- * numbers are the report model's (model.c).
+ * markdown.c - a run, or runs compared, as markdown tables, for patch
+ * mails and web pages: one table a job entry, its deltas with "~" where not
+ * significant; a comparison has old | new | change, each median with its
+ * CI. The numbers are the report model's (model.c) and the comparison's
+ * (compare.c).
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "compare.h"
 #include "emit.h"
 #include "envdiff.h"
 #include "profile_report.h"
-#include "util.h"
+#include "lib/util.h"
 
 /* A table cell: a '|' would end it early, a newline the whole table. */
 static void md_cell(FILE *out, const char *s)
@@ -64,6 +67,17 @@ static double md_level(const struct kscen_run *run, unsigned first, unsigned las
 	return level > 0 ? level : 0;
 }
 
+/* "### thread (`breakpoint.thread`): lower is better, n=5, 93.8% CI" */
+static void md_title(FILE *out, const struct kscen_report_model *rm,
+		     const struct kscen_report_entry *e)
+{
+	const struct kscen_job_result *j0 = &rm->run->jobs[e->first];
+	char n[128];
+
+	report_entry_note(rm, e, n, sizeof(n));
+	fprintf(out, "\n### %s (`%s`): %s\n\n", str(j0->name), str(j0->workload), n);
+}
+
 /*
  * One table a job entry: the parameters its jobs share above it, those
  * that vary as columns; a row a job and metric, the median in a unit people
@@ -81,7 +95,7 @@ static void md_entry(FILE *out, const struct kscen_report_model *rm,
 	unsigned nk = e->nr_params < 64 ? e->nr_params : 64, fixed = 0;
 	char lvl[32];
 
-	fprintf(out, "\n### %s (`%s`)\n\n", str(j0->name), str(j0->workload));
+	md_title(out, rm, e);
 	for (unsigned k = 0; k < nk; k++) {
 		if (!varies[k])
 			fprintf(out, "%s`%s=%s`", fixed++ ? ", " : "In every job: ",
@@ -150,12 +164,13 @@ void report_markdown(FILE *out, const struct kscen_report_model *rm)
 	const struct kscen_run *run = rm->run;
 	const struct kscen_refs *refs = rm->refs;
 	const struct kscen_system *sys = &run->system;
-	char when[64];
+	char when[64], few[256], why[128];
 
-	fprintf(out, "**kscen %s**: scenario `%s`, %u jobs, repeat %u (warmup %u)%s  \n",
-		run->version ? run->version : KSCEN_VERSION,
-		str(run->scenario), run->nr_jobs, run->repeat, run->warmup,
-		run->partial ? ", cut short" : "");
+	report_partial_why(run, why, sizeof(why));
+	fprintf(out, "**kscen %s**: scenario `%s`, %u job%s, repeat %u (warmup %u)%s%s  \n",
+		run->version ? run->version : KSCEN_VERSION, str(run->scenario),
+		run->nr_jobs, run->nr_jobs == 1 ? "" : "s", run->repeat, run->warmup,
+		run->partial ? ", partial: " : "", run->partial ? why : "");
 	fprintf(out, "%s %s, %s, %ld CPUs", str(sys->kernel), str(sys->arch),
 		str(sys->cpu_model), sys->nr_cpus);
 	if (refs && refs->main) {
@@ -175,5 +190,127 @@ void report_markdown(FILE *out, const struct kscen_report_model *rm)
 	fputc('\n', out);
 	for (unsigned e = 0; e < rm->nr_entries; e++)
 		md_entry(out, rm, &rm->entry[e]);
+	kscen_cmp_too_few(&rm, 1, few, sizeof(few));
+	if (*few)
+		fprintf(out, "\n%s\n", few);
+	if (*rm->noise)
+		fprintf(out, "\nNoise: %s.\n", rm->noise);
 	kscen_profile_markdown(out, run);	/* profile_report.h */
+}
+
+/* ---- Runs compared ------------------------------------------------------ */
+
+static void md_line(void *out, const char *line, bool summary)
+{
+	fprintf(out, "%s%s  \n", summary ? "" : "- ", line);
+}
+
+/* Entry @e of a comparison: old | new | change, a column a run. */
+static void md_cmp_entry(FILE *out, const struct kscen_cmp *c,
+			 const struct kscen_report_entry *e)
+{
+	const struct kscen_run *base = c->run[0];
+	const struct kscen_job_result *j0 = &base->jobs[e->first];
+	const struct kscen_metric *m0;
+	unsigned nk = e->nr_params < 64 ? e->nr_params : 64, fixed = 0;
+	struct kscen_num st;
+	char note[256], val[64], ci[64], chg[256];
+	double g[64];
+
+	m0 = kscen_cmp_entry_style(c, e, &st);
+	kscen_cmp_entry_note(c, e, true, note, sizeof(note));
+	fprintf(out, "\n### %s (`%s`): %s\n\n", str(j0->name), str(j0->workload), note);
+	for (unsigned k = 0; k < nk; k++)
+		if (!e->varies[k])
+			fprintf(out, "%s`%s=%s`", fixed++ ? ", " : "In every job: ",
+				str(j0->keys[k]), str(j0->values[k]));
+	if (fixed)
+		fputs("\n\n", out);
+	for (unsigned k = 0; k < nk; k++)
+		if (e->varies[k])
+			md_cell(out, j0->keys[k]);
+	if (!nk || !memchr(e->varies, true, nk))
+		md_cell(out, "job");
+	for (unsigned k = 0; k < c->nr; k++) {
+		md_cell(out, c->name[k]);
+		if (k)
+			md_cell(out, "change");
+	}
+	fputs("|\n|", out);
+	for (unsigned k = 0; k < nk; k++)
+		if (e->varies[k])
+			fputs("---|", out);
+	if (!nk || !memchr(e->varies, true, nk))
+		fputs("---|", out);
+	for (unsigned k = 0; k < c->nr; k++)
+		fputs(k ? "---:|---|" : "---:|", out);
+	fputc('\n', out);
+	for (unsigned i = e->first; i <= e->last + 1; i++) {
+		bool geo = i > e->last;
+
+		if (geo && (c->nr > ARRAY_SIZE(g) || !kscen_cmp_geomean(c, e, g)))
+			break;
+		for (unsigned k = 0, first = 1; k < nk; k++)
+			if (e->varies[k]) {
+				md_cell(out, geo ? (first ? "geomean" : "") :
+					k < base->jobs[i].nr_kv ? base->jobs[i].values[k] : NULL);
+				first = 0;
+			}
+		if (!nk || !memchr(e->varies, true, nk))
+			md_cell(out, geo ? "geomean" : base->jobs[i].id);
+		for (unsigned k = 0; k < c->nr; k++) {
+			if (geo) {
+				kscen_format_num(&st, g[k], false, val, sizeof(val));
+				md_cell(out, val);
+				snprintf(chg, sizeof(chg), "%+.1f%%", 100 * (g[k] / g[0] - 1));
+				if (k)
+					md_cell(out, chg);
+				continue;
+			}
+			kscen_cmp_value(c, i, k, m0, &st, val, ci, sizeof(val));
+			snprintf(chg, sizeof(chg), "%s%s%s", val, *ci ? " " : "", ci);
+			md_cell(out, chg);
+			if (k) {
+				const struct kscen_cmp_cell *x = kscen_cmp_cell(c, i, k);
+
+				*chg = '\0';
+				if (x->d)
+					kscen_format_change(&x->d->c, chg, sizeof(chg));
+				md_cell(out, chg);
+			}
+		}
+		fputs("|\n", out);
+	}
+}
+
+void compare_markdown(FILE *out, const struct kscen_cmp *c)
+{
+	const struct kscen_run *base = c->run[0];
+	const struct kscen_report_model *rms[64];
+	unsigned nrm = 0;
+	char line[512];
+
+	fprintf(out, "**kscen %s**: compare, scenario `%s`  \n",
+		base->version ? base->version : KSCEN_VERSION, str(base->scenario));
+	for (unsigned k = 0; k < c->nr; k++) {
+		kscen_cmp_run_line(c, k, line, sizeof(line));
+		fprintf(out, "%s, `%s`  \n", line, str(c->run[k]->path));
+	}
+	fprintf(out, "Changes: of the median against %s, [95%% CI], ~ when not "
+		"significant (Mann-Whitney U)\n", c->name[0]);
+	for (unsigned k = 1; k < c->nr; k++) {
+		fputc('\n', out);
+		if (c->nr > 2)
+			fprintf(out, "%s against %s:\n\n", c->name[k], c->name[0]);
+		kscen_env_diff_print(out, base, c->run[k], "    ");
+	}
+	for (unsigned e = 0; e < c->rm[0].nr_entries; e++)
+		md_cmp_entry(out, c, &c->rm[0].entry[e]);
+	fputc('\n', out);
+	for (unsigned k = 1; k < c->nr && nrm < ARRAY_SIZE(rms); k++)
+		rms[nrm++] = &c->rm[k];
+	kscen_cmp_too_few(rms, nrm, line, sizeof(line));
+	if (*line)
+		fprintf(out, "%s  \n", line);
+	kscen_cmp_counts(c, md_line, out);
 }

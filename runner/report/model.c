@@ -14,7 +14,7 @@
 
 #include "emit.h"
 #include "model.h"
-#include "util.h"
+#include "lib/util.h"
 
 unsigned kscen_entry_last(const struct kscen_run *run, unsigned first)
 {
@@ -40,21 +40,168 @@ bool kscen_entry_param_fixed(const struct kscen_run *run, unsigned first,
 }
 
 /*
- * @j's primary metric against job @ref of the same run: rounds pair them.
- * A metric of another unit there is no baseline of this one (833 us is not
- * +66300% over 1.25 ms): no delta.
+ * @j's primary metric against job @ref of the same run: rounds pair them,
+ * unless a noise policy dropped a sample of either. A metric of another unit
+ * there is no baseline of this one (833 us is not +66300% over 1.25 ms): no
+ * delta.
  */
 static bool ref_change(const struct kscen_run *run, const struct kscen_job_result *j,
 		       const char *ref, struct kscen_change *c)
 {
-	const struct kscen_metric *m = kscen_primary(j), *o;
+	const struct kscen_metric *m = kscen_primary(j), *om;
+	const struct kscen_job_result *o;
 
 	if (!m || !ref || !j->id || !strcmp(ref, j->id))
 		return false;
-	o = kscen_find_metric(kscen_run_find(run, ref), m->name);
-	if (o && strcmp(str(o->unit), str(m->unit)))
+	o = kscen_run_find(run, ref);
+	om = kscen_find_metric(o, m->name);
+	if (om && strcmp(kscen_str(om->unit), kscen_str(m->unit)))
 		return false;
-	return kscen_change_compute(o, m, true, c);
+	return kscen_change_compute(om, m,
+				    kscen_rounds_whole(j) && (!o || kscen_rounds_whole(o)), c);
+}
+
+/* ---- Noise ---- */
+
+/* The causes of disturbed samples, each with its largest value. */
+struct causes {
+	struct {
+		char kind[24], unit[12], max_text[16];	/* "0.9": as it was said */
+		double max;
+		unsigned n;
+	} c[6];
+	unsigned nr;
+};
+
+/* "steal 12%, other load 0.9 CPU": each part's kind, number and unit. */
+static void causes_add(struct causes *cs, const char *cause)
+{
+	const char *p = cause;
+
+	while (p && *p) {
+		const char *end = strstr(p, ", "), *num = p;
+		size_t len = end ? (size_t)(end - p) : strlen(p), k;
+		char unit[12];
+		double v;
+		char *after;
+		unsigned i;
+
+		while (num < p + len && !(*num >= '0' && *num <= '9'))
+			num++;
+		k = num - p;
+		while (k && p[k - 1] == ' ')
+			k--;
+		v = strtod(num, &after);
+		if (after == num || !k || k >= sizeof(cs->c[0].kind))
+			goto next;
+		snprintf(unit, sizeof(unit), "%.*s", (int)(p + len - after), after);
+		for (i = 0; i < cs->nr && (strncmp(cs->c[i].kind, p, k) ||
+					   cs->c[i].kind[k]); i++)
+			;
+		if (i == cs->nr) {
+			if (cs->nr == ARRAY_SIZE(cs->c))
+				goto next;
+			snprintf(cs->c[i].kind, sizeof(cs->c[i].kind), "%.*s", (int)k, p);
+			snprintf(cs->c[i].unit, sizeof(cs->c[i].unit), "%s", unit);
+			cs->c[i].max = -INFINITY;
+			cs->nr++;
+		}
+		if (v > cs->c[i].max) {
+			cs->c[i].max = v;
+			snprintf(cs->c[i].max_text, sizeof(cs->c[i].max_text), "%.*s",
+				 (int)(after - num), num);
+		}
+		cs->c[i].n++;
+next:
+		p = end ? end + 2 : NULL;
+	}
+}
+
+/* " (steal 12%, other load up to 0.9 CPU)" */
+static void causes_text(const struct causes *cs, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	*buf = '\0';
+	for (unsigned i = 0; i < cs->nr && n < len; i++) {
+		n += snprintf(buf + n, len - n, "%s%s %s%s%s", i ? ", " : " (",
+			      cs->c[i].kind, cs->c[i].n > 1 ? "up to " : "",
+			      cs->c[i].max_text, cs->c[i].unit);
+	}
+	if (n && n < len)
+		snprintf(buf + n, len - n, ")");
+}
+
+/*
+ * What @n says of a job: how many samples were disturbed, by what, and
+ * what its policy then kept; @m_n is how many its metrics hold.
+ */
+static void noise_job(const struct kscen_noise_rec *n, unsigned m_n, char *buf,
+		      size_t len)
+{
+	struct causes cs = { .nr = 0 };
+	unsigned bad_kept = 0;
+	char why[160];
+
+	*buf = '\0';
+	if (!n || !n->disturbed)
+		return;
+	for (unsigned i = 0; i < n->nr_samples; i++) {
+		if (!n->samples[i].disturbed)
+			continue;
+		causes_add(&cs, n->samples[i].cause ? n->samples[i].cause : "");
+		bad_kept += !n->samples[i].dropped;
+	}
+	causes_text(&cs, why, sizeof(why));
+	if (!n->dropped)
+		snprintf(buf, len, "%u of %u samples disturbed%s, kept (noise: %s)",
+			 n->disturbed, n->nr_samples, why, str(n->policy));
+	else if (!strcmp(str(n->policy), "retake"))
+		snprintf(buf, len, "%u of %u samples disturbed%s, %u retaken: "
+			 "%u kept, %u of them disturbed (noise: retake)", n->disturbed,
+			 n->nr_samples, why, n->dropped, m_n, bad_kept);
+	else
+		snprintf(buf, len, "%u of %u samples disturbed%s, %u set aside: "
+			 "%u kept (noise: %s)", n->disturbed, n->nr_samples, why,
+			 n->dropped, m_n, str(n->policy));
+}
+
+/* The run's line: every judged sample, every cause, every policy. */
+static void noise_run(struct kscen_report_model *m)
+{
+	const struct kscen_run *run = m->run;
+	unsigned judged = 0, taken = 0, bad = 0, dropped = 0, jobs_bad = 0;
+	struct causes cs = { .nr = 0 };
+	const char *pol = NULL;
+	bool mixed = false;
+	char why[160];
+
+	for (unsigned i = 0; i < run->nr_jobs; i++) {
+		const struct kscen_noise_rec *n = run->jobs[i].noise;
+
+		if (!n)
+			continue;
+		judged++;
+		taken += n->nr_samples;
+		bad += n->disturbed;
+		dropped += n->dropped;
+		jobs_bad += n->disturbed > 0;
+		mixed |= pol && strcmp(pol, str(n->policy));
+		pol = str(n->policy);
+		for (unsigned k = 0; k < n->nr_samples; k++)
+			if (n->samples[k].disturbed)
+				causes_add(&cs, str(n->samples[k].cause));
+	}
+	if (!judged)
+		return;
+	if (!bad) {
+		snprintf(m->noise, sizeof(m->noise), "no sample of %u disturbed", taken);
+		return;
+	}
+	causes_text(&cs, why, sizeof(why));
+	snprintf(m->noise, sizeof(m->noise), "%u of %u samples disturbed%s in %u "
+		 "of %u jobs, %u set aside (noise: %s)", bad, taken, why, jobs_bad,
+		 judged, dropped, mixed ? "per job" : pol);
 }
 
 static void build_job(struct kscen_report_model *m, unsigned i)
@@ -69,11 +216,13 @@ static void build_job(struct kscen_report_model *m, unsigned i)
 	rj->status = j->status <= KSCEN_FAILED ? j->status : KSCEN_FAILED;
 	rj->primary = kscen_primary(j);
 	if (j->status == KSCEN_OK && j->nr_metrics) {
+		int style = kscen_job_time_style(j);	/* one for its times */
+
 		rj->num = kscen_xcalloc(j->nr_metrics, sizeof(*rj->num));
 		for (unsigned k = 0; k < j->nr_metrics; k++) {
 			rj->num[k] = (struct kscen_num){ .unit = "", .scale = 1 };
 			if (j->metrics[k].nr_samples)
-				kscen_num_style(&j->metrics[k], &rj->num[k]);
+				kscen_num_style_in(&j->metrics[k], style, &rj->num[k]);
 		}
 	}
 	if (rj->primary)
@@ -92,6 +241,8 @@ static void build_job(struct kscen_report_model *m, unsigned i)
 			m->drift_hides = fmax(m->drift_hides,
 					      expm1(refs->ref[i].drift.mde_between));
 	}
+	noise_job(j->noise, rj->primary ? rj->primary->nr_samples : 0, rj->noise,
+		  sizeof(rj->noise));
 	m->nr_status[rj->status]++;
 }
 
@@ -122,6 +273,7 @@ void kscen_report_model_build(const struct kscen_run *run,
 			m->job[ji].entry = m->nr_entries;
 		m->nr_entries++;
 	}
+	noise_run(m);
 }
 
 void kscen_report_model_free(struct kscen_report_model *m)
@@ -133,21 +285,4 @@ void kscen_report_model_free(struct kscen_report_model *m)
 	free(m->job);
 	free(m->entry);
 	memset(m, 0, sizeof(*m));
-}
-
-void kscen_report(FILE *out, const struct kscen_run *run,
-		  const struct kscen_refs *refs, enum kscen_format fmt)
-{
-	static void (*const emit[])(FILE *, const struct kscen_report_model *) = {
-		[KSCEN_FMT_TEXT] = report_text,
-		[KSCEN_FMT_MARKDOWN] = report_markdown,
-		[KSCEN_FMT_JSON] = report_json,
-		[KSCEN_FMT_CSV] = report_csv,
-		[KSCEN_FMT_MAIL] = report_mail,
-	};
-	struct kscen_report_model m;
-
-	kscen_report_model_build(run, refs, &m);
-	emit[(unsigned)fmt < ARRAY_SIZE(emit) ? fmt : KSCEN_FMT_TEXT](out, &m);
-	kscen_report_model_free(&m);
 }

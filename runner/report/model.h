@@ -12,10 +12,10 @@
 
 #include <stdbool.h>
 
-#include "history.h"
+#include "store/history.h"
 #include "report.h"
-#include "run.h"
-#include "stats.h"
+#include "store/run.h"
+#include "stats/stats.h"
 
 enum kscen_delta_kind {
 	KSCEN_DELTA_BASELINE,	/* job->baseline, same run: rounds paired */
@@ -44,6 +44,12 @@ struct kscen_report_job {
 	const struct kscen_run *ref;	/* the reference run, or NULL */
 	const struct kscen_job_result *ref_job;	/* the job in it */
 	unsigned entry;		/* its job entry, in model->entry[] */
+	/*
+	 * What the sentinels said of its samples and what its policy did:
+	 * "2 of 30 samples disturbed (steal 12%, other load 0.9 CPU), kept
+	 * (noise: flag)"; "" when none was disturbed or none judged.
+	 */
+	char noise[256];
 };
 
 /*
@@ -69,6 +75,12 @@ struct kscen_report_model {
 	 * the jobs' references with enough history; 0 without any.
 	 */
 	double drift_hides;
+	/*
+	 * The run's samples as the sentinels judged them, one line: "3 of
+	 * 120 samples disturbed (other load up to 1.4 CPU) in 2 of 4 jobs,
+	 * retaken"; "" when no job's samples were judged.
+	 */
+	char noise[256];
 };
 
 /*

@@ -14,8 +14,8 @@
 #include "emit.h"
 #include "envdiff.h"
 #include "profile_report.h"
-#include "shard.h"
-#include "util.h"
+#include "store/store.h"
+#include "lib/util.h"
 
 /*
  * How a reference is named: by its label ("v6.8-rc1"), by its kernel when
@@ -125,12 +125,10 @@ static void text_summary(FILE *out, const struct kscen_run *run,
 static void text_value(FILE *out, const struct kscen_metric *m,
 		       const struct kscen_num *st)
 {
-	struct kscen_metric scaled = *m;
 	char num[64], lbl[128];
 
 	kscen_format_num(st, m->sum.median, false, num, sizeof(num));
-	scaled.unit = (char *)st->unit;
-	kscen_metric_label(&scaled, lbl, sizeof(lbl));
+	kscen_metric_label(m, st, lbl, sizeof(lbl));
 	fprintf(out, "     %14s %s", num, lbl);
 }
 
@@ -161,6 +159,8 @@ static void text_job(FILE *out, const struct kscen_report_model *rm, unsigned ji
 	}
 	if (!m) {
 		fprintf(out, "     no samples\n");
+		if (*rj->noise)
+			fprintf(out, "     %s\n", rj->noise);
 		return;
 	}
 	text_value(out, m, &rj->num[0]);
@@ -169,16 +169,16 @@ static void text_job(FILE *out, const struct kscen_report_model *rm, unsigned ji
 	 * value, then the honest ones below.
 	 */
 	if (b->present) {
-		kscen_format_num(&rj->num[0], b->c.new_ - b->c.old, true, num,
-				 sizeof(num));
+		kscen_format_delta(&rj->num[0], b->c.new_ - b->c.old, num, sizeof(num));
 		fprintf(out, " %s to baseline", num);
 	}
 	if (p->present) {
-		kscen_format_num(&rj->num[0], p->c.new_ - p->c.old, true, num,
-				 sizeof(num));
+		kscen_format_delta(&rj->num[0], p->c.new_ - p->c.old, num, sizeof(num));
 		fprintf(out, " %s to previous", num);
 	}
 	text_summary(out, run, j, m);
+	if (*rj->noise)
+		fprintf(out, "     %s\n", rj->noise);
 
 	for (i = 1; i < j->nr_metrics; i++) {
 		if (!j->metrics[i].nr_samples)
@@ -209,9 +209,9 @@ void report_text(FILE *out, const struct kscen_report_model *rm)
 	const struct kscen_system *sys = &run->system;
 	unsigned i;
 
-	fprintf(out, "# kscen %s: scenario %s, %u jobs, repeat %u (warmup %u)",
-		run->version ? run->version : KSCEN_VERSION,
-		str(run->scenario), run->nr_jobs, run->repeat, run->warmup);
+	fprintf(out, "# kscen %s: scenario %s, %u job%s, repeat %u (warmup %u)",
+		run->version ? run->version : KSCEN_VERSION, str(run->scenario),
+		run->nr_jobs, run->nr_jobs == 1 ? "" : "s", run->repeat, run->warmup);
 	if (run->until_ci > 0)
 		fprintf(out, ", auto: until ±%g%% or %u", run->until_ci,
 			run->max_repeat);
@@ -227,11 +227,17 @@ void report_text(FILE *out, const struct kscen_report_model *rm)
 		fprintf(out, "# shard: %s\n", run->shard);
 	if (run->nr_shards)
 		kscen_shards_print(out, run);
-	if (run->partial)
-		fprintf(out, "# partial: the run was cut short\n");
+	if (run->partial) {
+		char why[128];
+
+		report_partial_why(run, why, sizeof(why));
+		fprintf(out, "# partial: %s\n", why);
+	}
 	if (run->test_hooks)
 		fprintf(out, "# test hooks set, changing what is measured: %s\n",
 			run->test_hooks);
+	if (run->system_check)
+		fprintf(out, "# system check: %s\n", run->system_check);
 	text_reference(out, run, rm->refs);
 	for (i = 0; i < run->nr_jobs; i++) {
 		fputc('\n', out);
@@ -239,5 +245,7 @@ void report_text(FILE *out, const struct kscen_report_model *rm)
 	}
 	fprintf(out, "\n# %u ok, %u skipped, %u failed\n", rm->nr_status[KSCEN_OK],
 		rm->nr_status[KSCEN_SKIPPED], rm->nr_status[KSCEN_FAILED]);
+	if (*rm->noise)
+		fprintf(out, "# noise: %s\n", rm->noise);
 	text_hint(out, rm);
 }

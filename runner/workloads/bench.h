@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include <linux/futex.h>
 
 /* The CPUs this process may run on, in order; returns how many (>= 1). */
 static inline int bench_cpus(int *cpus, int max)
@@ -92,6 +93,42 @@ static inline void bench_gate_open(struct bench_gate *g, unsigned created,
 	g->open = true;
 	pthread_cond_broadcast(&g->worker);
 	pthread_mutex_unlock(&g->lock);
+}
+
+/*
+ * A one-use barrier for @n threads, as perf's pthread_barrier_wait(): each
+ * arrival counts down, the last one wakes all the others with one
+ * FUTEX_WAKE, and they leave at once, none waiting for a lock after it
+ * (a condition variable's waiters would take its mutex one at a time).
+ * bench_barrier_wait_n() arrives for several, so that a thread that could
+ * not be created does not leave the others waiting.
+ */
+struct bench_barrier {
+	unsigned left, open;
+};
+
+static inline void bench_barrier_init(struct bench_barrier *b, unsigned n)
+{
+	b->left = n;
+	b->open = 0;
+}
+
+static inline void bench_barrier_wait_n(struct bench_barrier *b, unsigned n)
+{
+	if (__atomic_sub_fetch(&b->left, n, __ATOMIC_ACQ_REL) == 0) {
+		__atomic_store_n(&b->open, 1, __ATOMIC_RELEASE);
+		syscall(SYS_futex, &b->open, FUTEX_WAKE_PRIVATE, 0x7fffffff,
+			NULL, NULL, 0);
+		return;
+	}
+	while (!__atomic_load_n(&b->open, __ATOMIC_ACQUIRE))
+		syscall(SYS_futex, &b->open, FUTEX_WAIT_PRIVATE, 0, NULL,
+			NULL, 0);
+}
+
+static inline void bench_barrier_wait(struct bench_barrier *b)
+{
+	bench_barrier_wait_n(b, 1);
 }
 
 /* A futex op with perf bench's futex.h argument order; -errno on error. */

@@ -25,8 +25,7 @@
 #include <linux/perf_event.h>
 
 #include "workload.h"
-#include "util.h"
-#include "run.h"
+#include "lib/util.h"
 
 
 /* More than any architecture has slots; the kernel refuses the rest. */
@@ -325,8 +324,9 @@ static void bp_thread_describe(const void *params, char *buf, size_t len)
 
 	group_digits(p->loops * p->threads, nr, sizeof(nr));
 	snprintf(buf, len,
-		 "Created/joined %s threads with %lld breakpoints and %lld parallelism",
-		 nr, p->breakpoints, p->parallelism);
+		 "Created/joined %s thread%s with %lld breakpoint%s and %lld parallelism",
+		 nr, p->loops * p->threads == 1 ? "" : "s", p->breakpoints,
+		 p->breakpoints == 1 ? "" : "s", p->parallelism);
 }
 
 static const struct kscen_param bp_thread_param_table[] = {
@@ -490,8 +490,9 @@ static void bp_enable_describe(const void *params, char *buf, size_t len)
 
 	group_digits(p->loops, nr, sizeof(nr));
 	snprintf(buf, len,
-		 "Disabled/enabled breakpoint %s times with %lld passive and %lld active threads",
-		 nr, p->passive, p->active);
+		 "Disabled/enabled breakpoint %s time%s with %lld passive and %lld active thread%s",
+		 nr, p->loops == 1 ? "" : "s", p->passive, p->active,
+		 p->active == 1 ? "" : "s");
 }
 
 static const struct kscen_param bp_enable_param_table[] = {

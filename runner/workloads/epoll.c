@@ -28,7 +28,7 @@
 #include <sys/resource.h>
 
 #include "workload.h"
-#include "util.h"
+#include "lib/util.h"
 
 
 #define EPOLL_MAX_THREADS 1024

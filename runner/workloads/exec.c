@@ -33,9 +33,9 @@
 
 #include "workload.h"
 #include "json_path.h"
-#include "child.h"
-#include "sampler.h"
-#include "util.h"
+#include "lib/child.h"
+#include "registry.h"
+#include "lib/util.h"
 
 
 #define EXEC_OUTPUT_MAX		(1 << 20)	/* bytes kept of stdout, read for metrics */

@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include <jansson.h>
 
-#include "util.h"
+#include "lib/util.h"
 #include "json_path.h"
 #include "tool.h"
 

@@ -28,7 +28,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 
-#include "util.h"
+#include "lib/util.h"
 #include "bpf.h"
 #include "messaging.h"
 #include "lock_contention.h"
@@ -326,6 +326,7 @@ static void msg_opts(const struct lc_params *p, struct kscen_msg_opts *o)
 	o->loops = p->loops;
 	o->ipc = p->ipc;
 	o->mode = p->mode;
+	o->exit_libc = false;
 }
 
 static void lc_free(struct lc_state *s)

@@ -7,6 +7,8 @@
 #ifndef KSCEN_MESSAGING_H
 #define KSCEN_MESSAGING_H
 
+#include <stdbool.h>
+
 #include "workload.h"
 
 /* perf's fixed shape: 20 senders spraying 100-byte messages at 20 receivers. */
@@ -24,6 +26,7 @@ struct kscen_msg_opts {
 	long long loops;	/* messages each sender sends each receiver */
 	int ipc;		/* enum kscen_msg_ipc */
 	int mode;		/* enum kscen_msg_mode */
+	bool exit_libc;		/* worker processes leave with exit(), not _exit() */
 };
 
 struct kscen_msg;

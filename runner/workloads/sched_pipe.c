@@ -19,8 +19,8 @@
 #include <sys/wait.h>
 
 #include "workload.h"
-#include "util.h"
-#include "child.h"
+#include "lib/util.h"
+#include "lib/child.h"
 
 
 enum { PIPE_PROCESS, PIPE_THREAD };

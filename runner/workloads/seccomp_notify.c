@@ -30,7 +30,7 @@
 #include <linux/seccomp.h>
 
 #include "workload.h"
-#include "child.h"
+#include "lib/child.h"
 
 
 #ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS

@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include <yaml.h>
 
-#include "util.h"
+#include "lib/util.h"
 #include "tool.h"
 
 

@@ -29,7 +29,7 @@
 #include <linux/perf_event.h>
 
 #include "workload.h"
-#include "util.h"
+#include "lib/util.h"
 
 
 enum { SCOPE_SELF, SCOPE_ALL, SCOPE_PERF };

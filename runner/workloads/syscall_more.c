@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 
 #include "workload.h"
-#include "child.h"
+#include "lib/child.h"
 
 
 #define TRUE_PATH "/bin/true"

@@ -19,9 +19,9 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "util.h"
+#include "lib/util.h"
 #include "tool.h"
-#include "child.h"
+#include "lib/child.h"
 
 
 #define TOOL_OUT_MAX (16 << 20)
@@ -34,19 +34,20 @@ static int executable(const char *path)
 	       access(path, X_OK) == 0;
 }
 
-static int find_in_path(const char *prog)
+int kscen_tool_find(const char *prog, char *buf, size_t len)
 {
 	const char *path = getenv("PATH");
-	char buf[4096];
 
-	if (strchr(prog, '/'))
+	if (strchr(prog, '/')) {
+		snprintf(buf, len, "%s", prog);
 		return executable(prog);
+	}
 	if (!path)
 		path = "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin";
 	while (*path) {
 		size_t n = strcspn(path, ":");
 
-		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, path, prog);
+		snprintf(buf, len, "%.*s/%s", (int)n, path, prog);
 		if (n && executable(buf))
 			return 1;
 		path += n + (path[n] == ':');
@@ -57,7 +58,9 @@ static int find_in_path(const char *prog)
 int kscen_tool_supported(struct kscen_ctx *ctx, const char *prog,
 			 const char *pkg)
 {
-	if (find_in_path(prog))
+	char buf[4096];
+
+	if (kscen_tool_find(prog, buf, sizeof(buf)))
 		return 0;
 	return kscen_reason(ctx, KSCEN_SKIP,
 			    "%s not found; install it: apt-get install -y %s",

@@ -17,6 +17,9 @@ struct kscen_tool_out {
 	size_t out_len, err_len;
 };
 
+/* 1 with @prog's path in @buf if it is an executable (PATH searched), or 0. */
+int kscen_tool_find(const char *prog, char *buf, size_t len);
+
 /*
  * Is @prog ("fio", or a path) an executable here? 0, or KSCEN_SKIP with
  * ctx->reason "fio not found; install it: apt-get install -y @pkg".

@@ -22,7 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "lib/util.h"
 #include "bpf.h"
 #include "uprobe.h"
 #include "uprobe.skel.h"

@@ -57,7 +57,22 @@ for i, l in enumerate(lines):
         tables += 1
 assert tables == 2, tables
 mail = open(d + "/cmp.mail", encoding="utf-8").read().split("\n")
-assert all(len(l) <= 72 for l in mail) and any("vs last" in l for l in mail)
+# every line within 72 columns but the reproduce command, never cut
+assert all((len(l) <= 72 or l.startswith("  kscen rerun ")) and not l.endswith(" ")
+           for l in mail), mail
+# old | new | change: each median with its CI, the change theirs
+i = mail.index("planted (exec): usecs (value), lower is better, n=5, 93.8% CI")
+assert mail[i + 2].split()[-3:] == ["old", "new", "change"], mail[i + 2]
+import re
+for l in mail[i + 3:i + 5]:
+    m = re.search(r"  (\d+) ±\d+%  (\d+) ±\d+%  +\+(\d+(\.\d)?)%$", l)
+    assert m, l
+    o, n, c = int(m[1]), int(m[2]), float(m[3])
+    # +95.2%; from +100% whole percents
+    assert 200 <= n <= 210 and 100 <= o <= 110 and \
+        abs(100 * (n / o - 1) - c) < (0.06 if m[4] else 0.51), l
+assert mail[i + 5].split()[0] == "geomean", mail[i + 5]
+assert "3 jobs compared, 0 only in old, 0 not compared" in mail
 PY
 then pass compare_formats_parse; else fail compare_formats_parse "$(cat "$tmp/err")"; fi
 run "$kscen" compare --gate 50 "$g1" "$g1"
@@ -106,7 +121,8 @@ run "$kscen" plan $fx/good/id-escape.yaml
 	[ "$(grep -c '^a/' "$tmp/out")" = "$(grep '^a/' "$tmp/out" | sort -u | wc -l)" ] &&
 	pass ids_escape_separators || fail ids_escape_separators "$(cat "$tmp/out")"
 run "$kscen" run -q -o "$cr" --filter 'nothing*' $fx/e2e/gate.yaml
-[ $rc = 2 ] && grep -q "matches none of the" "$tmp/err" && [ ! -d "$cr/e2e-gate" ] &&
+[ $rc = 2 ] && [ "$(cat "$tmp/err")" = "kscen run: --filter 'nothing*' matches no job id of $fx/e2e/gate.yaml (a glob matches whole ids: try --filter '*nothing*')" ] &&
+	[ ! -d "$cr/e2e-gate" ] &&
 	pass filter_matching_nothing_exit_2 || fail filter_matching_nothing_exit_2 "rc=$rc $(cat "$tmp/err")"
 run "$kscen" run -q -o "$cr" --compare "$tmp/no-such.yaml" $fx/e2e/gate.yaml
 [ $rc = 2 ] && [ ! -d "$cr/e2e-gate" ] && pass compare_missing_path_exit_2_before_running ||
@@ -149,7 +165,7 @@ done
 grep -Eq 'vs last run: .* (~|worse|better) \(run-to-run ±[0-9.]+%, 3 runs\)' "$tmp/out" &&
 	pass history_widens_between_run_verdict || fail history_widens_between_run_verdict "$(cat "$tmp/out")"
 last_file=$(ls "$cr"/e2e-gate/*.yaml | tail -n1)
-grep -v '^results: ' "$tmp/out" | sed '$d' >"$tmp/run.txt"
+cp "$tmp/out" "$tmp/run.txt"
 "$kscen" report "$last_file" >"$tmp/rep.txt" 2>/dev/null
 cmp -s "$tmp/run.txt" "$tmp/rep.txt" && grep -q 'run-to-run' "$tmp/rep.txt" &&
 	pass report_shows_what_run_showed ||
@@ -163,12 +179,19 @@ E2E_COST=100 run "$kscen" run -q --no-save -o "$cr" --bisect --gate 50 --compare
 [ $rc = 0 ] && grep -q '^bisect: good' "$tmp/out" && pass bisect_good_exit_0 || fail bisect_good_exit_0 "rc=$rc"
 E2E_COST=200 run "$kscen" run -q --no-save -o "$cr" --bisect --gate 50 --compare label:v1 $fx/e2e/gate.yaml
 [ $rc = 1 ] && grep -q '^bisect: bad' "$tmp/out" && pass bisect_bad_exit_1 || fail bisect_bad_exit_1 "rc=$rc"
+# ... and every exit says its verdict last (docs/ab-and-bisect.md)
 run "$kscen" run -q --no-save -o "$tmp/empty-results" --bisect $fx/e2e/gate.yaml
-[ $rc = 125 ] && pass bisect_no_reference_exit_125 || fail bisect_no_reference_exit_125 "rc=$rc"
+[ $rc = 125 ] && [ "$(tail -n1 "$tmp/out")" = "bisect: cannot tell (skip)" ] &&
+	pass bisect_no_reference_exit_125 || fail bisect_no_reference_exit_125 "rc=$rc $(tail -n1 "$tmp/out")"
+run "$kscen" run -q --no-save -o "$tmp/empty-results" --bisect --compare label:good $fx/e2e/gate.yaml
+[ $rc = 125 ] && [ "$(cat "$tmp/out")" = "bisect: cannot tell (skip)" ] &&
+	pass bisect_no_label_says_skip || fail bisect_no_label_says_skip "rc=$rc [$(cat "$tmp/out")]"
 run "$kscen" run -q --no-save --bisect -r 3x $fx/e2e/gate.yaml
-expect_rc bisect_bad_usage_exit_125 125
+[ $rc = 125 ] && [ "$(cat "$tmp/out")" = "bisect: cannot tell (skip)" ] &&
+	pass bisect_bad_usage_exit_125 || fail bisect_bad_usage_exit_125 "rc=$rc [$(cat "$tmp/out")]"
 run "$kscen" run -q --no-save -o "$res" --bisect $fx/e2e/crash.yaml
-[ $rc = 125 ] && pass bisect_failed_job_exit_125 || fail bisect_failed_job_exit_125 "rc=$rc"
+[ $rc = 125 ] && [ "$(tail -n1 "$tmp/out")" = "bisect: cannot tell (skip)" ] &&
+	pass bisect_failed_job_exit_125 || fail bisect_failed_job_exit_125 "rc=$rc"
 new_second
 E2E_COST=200 run "$kscen" run -q -o "$cr" --label v2 --compare label:v1 $fx/e2e/gate.yaml
 grep -q '^     vs v1: ' "$tmp/out" && pass report_names_label || fail report_names_label "$(cat "$tmp/out")"
@@ -181,8 +204,45 @@ run "$kscen" history -o "$cr" $fx/e2e/gate.yaml
 run "$kscen" history --job 'planted/*' "$cr/e2e-gate"
 [ $rc = 0 ] && grep -q '^[0-9T:-]*Z *v2 .*<- planted/.* worse' "$tmp/out" &&
 	pass history_job_marks_verdict_changes || fail history_job_marks_verdict_changes "rc=$rc $(cat "$tmp/out")"
+# medians scaled with their unit in aligned columns: 2xx usecs, ±CI, n
+grep -q '^# medians with the CI of each (n=5, 93.8% CI)$' "$tmp/out" &&
+grep -Eq '^[0-9T:-]+Z  v2 +2[01][0-9] usecs +±[0-9]+%  5  <- planted/' "$tmp/out" &&
+[ "$(awk '/^[0-9]/ { print index($0, " usecs ") }' "$tmp/out" | sort -u | wc -l)" = 1 ] &&
+	pass history_job_scaled_aligned || fail history_job_scaled_aligned "$(cat "$tmp/out")"
+# three runs side by side, each against the first (mmtests' compare-kernels)
+run "$kscen" compare --format mail "$g1" "$g2" "$g1"
+if [ $rc = 0 ] && grep -Eq '^A: .*$' "$tmp/out" && grep -Eq '^C: .*$' "$tmp/out" &&
+   /usr/bin/python3 - "$tmp/out" <<'PY'
+import re, sys
+mail = open(sys.argv[1], encoding="utf-8").read().split("\n")
+assert all(len(l) <= 72 and not l.endswith(" ") for l in mail), mail
+i = mail.index("planted (exec): usecs (value), lower is better, n=5, 93.8% CI")
+assert mail[i + 2].split()[-5:] == ["A", "B", "change", "C", "change"], mail[i + 2]
+# B doubled, C is A again: ~ (the parameters on lines of their own)
+rows = [l for l in mail[i:i + 9] if re.match(
+    r"^  (1\d\d) ±\d+%  +2\d\d ±\d+%  +\+\d+(\.\d)?%  +(1\d\d) ±\d+%  +~$", l)]
+assert len(rows) == 2, mail[i:i + 9]
+assert "6 changes against A, 0 jobs missing, 0 not compared" in mail, mail[-3:]
+PY
+then pass compare_three_runs_mail; else fail compare_three_runs_mail "rc=$rc $(cat "$tmp/out" "$tmp/err")"; fi
 run "$kscen" history "$tmp/nothing-here"
 expect_rc history_no_runs_exit_2 2
+# an empty selection: exit 2 and one message, from history, plot and plan alike
+run "$kscen" history --job 'nomatch*' "$cr/e2e-gate"
+[ $rc = 2 ] && [ ! -s "$tmp/out" ] &&
+	[ "$(tail -n1 "$tmp/err")" = "kscen history: --job 'nomatch*' matches no job id of the runs in $cr/e2e-gate (a glob matches whole ids: try --job '*nomatch*')" ] &&
+	pass history_job_matching_nothing_exit_2 || fail history_job_matching_nothing_exit_2 "rc=$rc $(cat "$tmp/out" "$tmp/err")"
+run "$kscen" plot --history 'planted' "$cr/e2e-gate" -o "$tmp/none.svg"
+[ $rc = 2 ] && [ ! -e "$tmp/none.svg" ] &&
+	[ "$(tail -n1 "$tmp/err")" = "kscen plot: --history 'planted' matches no job id of the runs in $cr/e2e-gate (a glob matches whole ids: try --history '*planted*')" ] &&
+	pass plot_history_matching_nothing_exit_2 || fail plot_history_matching_nothing_exit_2 "rc=$rc $(cat "$tmp/err")"
+run "$kscen" plan --filter '*nothing*' $fx/e2e/gate.yaml
+[ $rc = 2 ] && [ ! -s "$tmp/out" ] &&
+	[ "$(cat "$tmp/err")" = "kscen plan: --filter '*nothing*' matches no job id of $fx/e2e/gate.yaml (a glob matches whole ids)" ] &&
+	pass plan_filter_matching_nothing_exit_2 || fail plan_filter_matching_nothing_exit_2 "rc=$rc $(cat "$tmp/out" "$tmp/err")"
+run "$kscen" plan --shard 1/2 --filter 'planted' $fx/e2e/gate.yaml
+[ $rc = 2 ] && grep -q "^kscen plan: --filter 'planted' matches no job id" "$tmp/err" &&
+	pass plan_shard_filter_matching_nothing_exit_2 || fail plan_shard_filter_matching_nothing_exit_2 "rc=$rc $(cat "$tmp/out" "$tmp/err")"
 run "$kscen" calibrate -q -n 2 -r 6 -o "$tmp/cal" $fx/e2e/gate.yaml
 if [ $rc = 0 ] && [ "$(ls "$tmp/cal/e2e-gate" | wc -l)" = 2 ] &&
    grep -q '^   2     too few' "$tmp/out"; then pass calibrate_seeds_history_too_few
@@ -197,7 +257,7 @@ if ! why=$(need_tool gnuplot gnuplot-nox); then
 else
 	"$kscen" plot "$g2" -o "$tmp/sweep.svg" 2>"$tmp/err" &&
 	"$kscen" plot "$g1" "$g2" -o "$tmp/cmp.svg" 2>>"$tmp/err" &&
-	"$kscen" plot --history 'planted/*' "$cr/e2e-gate" -o "$tmp/hist.png" 2>>"$tmp/err"
+	"$kscen" plot --history 'planted/*' --all "$cr/e2e-gate" -o "$tmp/hist.png" 2>>"$tmp/err"
 	rc=$?
 	if [ $rc = 0 ] && /usr/bin/python3 - "$tmp" <<'PY'
 import struct, sys
@@ -207,7 +267,7 @@ ns = "{http://www.w3.org/2000/svg}"
 def texts(f):
     return ["".join(t.itertext()).strip() for t in E.parse(f).iter(ns + "text")]
 sweep = texts(d + "/sweep.svg")
-assert "planted" in sweep and "steady" in sweep and "usecs" in sweep, sweep
+assert "planted" in sweep and "steady" in sweep and "usecs (value)" in sweep, sweep
 # two series: the old run and the new one, each job on the axis
 cmp = texts(d + "/cmp.svg")
 assert any("median relative to the old run" in t for t in cmp), cmp
@@ -218,8 +278,8 @@ w, h = struct.unpack(">II", png[16:24])
 assert w == 900 and h > 0, (w, h)
 PY
 	then pass plots_sweep_compare_history; else fail plots_sweep_compare_history "rc=$rc $(cat "$tmp/err")"; fi
-	run "$kscen" plot "$g2" -o "$tmp/x.pdf"
-	[ $rc = 2 ] && grep -q 'a .svg or a .png' "$tmp/err" && pass plot_output_type_checked ||
+	run "$kscen" plot "$g2" -o "$tmp/x.gif"
+	[ $rc = 2 ] && grep -q 'a .svg, a .png or a .pdf' "$tmp/err" && pass plot_output_type_checked ||
 		fail plot_output_type_checked "rc=$rc $(cat "$tmp/err")"
 fi
 finish compare

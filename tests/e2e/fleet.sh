@@ -110,7 +110,7 @@ run "$kscen" run -q --compare none -o "$tmp/wres" $wfx
 if [ $rc = 0 ] && grep -q '^2 jobs (shard 1/2 of 4 jobs)$' "$tmp/w.count" &&
    grep -q '^seconds: \|^  seconds: ' "$tmp"/wres/e2e-shard-weights/*.yaml &&
    [ "$(sed '$d' "$tmp/w.1")" = "slow/command=sleep 1.5" ] &&
-   grep -q '^1 jobs (shard 1/2 of 4 jobs, balanced by the job durations of .*wres/e2e-shard-weights/' "$tmp/w.1" &&
+   grep -q '^1 job (shard 1/2 of 4 jobs, balanced by the job durations of .*wres/e2e-shard-weights/' "$tmp/w.1" &&
    [ "$(sed '$d' "$tmp/w.2" | wc -l)" = 3 ]; then
 	pass plan_shards_balanced_by_durations
 else
@@ -152,6 +152,7 @@ run "$kscen" compare "$tmp/merged.yaml" "$tmp/merged.yaml"
 run "$kscen" merge "$tmp/part.yaml" "$s1"
 [ $rc = 0 ] && grep -q '^partial: true' "$tmp/part.yaml" &&
 	grep -q "^missing_shards: '2/2'" "$tmp/part.yaml" && grep -q 'missing shards: 2/2' "$tmp/err" &&
+	grep -qx '# partial: shard 2/2 missing' "$tmp/out" && ! grep -q 'cut short' "$tmp/out" &&
 	pass merge_missing_shard_is_partial ||
 	fail merge_missing_shard_is_partial "rc=$rc $(cat "$tmp/err")"
 

@@ -21,4 +21,20 @@ then pass crash_and_hang_beside_good_job; else fail crash_and_hang_beside_good_j
 wait_for 10 gone "$tmp/crash" && pass hang_killed ||
 	fail hang_killed "still running: $(marked "$tmp/crash" | xargs -r ps -o pid,args -p)"
 reap "$tmp/crash"
+
+# ---- without a cgroup: said, not silent ----------------------------------------
+# An unprivileged runner cannot make the sample cgroup: the run goes on,
+# without the cgroup's metrics, and says so once, with the reason.
+if why=$(need_setpriv); then
+	run setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$kscen" run --no-save --compare none $fx/e2e/tiny.yaml
+	if [ $rc = 0 ] && [ "$(grep -c '^kscen: samples run without a cgroup (cannot create a cgroup in /[^:]*: Permission denied): no cgroup_cpu or cgroup_memory_peak' "$tmp/err")" = 1 ] &&
+	   ! grep -q cgroup_cpu "$tmp/out"; then
+		pass no_cgroup_is_said
+	else
+		fail no_cgroup_is_said "rc=$rc $(cat "$tmp/err")"
+	fi
+else
+	skip no_cgroup_is_said "$why"
+fi
 finish isolation

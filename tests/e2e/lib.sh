@@ -83,6 +83,18 @@ SH
 	chmod +x "$1/sleep"
 }
 
+# wait_journal N GLOB: until the journals GLOB matches (a quoted glob) hold N
+# sample records, for at most 10 s: 0, or 1 on the deadline
+wait_journal() {
+	local _
+	for _ in $(seq 200); do
+		# shellcheck disable=SC2086
+		[ "$(cat $2 2>/dev/null | grep -c '^s ')" -ge "$1" ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 # Prerequisites: each prints why not and fails when it is missing; a test
 # is then `need_X || skip NAME "$(need_X)"`, or use `need NAME need_X ...`.
 need_root() { [ "$(id -u)" = 0 ] || { echo "needs root"; return 1; }; }

@@ -10,7 +10,7 @@
 cc=${CC:-cc}
 # module OUT SRC: a module built as its author would, against <kscen/workload.h>
 mkdir -p "$tmp/inc/kscen"
-cp runner/workload.h "$tmp/inc/kscen/workload.h"
+cp runner/workloads/workload.h "$tmp/inc/kscen/workload.h"
 module() { "$cc" -std=gnu11 -O2 -Wall -Werror -fPIC -shared -I"$tmp/inc" -o "$1" "$2"; }
 
 # ---- the example: make examples, then a run through kscen run -------------
@@ -58,6 +58,19 @@ YAML
 run "$kscen" run -q --no-save "$tmp/sc/rel.yaml"
 [ $rc = 0 ] && grep -q '# 1 ok, 0 skipped, 0 failed' "$tmp/out" && pass modules_relative_to_scenario ||
 	fail modules_relative_to_scenario "rc=$rc $(head -c 300 "$tmp/err")"
+# kscen rerun runs a module's job again only with the build the run measured
+run "$kscen" run -q -o "$tmp/rr" "$tmp/sc/rel.yaml"
+rel=$(ls "$tmp"/rr/rel/*.yaml 2>/dev/null | head -n1)
+run "$kscen" rerun -q -o "$tmp/rr" "$rel"
+again=$(ls "$tmp"/rr/rel/*.yaml 2>/dev/null | grep -vxF "$rel" | head -n1)
+run "$kscen" rerun -q --no-save "$again"	# a rerun's rerun finds the module too
+rc1=$rc
+"$cc" -std=gnu11 -O1 -Wall -Werror -fPIC -shared -I"$tmp/inc" -o "$tmp/mods/example.so" examples/example.c
+run "$kscen" rerun -q --no-save "$rel"
+[ $rc1 = 0 ] && [ $rc = 2 ] &&
+	grep -q "^kscen rerun: job one/loops=1000: module .*example.so is not the build $rel ran (sha256 [0-9a-f]\{16\}, now [0-9a-f]\{16\})" "$tmp/err" &&
+	pass rerun_refuses_another_module_build || fail rerun_refuses_another_module_build "rc=$rc1,$rc $(cat "$tmp/err")"
+module "$tmp/mods/example.so" examples/example.c	# the build it was
 
 # ---- a stored run names the module's file and digest; a rebuild is not compared
 "$kscen" run -q -o "$tmp/mres" "$tmp/sc/rel.yaml" >/dev/null 2>&1

@@ -7,8 +7,10 @@ res=$tmp/results
 run "$kscen" run -q -o "$res" $fx/e2e/tiny.yaml
 expect_rc run_tiny_exit_0 0
 file=$(ls "$res"/e2e-tiny/*.yaml 2>/dev/null | head -n1)
-if [ -n "$file" ] && grep -qF "results: $file" "$tmp/out"; then pass run_prints_result_path; else
-	fail run_prints_result_path "no results: line for '$file'"; fi
+# the path is said on stderr, never part of the report (`> mail.txt`)
+if [ -n "$file" ] && grep -qxF "results: $file" "$tmp/err" && ! grep -q '^results:' "$tmp/out"
+then pass run_prints_result_path; else
+	fail run_prints_result_path "no results: line for '$file' on stderr alone"; fi
 [ -z "$(ls -A "$res/e2e-tiny" | grep -v '\.yaml$')" ] && pass run_leaves_no_temp_files ||
 	fail run_leaves_no_temp_files "$(ls -A "$res/e2e-tiny")"
 case "$(basename "$file")" in
@@ -61,20 +63,44 @@ run "$kscen" run -q -o "$res" --compare none --no-save $fx/e2e/tiny.yaml
 run "$kscen" compare "$res/e2e-tiny" "$file"
 [ $rc = 0 ] && grep -q 'sleep/command=sleep 0.02' "$tmp/out" && pass compare_two_runs ||
 	fail compare_two_runs "$(cat "$tmp/out" "$tmp/err")"
+# JSON (format 2) and CSV say what a test found: no significant change
+# (a constant value twice, 6 samples each) is not "same", 3 pairs are too few
+for i in 1 2; do
+	"$kscen" run -q -r 6 -o "$tmp/same" --filter 'value*' $fx/e2e/tiny.yaml >/dev/null 2>&1
+	[ $i = 1 ] && sleep 1
+done
+"$kscen" compare --format json $(ls "$tmp"/same/e2e-tiny/*.yaml) >"$tmp/f.json" 2>/dev/null
+"$kscen" compare --format csv $(ls "$tmp"/same/e2e-tiny/*.yaml) >"$tmp/f.csv" 2>/dev/null
+"$kscen" report --format json "$file" >"$tmp/tiny.json" 2>/dev/null
+if /usr/bin/python3 - "$tmp" <<'PY'
+import csv, json, sys
+d = sys.argv[1]
+j = json.load(open(d + "/f.json"))
+assert j["format"] == 2 and list(j)[0] == "format", list(j)[:3]
+assert [x["deltas"]["last"]["verdict"] for x in j["jobs"]] == ["no_significant_change"], j["jobs"]
+rows = [r for r in csv.DictReader(open(d + "/f.csv", newline="")) if r["metric"] == "latency"]
+assert [r["vs_ref_verdict"] for r in rows] == ["no_significant_change"], rows
+t = json.load(open(d + "/tiny.json"))
+b = [x for x in t["jobs"] if x["id"] == "sleep/command=sleep 0.02"][0]
+assert b["deltas"]["baseline"]["verdict"] == "too_few_samples", b["deltas"]
+PY
+then pass json_csv_verdict_says_what_was_found; else fail json_csv_verdict_says_what_was_found "$(head -c 300 "$tmp/f.json")"; fi
 # mail: what goes into a patch mail, no line over 72 columns
 run "$kscen" report --format mail "$file"
 # columns, not bytes: "±" is two bytes and one column
 mail_fits() {
 	/usr/bin/python3 -c 'import sys
 lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
-sys.exit(any(len(l) > 72 or l.endswith(" ") for l in lines))' "$1"
+sys.exit(any((len(l) > 72 and not l.startswith("  kscen rerun ")) or l.endswith(" ") for l in lines))' "$1"
 }
 if [ $rc = 0 ] && mail_fits "$tmp/out" &&
    grep -q '^kscen .*, scenario e2e-tiny$' "$tmp/out" &&
    grep -q '^file: .*tiny.yaml sha256:[0-9a-f]\{16\}$' "$tmp/out" &&
    grep -q '^command: ' "$tmp/out" && grep -q '^kernel: ' "$tmp/out" &&
-   grep -q '^sleep (exec)$' "$tmp/out" && grep -Eq '^ +command +m?s +CI +to base$' "$tmp/out" &&
-   grep -Eq '^ +sleep 0.02 +[0-9.]+ +±[0-9]+% +([+-][0-9.]+%|~)$' "$tmp/out" &&
+   grep -Eqx 'sleep \(exec\): m?s \(wall_time\), lower is better, n=3, 75% CI' "$tmp/out" &&
+   grep -Eq '^ +command +m?s +CI +to base$' "$tmp/out" &&
+   grep -Eq '^ +sleep 0.02 +[0-9.]+ +±[0-9]+% +~$' "$tmp/out" &&
+   grep -qx 'Every change is ~: 3 samples a side are too few for a 95% CI of a change' "$tmp/out" &&
    grep -q '^3 ok, 0 skipped, 0 failed$' "$tmp/out"; then pass report_format_mail
 else fail report_format_mail "$(cat "$tmp/out")"; fi
 for f in markdown csv text; do

@@ -50,6 +50,26 @@ for f in $fx/bad/*.yaml; do
 	fi
 	[ -s "$tmp/out" ] && fail "${name}_stdout" "printed on stdout"
 done
+# a value every job inherits is checked for each, and said once
+run "$kscen" validate $fx/bad/defaults-param-value.yaml
+[ "$(wc -l <"$tmp/err")" = 1 ] && pass defaults_problem_said_once || fail defaults_problem_said_once "$(cat "$tmp/err")"
+# defaults: every job inherits the params it has not got, after its own
+run "$kscen" plan $fx/good/defaults.yaml
+[ $rc = 0 ] && [ "$(tr '\n' ' ' <"$tmp/out")" = "getppid/loops=1000 getpgid/loops=10 getpgid/loops=20 true/command=true 4 jobs " ] &&
+	pass defaults_params_inherited || fail defaults_params_inherited "rc=$rc $(cat "$tmp/out" "$tmp/err")"
+run "$kscen" run -q --no-save --compare none --format json $fx/good/defaults.yaml
+if [ $rc = 0 ] && /usr/bin/python3 - "$tmp/out" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["repeat"] == 3, r["repeat"]            # defaults: repeat
+j = {x["id"]: x for x in r["jobs"]}
+assert j["getppid/loops=1000"]["params"] == {"loops": 1000}, j["getppid/loops=1000"]["params"]
+assert all(len(x["metrics"][0]["samples"]) == 3 for x in r["jobs"])
+PY
+then pass defaults_repeat_inherited; else fail defaults_repeat_inherited "rc=$rc $(head -c 300 "$tmp/err")"; fi
+run "$kscen" run -q --no-save --compare none $fx/e2e/defaults-timeout.yaml
+[ $rc = 3 ] && grep -q 'FAILED: sample timed out after 0.3 s' "$tmp/out" &&
+	pass defaults_timeout_inherited || fail defaults_timeout_inherited "rc=$rc $(cat "$tmp/out")"
 run "$kscen" validate $fx/bad/no-such-file.yaml
 [ $rc = 2 ] && grep -q 'no-such-file.yaml:1:1: cannot open' "$tmp/err" &&
 	pass validate_missing_file || fail validate_missing_file "rc=$rc"
@@ -97,6 +117,23 @@ run "$kscen" run --repeat $fx/e2e/tiny.yaml
 run "$kscen" plan --bogus $fx/good/matrix.yaml
 [ $rc = 2 ] && grep -q -- "--bogus is not an option" "$tmp/err" && grep -q "Try 'kscen plan --help'" "$tmp/err" &&
 	pass unknown_option_exit_2 || fail unknown_option_exit_2 "rc=$rc $(cat "$tmp/err")"
+# a misspelt option gets the closest name, a prefix of several the list
+run "$kscen" run --repet 3 --no-save $fx/e2e/tiny.yaml
+[ $rc = 2 ] && [ "$(head -n1 "$tmp/err")" = "kscen run: --repet is not an option; did you mean '--repeat'?" ] &&
+	pass unknown_option_did_you_mean || fail unknown_option_did_you_mean "rc=$rc $(cat "$tmp/err")"
+run "$kscen" run --re=3 --no-save $fx/e2e/tiny.yaml
+[ $rc = 2 ] && [ "$(head -n1 "$tmp/err")" = "kscen run: --re is ambiguous: --repeat, --results, --resume" ] &&
+	pass ambiguous_option_lists_candidates || fail ambiguous_option_lists_candidates "rc=$rc $(cat "$tmp/err")"
+run "$kscen" run --quiet=yes --no-save $fx/e2e/tiny.yaml
+[ $rc = 2 ] && [ "$(head -n1 "$tmp/err")" = "kscen run: --quiet takes no value" ] &&
+	pass flag_with_value_refused || fail flag_with_value_refused "rc=$rc $(cat "$tmp/err")"
+# help points to what is installed (the man pages), never to README or docs/
+bad=""
+for c in $("$kscen" --help | awk '/^commands:/ { f = 1; next } f && NF == 0 { exit } f { print $1 }'); do
+	"$kscen" "$c" --help 2>&1 | grep -q 'README\|docs/' && bad="$bad $c"
+done
+"$kscen" --help | grep -q 'kscen(1) and kscen-scenario(5)' && "$kscen" run --help | grep -q 'kscen-scenario(5)' &&
+	[ -z "$bad" ] && pass help_points_to_man_pages || fail help_points_to_man_pages "README in:$bad"
 # --help comes from the option table: every option a line
 run "$kscen" help run
 [ $rc = 0 ] && grep -q '^  -r, --repeat N ' "$tmp/out" && grep -q '^      --until-ci PCT ' "$tmp/out" &&

@@ -20,6 +20,21 @@ for i, j in jobs.items():
 PY
 then pass sched_workloads_measure; else fail sched_workloads_measure "$(head -c 600 "$tmp/json")"; fi
 
+# image: perf forks the workers from perf's libraries and ends them with
+# exit(); without a perf it is a skip that says why.
+printf 'scenario: e2e-image\nrepeat: 1\nwarmup: 0\njobs:\n  - name: m\n    workload: sched.messaging\n    params: {groups: 1, loops: 1, image: perf}\n' >"$tmp/image.yaml"
+if command -v perf >/dev/null; then
+	run "$kscen" run -q --no-save --compare none "$tmp/image.yaml"
+	[ $rc = 0 ] && grep -q "processes per group, .*in perf's image, leaving with exit()" "$tmp/out" &&
+		grep -q ' ok' "$tmp/out" &&
+		pass messaging_image_perf || fail messaging_image_perf "rc=$rc $(cat "$tmp/out" "$tmp/err")"
+else
+	skip messaging_image_perf "no perf here"
+fi
+(PATH=/nonexistent exec "$kscen" run -q --no-save --compare none "$tmp/image.yaml") >"$tmp/out" 2>"$tmp/err"
+grep -q "skipped: image: perf loads perf's libraries, and there is no perf here" "$tmp/out" &&
+	pass messaging_image_perf_needs_perf || fail messaging_image_perf_needs_perf "$(cat "$tmp/out" "$tmp/err")"
+
 (ulimit -n 40 && exec "$kscen" run -q --no-save --compare none $fx/e2e/emfile.yaml) >"$tmp/out" 2>"$tmp/err"
 rc=$?
 [ $rc = 3 ] && grep -q 'Too many open files (RLIMIT_NOFILE 40;' "$tmp/out" &&

@@ -12,9 +12,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "history.h"
-#include "store.h"
-#include "report.h"
+#include "store/history.h"
+#include "store/store.h"
+#include "report/report.h"
 #include "fuzz_io.h"
 
 static FILE *devnull;
@@ -43,10 +43,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	}
 	kscen_refs_single(&refs, run, old);	/* takes old */
-	for (int f = KSCEN_FMT_TEXT; f <= KSCEN_FMT_CSV; f++)
+	for (int f = KSCEN_FMT_TEXT; f <= KSCEN_FMT_MAIL; f++)
 		kscen_report(devnull, run, f == KSCEN_FMT_TEXT ? &refs : NULL,
 			     (enum kscen_format)f);
-	kscen_compare_print(devnull, run, &refs);
+	{
+		/* compare OLD NEW: refs[0] unused, refs[1] NEW's against OLD */
+		const struct kscen_run *runs[2] = { old, run };
+		struct kscen_refs pair[2] = { [1] = refs };
+
+		for (int f = KSCEN_FMT_TEXT; f <= KSCEN_FMT_MAIL; f++)
+			kscen_compare_print(devnull, runs, pair, 2, (enum kscen_format)f);
+	}
 	kscen_gate(devnull, run, &refs, 5);
 	kscen_refs_free(&refs);
 	kscen_run_free(run);

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fuzz_scenario.c - libFuzzer target: any bytes as a scenario file, through
- * the loader's three passes and, when it loads, the matrix expansion both
- * ways: kscen_expand() (run) and the jobs one at a time (`kscen validate`,
- * `kscen plan`). The two must agree: the same ids in the same order, or the
- * same error message; a difference aborts. Otherwise only a crash, a leak,
- * a sanitizer report or a timeout is a finding.
+ * the loader's three passes and, when it loads, the matrix walked both
+ * ways: the jobs kept whole (kscen_expand(), run) and one at a time
+ * (`kscen validate`, `kscen plan`). The two must agree: the same ids in
+ * the same order, or the same error message; a difference aborts.
+ * Otherwise only a crash, a leak, a sanitizer report or a timeout is a
+ * finding.
  */
 #define _GNU_SOURCE	/* memfd_create, in fuzz_io.h */
 #include <stddef.h>
@@ -13,14 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "jobs.h"
+#include "lib/diag.h"
+#include "expand/jobs.h"
 #include "fuzz_io.h"
 
 /* Small enough that one input cannot spend seconds expanding. */
 #define FUZZ_MAX_JOBS 10000
 
-/* The stream against kscen_expand()'s @jobs (@ret its return code). */
+/* The walk against kscen_expand()'s @jobs (@ret its return code). */
 static void same_jobs(const struct kscen_scenario *s, int ret,
 		      const struct kscen_jobs *jobs)
 {

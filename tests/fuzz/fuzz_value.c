@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
-#include "scenario_load.h"
+#include "lib/util.h"
+#include "scenario/scenario_load.h"
 
 static const struct kscen_param edges[] = {
 	{ .name = "i", .type = KSCEN_P_INT, .min = -9223372036854775807LL - 1,

@@ -13,9 +13,25 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <glob.h>
 #include <stdlib.h>
 
 #include "tests.h"
+
+void tests_each_scenario(void (*fn)(const char *path))
+{
+	const char *const dirs[] = { "tests/fixtures/good/*.yaml", "scenarios/*.yaml" };
+
+	for (unsigned d = 0; d < 2; d++) {
+		glob_t g;
+
+		assert_int_equal(glob(dirs[d], 0, NULL, &g), 0);
+		assert_true(g.gl_pathc >= 5);
+		for (size_t i = 0; i < g.gl_pathc; i++)
+			fn(g.gl_pathv[i]);
+		globfree(&g);
+	}
+}
 
 int main(int argc, char **argv)
 {
@@ -34,5 +50,6 @@ int main(int argc, char **argv)
 	failed += kscen_spawn_tests();
 	failed += kscen_runmodel_tests();
 	failed += kscen_spawn_capture_tests();
+	failed += kscen_noise_tests();
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "scenario.h"
+#include "scenario/scenario.h"
 #include "tests.h"
 
 static void set(const struct kscen_workload *w, void *params, const char *name,

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "util.h"
+#include "lib/util.h"
 #include "tests.h"
 
 #define MANIFEST "deploy/k8s/kscen-job.yaml"

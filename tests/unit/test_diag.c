@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "scenario.h"
+#include "lib/diag.h"
+#include "scenario/scenario.h"
 
 struct fixture {
 	char path[64];
@@ -100,6 +100,52 @@ static void test_format(void **state)
 	d.severity = KSCEN_DIAG_ERROR;
 	kscen_diag_format(&d, buf, sizeof(buf));
 	assert_string_equal(buf, "kscen: bad");
+	d.cmd = "plot";
+	kscen_diag_format(&d, buf, sizeof(buf));
+	assert_string_equal(buf, "kscen plot: bad");
+	d.cmd = "";
+	kscen_diag_format(&d, buf, sizeof(buf));
+	assert_string_equal(buf, "bad");
+}
+
+/*
+ * Without a file: "kscen: ", "kscen CMD: " or nothing before the message,
+ * one line each; INFO as it is, its newlines and all, however long.
+ */
+static void test_messages_of_no_file(void **state)
+{
+	struct fixture *f = *state;
+	char *big = calloc(3001, 1);
+
+	kscen_error(NULL, "out of %s", "memory");
+	kscen_warning("compare --fleet", "no host\nsecond line dropped");
+	kscen_diag_info("\rkscen: round 1/3\033[K");
+	kscen_diag_info("\r\033[K");
+	kscen_note("", "as it is");
+	assert_int_equal(f->log.nr, 5);
+	assert_string_equal(f->log.text, "kscen: out of memory\nkscen compare --fleet: "
+			    "no host\n\rkscen: round 1/3\033[K\r\033[Kas it is\n");
+	memset(big, 'x', 3000);
+	f->log.len = 0;
+	f->log.text[0] = '\0';
+	kscen_diag_info("%s|", big);
+	assert_int_equal(strlen(f->log.text), 1535);	/* the capture's line, not the message */
+	/* the printer: the whole of it (a qemu command line, a tool's output) */
+	{
+		char *text = NULL;
+		size_t len = 0;
+		FILE *mem = open_memstream(&text, &len);
+
+		kscen_diag_set_sink(kscen_diag_print, mem);
+		kscen_diag_info("%s|", big);
+		kscen_error("plot", "%s", big);
+		fclose(mem);
+		assert_int_equal(len, 3001 + 12 + 3000 + 1);
+		assert_true(!strncmp(text + 3001, "kscen plot: xxx", 15));
+		free(text);
+		kscen_diag_set_sink(kscen_diag_capture, &f->log);
+	}
+	free(big);
 }
 
 static void test_errors_counted(void **state)
@@ -192,6 +238,7 @@ int kscen_diag_tests(void)
 		cmocka_unit_test_setup_teardown(test_format, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_errors_counted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_good_scenario_is_silent, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_messages_of_no_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_shape_unknown_key, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_shape_job_key, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_shape_list_for_scalar, setup, teardown),

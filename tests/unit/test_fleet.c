@@ -16,9 +16,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "shard.h"
-#include "store.h"
-#include "util.h"
+#include "expand/shard.h"
+#include "report/report.h"
+#include "store/store.h"
+#include "lib/util.h"
 #include "tests.h"
 
 static const double around[6] = { 100, 101, 99, 100, 102, 98 };

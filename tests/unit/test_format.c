@@ -15,11 +15,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report.h"
+#include "report/report.h"
 #include "report/emit.h"
-#include "stats.h"
-#include "run.h"
-#include "util.h"
+#include "stats/stats.h"
+#include "store/run.h"
+#include "lib/util.h"
 #include "tests.h"
 
 /* A metric of @unit whose median is @med and CI [@lo, @hi], @n samples. */
@@ -52,9 +52,9 @@ void test_format_num_style_at_the_edges(void **state)
 		/* under 1 ns: still ns, the smallest there is */
 		{ "s", 5e-10, 5e-10, 5e-10, "ns", 1e9, 4 },
 		{ "s", 2e-5, 1.5e-5, 2.5e-5, "us", 1e6, 0 },	/* ±25%: 5 us */
-		/* other units as they are; 6 decimals at most, 0 at least */
-		{ "usecs", 1e-7, 1e-7, 1e-7, "usecs", 1, 6 },
-		{ "usecs", 123456789, 123456789, 123456789, "usecs", 1, 0 },
+		/* usecs scaled as s is (units.c); 6 decimals at most, 0 at least */
+		{ "usecs", 1e-7, 1e-7, 1e-7, "nsecs", 1000, 6 },
+		{ "usecs", 123456789, 123456789, 123456789, "secs", 1e-6, 1 },
 		{ "ops", -42.5, -42.5, -42.5, "ops", 1, 2 },
 	};
 	struct kscen_num st;

@@ -19,11 +19,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "envdiff.h"
-#include "history.h"
-#include "jobs.h"
-#include "store.h"
-#include "util.h"
+#include "report/envdiff.h"
+#include "store/history.h"
+#include "expand/jobs.h"
+#include "store/store.h"
+#include "lib/util.h"
 #include "tests.h"
 
 static bool near(double a, double b, double tol)

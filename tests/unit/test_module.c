@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "scenario.h"
+#include "scenario/scenario.h"
 #include "tests.h"
 
 void test_module_check_passes_every_builtin(void **state)

@@ -16,8 +16,8 @@
 #include <errno.h>
 #include <regex.h>
 
-#include "scenario.h"
-#include "util.h"
+#include "scenario/scenario.h"
+#include "lib/util.h"
 #include "tests.h"
 
 static const struct kscen_param p_int = {

@@ -5,6 +5,7 @@
  * time, and the JSON paths of exec's json option and fio name exactly one
  * value or fail with a reason.
  */
+#define _GNU_SOURCE
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -15,9 +16,10 @@
 #include <string.h>
 #include <jansson.h>
 
-#include "scenario.h"
+#include "scenario/scenario.h"
 #include "tests.h"
 #include "workloads/json_path.h"
+#include "workloads/bench.h"
 
 static const char *def_of(const char *workload, const char *param)
 {
@@ -138,4 +140,63 @@ void test_json_path_names_one_value(void **state)
 	assert_true(kscen_json_path_check(".a[99999999999999999999]", err, sizeof(err)) == -EINVAL);
 	assert_true(kscen_json_path_check(".", err, sizeof(err)) == 0);
 	json_decref(doc);
+}
+
+/* ---- bench_barrier: perf's pthread_barrier_wait(), one wake-up for all - */
+
+struct barrier_arg {
+	struct bench_barrier *b;
+	int passed;
+	unsigned n;	/* arrivals the filler makes */
+};
+
+static void *barrier_thread(void *p)
+{
+	struct barrier_arg *a = p;
+
+	bench_barrier_wait(a->b);
+	__atomic_add_fetch(&a->passed, 1, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+/* The thread that arrives for itself and those never made, as futex.c's. */
+static void *barrier_filler(void *p)
+{
+	struct barrier_arg *a = p;
+
+	bench_barrier_wait_n(a->b, a->n);
+	return NULL;
+}
+
+/* Join @t within 10 s: a barrier that never opens fails, never hangs. */
+static bool joined(pthread_t t)
+{
+	struct timespec dl;
+
+	clock_gettime(CLOCK_REALTIME, &dl);
+	dl.tv_sec += 10;
+	return pthread_timedjoin_np(t, NULL, &dl) == 0;
+}
+
+void test_bench_barrier_releases_all(void **state)
+{
+	struct bench_barrier b;
+	struct barrier_arg a = { .b = &b };
+	pthread_t t[4], f;
+
+	(void)state;
+	/* four threads and the filler; then two of four made, the filler for three */
+	for (unsigned made = 4; made >= 2; made -= 2) {
+		bench_barrier_init(&b, 4 + 1);
+		a.passed = 0;
+		a.n = 1 + 4 - made;
+		for (unsigned i = 0; i < made; i++)
+			assert_int_equal(pthread_create(&t[i], NULL, barrier_thread, &a), 0);
+		assert_int_equal(pthread_create(&f, NULL, barrier_filler, &a), 0);
+		assert_true(joined(f));
+		for (unsigned i = 0; i < made; i++)
+			assert_true(joined(t[i]));
+		assert_int_equal(a.passed, made);
+		assert_int_equal(b.left, 0);
+	}
 }

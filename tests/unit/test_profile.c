@@ -19,11 +19,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "store.h"
-#include "util.h"
-#include "profile.h"
-#include "profile_report.h"
-#include "symbols.h"
+#include "store/store.h"
+#include "lib/util.h"
+#include "store/profile.h"
+#include "sample/profile_take.h"
+#include "scenario/scenario.h"
+#include "report/profile_report.h"
+#include "lib/symbols.h"
 #include "tests.h"
 
 static void add(struct kscen_profile *p, const char *stack, unsigned long long c)

@@ -18,32 +18,22 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "store.h"
-#include "util.h"
+#include "store/store.h"
+#include "lib/util.h"
 #include "tests.h"
 
-/* Write @text to a temp file, load it as a result; stderr goes to a file. */
+/* Write @text to a temp file, load it as a result; what it says into @err. */
 static int load(const char *text, size_t len, struct kscen_run **r, char *err,
 		size_t errlen)
 {
-	char path[] = "/tmp/kscen-rel-XXXXXX", epath[] = "/tmp/kscen-rel-err-XXXXXX";
-	int fd = mkstemp(path), efd = mkstemp(epath), saved = dup(2), ret;
-	ssize_t n;
+	char path[] = "/tmp/kscen-rel-XXXXXX";
+	int fd = mkstemp(path), ret;
 
-	if (fd < 0 || efd < 0 || saved < 0 || write(fd, text, len) != (ssize_t)len)
+	if (fd < 0 || write(fd, text, len) != (ssize_t)len)
 		abort();
 	close(fd);
-	fflush(stderr);
-	dup2(efd, 2);
-	ret = kscen_result_load(path, r);
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	n = pread(efd, err, errlen - 1, 0);
-	err[n > 0 ? n : 0] = '\0';
-	close(efd);
+	ret = tests_load_result(path, r, err, errlen);
 	unlink(path);
-	unlink(epath);
 	return ret;
 }
 

@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "history.h"
-#include "report.h"
+#include "report/report.h"
+#include "store/history.h"
 #include "report/model.h"
-#include "util.h"
+#include "lib/util.h"
 #include "tests.h"
 
 /* Samples around 100, the same shape at every scale. */
@@ -66,7 +66,7 @@ static void job(struct kscen_run *r, const char *id, const char *x,
  * Entry a: its baseline, a job 10% slower, a failed one; entry b: one job
  * in seconds, without baseline. @slow: the factor of a/x=1.
  */
-static struct kscen_run *sample_run(double slow)
+struct kscen_run *kscen_test_sample_run(double slow)
 {
 	struct kscen_run *r = kscen_xcalloc(1, sizeof(*r));
 
@@ -81,7 +81,7 @@ static struct kscen_run *sample_run(double slow)
 
 void test_report_model_computes_each_delta_once(void **state)
 {
-	struct kscen_run *r = sample_run(1.1), *ref = sample_run(1);
+	struct kscen_run *r = kscen_test_sample_run(1.1), *ref = kscen_test_sample_run(1);
 	const struct kscen_report_job *j;
 	struct kscen_report_model m;
 	struct kscen_refs refs;
@@ -210,10 +210,10 @@ void test_report_mail_delta_sign_follows_change(void **state)
 	assert_non_null(f);
 	kscen_report(f, r, NULL, KSCEN_FMT_MAIL);
 	fclose(f);
-	if (!strstr(buf, "  +20.0%  +20.0%\n") || !strstr(buf, "  -20.0%  -33.3%\n"))
+	if (!strstr(buf, "   +20.0%   +20.0%\n") || !strstr(buf, "   -20.0%   -33.3%\n"))
 		fprintf(stderr, "%s", buf);
-	assert_non_null(strstr(buf, "  +20.0%  +20.0%\n"));
-	assert_non_null(strstr(buf, "  -20.0%  -33.3%\n"));
+	assert_non_null(strstr(buf, "   +20.0%   +20.0%\n"));
+	assert_non_null(strstr(buf, "   -20.0%   -33.3%\n"));
 	assert_null(strstr(buf, "+33.3%"));
 	free(buf);
 	kscen_run_free(r);
@@ -247,7 +247,7 @@ void test_report_model_no_delta_across_units(void **state)
  */
 void test_gate_says_why_nothing_was_compared(void **state)
 {
-	struct kscen_run *r = sample_run(1.3), *ref = sample_run(1), *other;
+	struct kscen_run *r = kscen_test_sample_run(1.3), *ref = kscen_test_sample_run(1), *other;
 	struct kscen_refs refs;
 	char *buf = NULL;
 	size_t len = 0;
@@ -268,7 +268,7 @@ void test_gate_says_why_nothing_was_compared(void **state)
 	assert_string_equal(buf, "gate: nothing compared: no earlier run holds these jobs\n");
 	free(buf);
 
-	other = sample_run(1);
+	other = kscen_test_sample_run(1);
 	free(other->scenario);
 	other->scenario = kscen_xstrdup("another");
 	kscen_refs_single(&refs, r, other);	/* takes other */

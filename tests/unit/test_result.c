@@ -23,10 +23,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "history.h"
-#include "store.h"
-#include "report.h"
-#include "util.h"
+#include "lib/diag.h"
+#include "store/history.h"
+#include "store/store.h"
+#include "report/report.h"
+#include "lib/util.h"
 #include "tests.h"
 
 static bool streq(const char *a, const char *b)
@@ -289,6 +290,43 @@ out:
 	rmtree(dir);
 }
 
+/* A run keeps its scenario's text byte for byte, whatever its lines hold. */
+void test_result_scenario_text_roundtrips(void **state)
+{
+	static const char *const texts[] = {
+		"scenario: s\njobs:\n  - {name: a, workload: exec}\n",
+		"# no newline at the end\nscenario: s",
+		"\n\n  indented first line\nscenario: s\n\n\n",
+		"trailing blanks   \n\ttab\t\nscenario: s  \n",
+		"crlf: x\r\nscenario: s\r\n",
+		"caf\xc3\xa9: '\xe2\x82\xac'\n- \"quoted\" | > & *x !y %z\n",
+		"",
+	};
+	char *dir = tmpdir();
+
+	assert_true(dir);
+	for (unsigned i = 0; dir && i < sizeof(texts) / sizeof(texts[0]); i++) {
+		struct kscen_run *r = new_run("2026-12-01T10:02:33Z"), *l = NULL;
+		char started[32];
+
+		snprintf(started, sizeof(started), "2026-12-01T10:02:%02uZ", i);
+		free(r->started);
+		r->started = dup0(started);
+		r->scenario_text = dup0(texts[i]);
+		assert_int_equal(kscen_result_save(r, dir), 0);
+		assert_true(r->path && kscen_result_load(r->path, &l) == 0);
+		if (l) {
+			if (!streq(l->scenario_text, texts[i]))
+				print_message("text %u came back as [%s]\n", i,
+					      l->scenario_text ? l->scenario_text : "(null)");
+			assert_true(streq(l->scenario_text, texts[i]));
+		}
+		kscen_run_free(l);
+		kscen_run_free(r);
+	}
+	rmtree(dir);
+}
+
 void test_result_save_never_overwrites(void **state)
 {
 	struct kscen_run *a = new_run("2026-12-01T10:02:33Z");
@@ -349,34 +387,36 @@ void test_result_latest_matches_host_exactly(void **state)
 	rmtree(dir);
 }
 
-/* Load @text from a file, with stderr captured into @err. */
+int tests_load_result(const char *path, struct kscen_run **out, char *err, size_t len)
+{
+	struct kscen_diag_log log = { 0 };
+	size_t n;
+	int ret;
+
+	kscen_diag_set_sink(kscen_diag_capture, &log);
+	ret = kscen_result_load(path, out);
+	kscen_diag_set_sink(NULL, NULL);
+	n = log.len < len ? log.len : len - 1;
+	memcpy(err, log.text, n);
+	err[n] = '\0';
+	return ret;
+}
+
+/* Load @text from a file, what it says to the diagnostics sink into @err. */
 static int load_text(const char *dir, const char *text, char *err,
 		     size_t len, struct kscen_run **out)
 {
 	char *path = kscen_xasprintf("%s/r.yaml", dir);
-	char *errp = kscen_xasprintf("%s/err", dir);
-	int fd, saved, ret;
 	FILE *f;
-	ssize_t n;
+	int ret;
 
 	f = fopen(path, "w");
 	if (f) {
 		fputs(text, f);
 		fclose(f);
 	}
-	fflush(stderr);
-	saved = dup(2);
-	fd = open(errp, O_CREAT | O_TRUNC | O_RDWR, 0644);
-	dup2(fd, 2);
-	ret = kscen_result_load(path, out);
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	n = pread(fd, err, len - 1, 0);
-	err[n > 0 ? n : 0] = '\0';
-	close(fd);
+	ret = tests_load_result(path, out, err, len);
 	free(path);
-	free(errp);
 	return ret;
 }
 
@@ -403,6 +443,15 @@ void test_result_load_rejects_bad_files(void **state)
 		{ "scenario: \"a\\0b\"\njobs: []\n", "NUL" },
 		{ "scenario: x\njobs: &a [*a]\n", "expected a mapping" },
 		{ "scenario: x\njobs: []\n\xff\n", "UTF-8" },
+		/* a job's noise and its samples' records */
+		{ "scenario: x\njobs: [{id: a, status: ok, noise: 5}]\n",
+		  "noise: expected a mapping" },
+		{ "scenario: x\njobs: [{id: a, status: ok, noise: {samples: [3]}}]\n",
+		  "sample: expected a mapping" },
+		{ "scenario: x\njobs: [{id: a, status: ok, noise: {samples: [{value: 1}]}}]\n",
+		  "missing 'round'" },
+		{ "scenario: x\njobs: [{id: a, status: ok, noise: {samples: "
+		  "[{round: 1, ivcsw: many}]}}]\n", "expected an integer" },
 	};
 	char *dir = tmpdir(), err[512], *bomb;
 	struct kscen_run *r;
@@ -486,7 +535,8 @@ void test_report_formats_deltas_and_escaping(void **state)
 	struct kscen_refs refs;
 	const char *csv_head = "id,name,workload,status,metric,unit,better,n,"
 			       "median,mean,stddev,min,max,baseline,previous,"
-			       "cv,ci_low,ci_high,outliers,bimodal,param.x,"
+			       "cv,ci_low,ci_high,outliers,bimodal,noise_policy,"
+			       "noise_disturbed,noise_dropped,param.x,"
 			       "param.size,param.mode,to_baseline_ratio,";
 	char *t;
 
@@ -531,16 +581,16 @@ void test_report_formats_deltas_and_escaping(void **state)
 	/* the summary, every parameter, the deltas as ratios with CI and p */
 	assert_true(strstr(t, "\nb/x=1,b,exec,ok,usecs/op,usecs,lower,3,11,11,1,"
 			  "10,12,b/x=0,b/x=0,0.090909090909090912,10,12,0,"
-			  "false,"));
-	assert_true(strstr(t, ",false,1,"));
+			  "false,,,,1,"));	/* no sentinels: no noise */
+	assert_true(strstr(t, ",false,,,,1,"));
 	assert_true(strstr(t, ",1.1,"));	/* 11 against 10 */
-	assert_true(strstr(t, "\nb/x=2,b,exec,skipped,,,,,,,,,,b/x=0,b/x=1,,,,,,"));
+	assert_true(strstr(t, "\nb/x=2,b,exec,skipped,,,,,,,,,,b/x=0,b/x=1,,,,,,,,,"));
 	assert_true(strstr(t, "\n\"c/y=\"\"a,b\"\"\",c,exec,failed,"));
 	free(t);
 
 	t = render(r, &refs, KSCEN_FMT_MARKDOWN);
 	/* A table an entry, the varying parameter as a column, [lo, hi]. */
-	assert_true(strstr(t, "\n### b (`exec`)\n"));
+	assert_true(strstr(t, "\n### b (`exec`): usecs/op, lower is better, n=3, 75% CI\n"));
 	assert_true(strstr(t, "| metric | median | unit | 75% CI | CV |"));
 	assert_true(strstr(t, "\n| usecs/op | 11 | usecs | [10, 12] | "
 			  "9.1% | +10.0% ~ (too few samples for a 95% CI, "

@@ -17,11 +17,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "history.h"
-#include "jobs.h"
-#include "runner.h"
-#include "scenario_load.h"
-#include "util.h"
+#include "expand/jobs.h"
+#include "store/history.h"
+#include "sample/runner.h"
+#include "lib/util.h"
+#include "scenario/scenario_load.h"
 
 static void test_opts_from_scenario(void **state)
 {

@@ -16,10 +16,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "profile.h"
-#include "runmodel.h"
-#include "store.h"
-#include "util.h"
+#include "store/profile.h"
+#include "store/runmodel.h"
+#include "store/store.h"
+#include "lib/util.h"
 
 
 static const size_t rec_size[KREC_NR] = {
@@ -30,6 +30,8 @@ static const size_t rec_size[KREC_NR] = {
 	[KREC_METRIC] = sizeof(struct kscen_metric),
 	[KREC_PROFILE] = sizeof(struct kscen_profile),
 	[KREC_PSYM] = sizeof(struct kscen_profile_sym),
+	[KREC_NOISE] = sizeof(struct kscen_noise_rec),
+	[KREC_SAMPLE] = sizeof(struct kscen_sample_rec),
 };
 
 /* Positions at @posoff (json, csv, env) over @recs: each once; 1..N. */
@@ -74,9 +76,9 @@ static void tables_are_sane(void **state)
 		check_positions(offsetof(struct kscen_field, json),
 				(enum kscen_rec[]){ r }, 1, true);
 	}
-	/* A CSV row is a job's and its metric's columns; the diff both records'. */
+	/* A CSV row is a job's, its metric's and its noise's columns. */
 	check_positions(offsetof(struct kscen_field, csv),
-			(enum kscen_rec[]){ KREC_JOB, KREC_METRIC }, 2, false);
+			(enum kscen_rec[]){ KREC_JOB, KREC_METRIC, KREC_NOISE }, 3, false);
 	check_positions(offsetof(struct kscen_field, env),
 			(enum kscen_rec[]){ KREC_SYSTEM, KREC_RUN }, 2, false);
 }
@@ -97,7 +99,9 @@ static const char *sample_text(const struct kscen_field *f, unsigned i,
 		snprintf(buf, len, "%u", i + 1);
 		return buf;
 	case KF_LONG:
-		snprintf(buf, len, "%ld", -(long)i - 1);
+		/* optional: written when known (>= 0) */
+		snprintf(buf, len, "%ld", f->flags & KF_OPTIONAL ? (long)i + 1 :
+			 -(long)i - 1);
 		return buf;
 	case KF_DOUBLE:
 		snprintf(buf, len, "%u.25", i + 1);
@@ -204,6 +208,13 @@ static void every_field_round_trips(void **state)
 	fill(KREC_PROFILE, j->profile);
 	free(j->profile->reason);	/* one with a reason stops there */
 	j->profile->reason = NULL;
+	j->noise = kscen_xcalloc(1, sizeof(*j->noise));
+	fill(KREC_NOISE, j->noise);
+	j->noise->samples = kscen_xcalloc(1, sizeof(*j->noise->samples));
+	j->noise->nr_samples = 1;
+	fill(KREC_SAMPLE, j->noise->samples);
+	/* the counts are those of the samples, whatever was written */
+	j->noise->disturbed = j->noise->dropped = 1;
 
 	assert_int_equal(kscen_result_write(run, path), 0);
 	check_order(path, KREC_RUN, NULL, "");
@@ -221,6 +232,15 @@ static void every_field_round_trips(void **state)
 	assert_int_equal(j->nr_metrics, 1);
 	check(KREC_METRIC, j->metrics);
 	check(KREC_PROFILE, j->profile);
+	assert_non_null(j->noise);
+	assert_int_equal(j->noise->nr_samples, 1);
+	check(KREC_SAMPLE, j->noise->samples);
+	/* recounted from the one sample, disturbed and dropped */
+	assert_int_equal(j->noise->disturbed, 1);
+	assert_int_equal(j->noise->dropped, 1);
+	j->noise->disturbed = 2;	/* as fill() gave them */
+	j->noise->dropped = 3;
+	check(KREC_NOISE, j->noise);
 
 	unlink(path);
 	rmdir(dir);

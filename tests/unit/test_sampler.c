@@ -19,9 +19,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "runner.h"
-#include "sampler.h"
-#include "scenario_load.h"
+#include "sample/runner.h"
+#include "sample/sampler.h"
+#include "scenario/scenario_load.h"
 #include "tests.h"
 
 static char req[256 * 1024];

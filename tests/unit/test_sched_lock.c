@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "scenario.h"
+#include "scenario/scenario.h"
 #include "tests.h"
 #include "workloads/messaging.h"
 

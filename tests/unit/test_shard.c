@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_shard.c - shard assignment (every job in exactly one shard, linked
- * jobs together, balanced, the same every time), the job-array environment,
+ * jobs together, balanced, the same every time), a shard's jobs kept by the
+ * walk as the whole plan cut would keep them, the job-array environment,
  * and what kscen merge refuses.
  */
 #include <stdarg.h>
@@ -15,9 +16,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "store.h"
-#include "util.h"
-#include "shard.h"
+#include "cli/cmd.h"
+#include "scenario/scenario_load.h"
+#include "store/store.h"
+#include "lib/util.h"
+#include "expand/shard.h"
 #include "tests.h"
 
 /* @nr jobs; a pseudo-random forest of baseline/previous links from @seed. */
@@ -127,22 +130,96 @@ void test_shard_assignment_is_deterministic_connected_balanced(void **state)
 	}
 }
 
-void test_shard_subset_renumbers_links(void **state)
+/*
+ * The reference: the jobs of @in that @sel picks, their links renumbered
+ * (-1 where the linked job is not picked), each with its place in the plan
+ * (what a sharded run kept when it expanded the whole plan).
+ */
+static void subset(const struct kscen_jobs *in, const bool *sel, struct kscen_jobs *out)
 {
-	struct kscen_jobs jobs, sub;
-	bool sel[4] = { false, true, false, true };
+	int *map = kscen_xcalloc(in->nr + 1, sizeof(*map));
+	unsigned nr = 0;
 
-	make_jobs(&jobs, 4, 1);
-	for (unsigned i = 0; i < 4; i++)
-		jobs.job[i].baseline = jobs.job[i].previous = -1;
-	jobs.job[3].baseline = 1;
-	jobs.job[3].previous = 2;	/* not selected: dropped, never dangling */
-	kscen_jobs_subset(&jobs, sel, &sub);
-	assert_true(sub.nr == 2);
-	assert_true(sub.job[1].baseline == 0);
-	assert_true(sub.job[1].previous == -1);
-	free(sub.job);
-	free(jobs.job);
+	for (unsigned i = 0; i < in->nr; i++)
+		map[i] = sel[i] ? (int)nr++ : -1;
+	out->job = kscen_xcalloc(nr + 1, sizeof(*out->job));
+	out->nr = nr;
+	for (unsigned i = 0; i < in->nr; i++) {
+		struct kscen_job *j = &out->job[map[i] < 0 ? 0 : map[i]];
+
+		if (!sel[i])
+			continue;
+		*j = in->job[i];
+		j->plan_pos = i + 1;
+		j->baseline = j->baseline >= 0 ? map[j->baseline] : -1;
+		j->previous = j->previous >= 0 ? map[j->previous] : -1;
+	}
+	free(map);
+}
+
+static const char *link_id(const struct kscen_jobs *jobs, int i)
+{
+	return i < 0 ? "(none)" : jobs->job[i].id;
+}
+
+/*
+ * cmd_load_shard() walks the plan for its links, then keeps the shard's
+ * jobs alone: the same jobs, links and places in the plan as cutting the
+ * whole expanded plan; and a resumed shard (the journal's ids) the same.
+ */
+static void shard_as_whole_plan(const char *path)
+{
+	struct kscen_scenario *s, *t;
+	struct kscen_jobs all, want, got;
+	unsigned long total;
+	char *balance;
+
+	assert_int_equal(kscen_scenario_load(path, &s), 0);
+	assert_int_equal(kscen_expand(s, 100000, &all), 0);
+	for (unsigned n = 1; n <= 3; n++) {
+		for (unsigned k = 1; k <= n; k++) {
+			bool *sel = kscen_xcalloc(all.nr + 1, sizeof(*sel));
+			struct cmd_shard sh = { .k = k, .n = n, .max_jobs = 100000,
+						.results = "/nonexistent" };
+			char **ids;
+
+			kscen_shard_select(&all, k, n, NULL, sel);
+			subset(&all, sel, &want);
+			for (unsigned pass = 0; pass < 2; pass++) {
+				ids = kscen_xcalloc(want.nr + 1, sizeof(*ids));
+				for (unsigned i = 0; i < want.nr; i++)
+					ids[want.nr - 1 - i] = want.job[i].id;	/* any order */
+				sh.ids = pass ? ids : NULL;
+				sh.nr_ids = want.nr;
+				assert_int_equal(cmd_load_shard(path, &sh, &t, &got, &total,
+								&balance), 0);
+				assert_int_equal(total, all.nr);
+				assert_null(balance);
+				assert_int_equal(got.nr, want.nr);
+				for (unsigned i = 0; i < got.nr; i++) {
+					assert_string_equal(got.job[i].id, want.job[i].id);
+					assert_int_equal(got.job[i].plan_pos, want.job[i].plan_pos);
+					assert_string_equal(link_id(&got, got.job[i].baseline),
+							    link_id(&want, want.job[i].baseline));
+					assert_string_equal(link_id(&got, got.job[i].previous),
+							    link_id(&want, want.job[i].previous));
+				}
+				kscen_jobs_free(&got);
+				kscen_scenario_free(t);
+				free(ids);
+			}
+			free(want.job);
+			free(sel);
+		}
+	}
+	kscen_jobs_free(&all);
+	kscen_scenario_free(s);
+}
+
+void test_shard_walked_as_whole_plan_cut(void **state)
+{
+	(void)state;
+	tests_each_scenario(shard_as_whole_plan);
 }
 
 static void env_clear(void)

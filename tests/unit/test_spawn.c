@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "child.h"
+#include "lib/child.h"
 
 static void test_spawn_program_output(void **state)
 {

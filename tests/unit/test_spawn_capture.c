@@ -19,7 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "child.h"
+#include "lib/child.h"
 
 int kscen_spawn_capture_tests(void);
 

@@ -22,10 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scenario.h"
-#include "report.h"
-#include "run.h"
-#include "util.h"
+#include "scenario/scenario.h"
+#include "report/report.h"
+#include "store/run.h"
+#include "lib/util.h"
 #include "tests.h"
 
 static bool near(double a, double b, double tol)
@@ -311,29 +311,6 @@ void test_report_numbers_scaled_and_rounded(void **state)
 	assert_string_equal(st.unit, "ops/sec");
 }
 
-/* A scaled time's unit is shown unless the name spells it out whole. */
-void test_report_metric_label_keeps_unit_of_scaled_times(void **state)
-{
-	static const struct { const char *name, *unit, *label; } t[] = {
-		{ "user_time", "us", "us (user_time)" },
-		{ "sys_time", "s", "s (sys_time)" },
-		{ "usecs/op", "usecs", "usecs/op" },
-		{ "GB/sec", "GB/sec", "GB/sec" },
-		{ "total", "usecs", "usecs (total)" },
-		{ "lat", "", "lat" },
-		{ "", "usecs", "usecs" },
-	};
-	char buf[64];
-
-	for (unsigned i = 0; i < ARRAY_SIZE(t); i++) {
-		struct kscen_metric m = { .name = (char *)t[i].name,
-					  .unit = (char *)t[i].unit };
-
-		kscen_metric_label(&m, buf, sizeof(buf));
-		assert_string_equal(buf, t[i].label);
-	}
-}
-
 /*
  * Beyond 50 samples the intervals' ranks and the p-values come from the
  * normal approximation, and beyond 2000 a side is thinned to 2000 evenly
@@ -393,4 +370,29 @@ void test_stats_large_samples_normal_approximation(void **state)
 	assert_true(near(c.rel, 0.02009227011624226, 1e-12));
 	free(mx.samples);
 	free(my.samples);
+}
+
+/* A change never reads "+0": a delta that rounds to 0 gets the digits it needs. */
+void test_report_delta_never_rounds_to_zero(void **state)
+{
+	struct kscen_num st = { .unit = "usecs", .scale = 1, .decimals = 0 };
+	struct kscen_num ms = { .unit = "ms", .scale = 1e3, .decimals = 1 };
+	char buf[64];
+
+	kscen_format_delta(&st, 0.4, buf, sizeof(buf));
+	assert_string_equal(buf, "+0.4");
+	kscen_format_delta(&st, -0.04, buf, sizeof(buf));
+	assert_string_equal(buf, "-0.04");
+	kscen_format_delta(&st, 0.096, buf, sizeof(buf));
+	assert_string_equal(buf, "+0.10");
+	kscen_format_delta(&st, 5.6, buf, sizeof(buf));	/* the value's digits */
+	assert_string_equal(buf, "+6");
+	kscen_format_delta(&st, 0.5, buf, sizeof(buf));	/* rounds to 1, not 0 */
+	assert_string_equal(buf, "+0");
+	kscen_format_delta(&st, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "+0");
+	kscen_format_delta(&ms, 0.00003, buf, sizeof(buf));	/* 0.03 ms */
+	assert_string_equal(buf, "+0.03");
+	kscen_format_delta(&ms, 0.0012, buf, sizeof(buf));
+	assert_string_equal(buf, "+1.2");
 }

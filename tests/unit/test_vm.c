@@ -17,9 +17,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "lib/util.h"
 #include "tests.h"
-#include "vm.h"
+#include "vm/vm.h"
 
 static char *tmpdir(void)
 {
@@ -222,4 +222,26 @@ void test_ab_jobs_pair_kernels(void **state)
 	kscen_ab_jobs_free(&both);
 	kscen_jobs_free(&jobs);
 	kscen_scenario_free(s);
+}
+
+/*
+ * The guest's script: kscen with its arguments, where we are, and the test
+ * hooks (KSCEN_TEST_DISTURB must plant its load where the samples are),
+ * quoted; a hook whose name is not one is left out.
+ */
+void test_vm_script_passes_test_hooks(void **state)
+{
+	char *argv[] = { "run", "scenarios/syscall.yaml" }, *s;
+
+	(void)state;
+	setenv("KSCEN_TEST_DISTURB", "0.3,2 'x'; reboot", 1);
+	setenv("KSCEN_TEST_lower", "1", 1);
+	s = kscen_vm_script(2, argv, "/srv/res");
+	unsetenv("KSCEN_TEST_DISTURB");
+	unsetenv("KSCEN_TEST_lower");
+	assert_non_null(s);
+	assert_non_null(strstr(s, "\nexport KSCEN_TEST_DISTURB='0.3,2 '\\''x'\\''; reboot'\n"));
+	assert_null(strstr(s, "KSCEN_TEST_lower"));
+	assert_non_null(strstr(s, " 'run' 'scenarios/syscall.yaml'\n"));
+	free(s);
 }

@@ -25,9 +25,10 @@
 	X(test_result_load_some_jobs)		\
 	X(test_result_load_some_large)		\
 	X(test_sampler_runs_and_reaps)		\
-	X(test_expand_stream_same_ids_in_order)	\
-	X(test_expand_stream_refuses_what_expand_does) \
 	X(test_expand_include_duplicating_first_job_refused) \
+	X(test_expand_keeps_every_job_walked)	\
+	X(test_expand_refuses_at_the_entry)	\
+	X(test_expand_links_beyond_a_product)	\
 	X(test_expand_some_is_expand_filtered)	\
 	X(test_load_units_and_strings)			\
 	X(test_sha256_known_answers)			\
@@ -41,10 +42,12 @@
 	X(test_closest_suggests_only_near_names)	\
 	X(test_result_roundtrip_is_bit_exact)		\
 	X(test_result_save_never_overwrites)		\
+	X(test_result_scenario_text_roundtrips)		\
 	X(test_result_latest_matches_host_exactly)	\
 	X(test_result_load_rejects_bad_files)		\
 	X(test_result_load_recomputes_missing_summary)	\
 	X(test_report_formats_deltas_and_escaping)	\
+	X(test_report_delta_never_rounds_to_zero)	\
 	X(test_expand_ids_escape_separators)		\
 	X(test_history_drift_random_effects)		\
 	X(test_history_change_widened_by_drift)		\
@@ -59,6 +62,7 @@
 	X(test_messaging_engine_runs_and_stops)		\
 	X(test_perf_bench_more_defaults_are_perfs)	\
 	X(test_perf_bench_units_detected)		\
+	X(test_bench_barrier_releases_all)		\
 	X(test_json_path_names_one_value)	\
 	X(test_profile_self_children_and_folding)	\
 	X(test_profile_diff_orders_by_delta)		\
@@ -69,18 +73,18 @@
 	X(test_vm_bzimage_release_from_header)		\
 	X(test_vm_initramfs_loads_dependencies_first)	\
 	X(test_ab_jobs_pair_kernels)	\
+	X(test_vm_script_passes_test_hooks)	\
 	X(test_result_summary_comes_from_samples)	\
 	X(test_result_caps_depth_keys_nodes)		\
 	X(test_read_regular_refuses_fifo_and_devices)	\
 	X(test_shard_assignment_is_deterministic_connected_balanced) \
 	X(test_shard_balances_by_weight)	\
 	X(test_fleet_geomean_per_host_and_configuration) \
-	X(test_shard_subset_renumbers_links)		\
+	X(test_shard_walked_as_whole_plan_cut)		\
 	X(test_shard_parse_and_job_array_env)		\
 	X(test_merge_refuses_mixed_duplicate_and_lists_missing) \
 	X(test_deploy_k8s_indexed_job_shape)		\
 	X(test_report_numbers_scaled_and_rounded)	\
-	X(test_report_metric_label_keeps_unit_of_scaled_times) \
 	X(test_format_num_style_at_the_edges)	\
 	X(test_format_num_commas_signs_and_huge) \
 	X(test_format_num_short_buffer)	\
@@ -91,19 +95,34 @@
 	X(test_report_model_baseline_and_previous_deltas_differ) \
 	X(test_report_mail_delta_sign_follows_change) \
 	X(test_report_model_no_delta_across_units) \
-	X(test_gate_says_why_nothing_was_compared)
+	X(test_gate_says_why_nothing_was_compared)	\
+	X(test_units_scaled_and_spelled_alike)		\
+	X(test_table_aligns_columns_and_headings)	\
+	X(test_mail_run_table_says_n_and_confidence)	\
+	X(test_mail_compare_old_new_change)		\
+	X(test_compare_three_runs_side_by_side)		\
+	X(test_mail_says_why_every_change_is_tilde)
 
 #define DECLARE(fn) void fn(void **state);
 KSCEN_UNIT_TESTS(DECLARE)
 #undef DECLARE
 
 char *kscen_sha256_hex(const void *buf, size_t len);
+/* test_report_model.c: a run of two job entries (see there); @slow: a/x=1's factor. */
+struct kscen_run;
+struct kscen_run *kscen_test_sample_run(double slow);
 
 /* Groups with their own setup and teardown. */
+/* main.c: @fn on each good fixture and each example scenario. */
+void tests_each_scenario(void (*fn)(const char *path));
+/* test_result.c: load a result file, what the loader says into @err. */
+struct kscen_run;
+int tests_load_result(const char *path, struct kscen_run **out, char *err, size_t len);
 int kscen_diag_tests(void);
 int kscen_run_tests(void);
 int kscen_spawn_tests(void);
 int kscen_runmodel_tests(void);
 int kscen_spawn_capture_tests(void);
+int kscen_noise_tests(void);
 
 #endif

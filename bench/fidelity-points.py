@@ -1,0 +1,268 @@
+#!/usr/bin/python3
+# fidelity-points.py - the points of bench/fidelity-perf-bench.sh: each
+# kscen twin of a perf bench benchmark beside perf bench itself with the
+# same parameters. One table drives both the scenario (`scenario`) and the
+# report (`table`), so the two sides cannot drift apart.
+#
+#   fidelity-points.py scenario PERF REPEAT WARMUP [UPSTREAM]  > scenario.yaml
+#   fidelity-points.py table RUN.json LOADINFO                  > table
+#
+# UPSTREAM is a comma-separated list of the benchmarks after perf 6.1 that
+# PERF has (syscall getpgid, fork, execve; sched seccomp-notify; uprobe):
+# those get a perf side, the others are run on kscen's side only and say so.
+import json, sys
+
+GB = 2 ** 30    # perf's print_bps() GB: kscen's mem metric is GB/sec
+
+# A kscen job: (name, workload, params, metric index).
+# A perf job: ("exec", command after "perf", regex) or
+#             ("pb", collection, benchmark, args, repeat).
+# A point: (label, unit, kscen job name, kscen metric, perf job name,
+#           perf metric, scale of perf's number, upstream key or None).
+JOBS = []       # (name, yaml text of the job)
+POINTS = []
+UPSTREAM_ONLY = {}      # upstream key -> why perf here lacks it
+
+
+def kjob(name, workload, params):
+    JOBS.append((name, "  - name: %s\n    workload: %s\n    params: %s\n"
+                 % (name, workload, json.dumps(params))))
+
+
+def exec_job(name, cmd, regex, unit):
+    JOBS.append((name, "  - name: %s\n    workload: exec\n    params:\n"
+                 "      command: %s\n      metric_regex: %s\n"
+                 "      metric_name: %s\n      metric_unit: %s\n"
+                 % (name, json.dumps("@PERF@ " + cmd), json.dumps(regex),
+                    json.dumps(unit), json.dumps(unit))))
+
+
+def pb_job(name, coll, bench, args="", repeat=0):
+    p = {"collection": coll, "benchmark": bench, "args": args,
+         "perf": "@PERF@"}
+    if repeat:
+        p["repeat"] = repeat
+    JOBS.append((name, "  - name: %s\n    workload: perf.bench\n    params: %s\n"
+                 % (name, json.dumps(p))))
+
+
+def point(label, unit, k, p, km=0, pm=0, scale=1, upstream=None):
+    POINTS.append((label, unit, k, km, p, pm, scale, upstream))
+
+
+USECS = r"([0-9.]+) usecs/op"
+
+# breakpoint (tools/perf/bench/breakpoint.c)
+for b in (0, 4):
+    kjob(f"k-bp-thread-b{b}", "breakpoint.thread",
+         {"loops": 56, "parallelism": 2, "threads": 20, "breakpoints": b})
+    exec_job(f"p-bp-thread-b{b}",
+             f"bench --repeat=56 breakpoint thread -b {b} -p 2 -t 20", USECS,
+             "usecs/op")
+    point(f"breakpoint thread -b {b} -p 2 -t 20, 56", "usecs/op",
+          f"k-bp-thread-b{b}", f"p-bp-thread-b{b}")
+kjob("k-bp-enable", "breakpoint.enable", {"loops": 20000, "passive": 0, "active": 0})
+exec_job("p-bp-enable", "bench --repeat=20000 breakpoint enable -p 0 -a 0",
+         USECS, "usecs/op")
+point("breakpoint enable -p 0 -a 0, 20000", "usecs/op", "k-bp-enable", "p-bp-enable")
+
+# internals synthesize: perf synthesizes its own process; kscen's scope perf
+# an idle perf of the same shape (docs/bpf-workloads.md)
+kjob("k-synth", "internals.synthesize", {"loops": 500, "scope": "perf", "data_mmap": False})
+kjob("k-synth-data", "internals.synthesize", {"loops": 500, "scope": "perf", "data_mmap": True})
+pb_job("p-synth", "internals", "synthesize", "--st -i 500")
+point("internals synthesize --st -i 500", "usec", "k-synth", "p-synth")
+point("  the same, data mmaps", "usec", "k-synth-data", "p-synth", pm=1)
+
+# sched messaging, pipe; syscall basic
+for ipc, mode, flags in (("socket", "process", ""), ("pipe", "process", " -p"),
+                         ("socket", "thread", " -t"), ("pipe", "thread", " -p -t")):
+    n = f"msg-{ipc}-{mode}"
+    kjob("k-" + n, "sched.messaging", {"groups": 1, "loops": 100, "ipc": ipc, "mode": mode})
+    exec_job("p-" + n, f"bench sched messaging -g 1 -l 100{flags}",
+             r"Total time: ([0-9.]+) \[sec\]", "seconds")
+    point(f"sched messaging -g 1 -l 100{flags}", "s", "k-" + n, "p-" + n)
+    if mode == "process":
+        # perf's workers are forks of perf and leave with exit(): kscen's
+        # image: perf does the same (docs/fidelity.md)
+        kjob("k-" + n + "-image", "sched.messaging",
+             {"groups": 1, "loops": 100, "ipc": ipc, "mode": mode, "image": "perf"})
+        point("  the same, kscen image: perf", "s", "k-" + n + "-image", "p-" + n)
+for mode, flags in (("process", ""), ("thread", " -T")):
+    kjob(f"k-pipe-{mode}", "sched.pipe", {"loops": 10000, "mode": mode})
+    exec_job(f"p-pipe-{mode}", f"bench sched pipe -l 10000{flags}", USECS, "usecs/op")
+    point(f"sched pipe -l 10000{flags}", "usecs/op", f"k-pipe-{mode}", f"p-pipe-{mode}")
+kjob("k-syscall", "syscall.basic", {"loops": 200000})
+exec_job("p-syscall", "bench syscall basic -l 200000", USECS, "usecs/op")
+point("syscall basic -l 200000", "usecs/op", "k-syscall", "p-syscall")
+
+# futex: threads one per CPU on both sides
+kjob("k-futex-hash", "futex.hash", {"runtime": "1s"})
+pb_job("p-futex-hash", "futex", "hash", "-r 1")
+point("futex hash -r 1", "ops/sec/thread", "k-futex-hash", "p-futex-hash")
+kjob("k-futex-lock-pi", "futex.lock_pi", {"runtime": "1s"})
+pb_job("p-futex-lock-pi", "futex", "lock-pi", "-r 1")
+point("futex lock-pi -r 1", "ops/sec/thread", "k-futex-lock-pi", "p-futex-lock-pi")
+for name, wl, bench, args, extra in (
+        ("wake", "futex.wake", "wake", "", {}),
+        ("wake-parallel", "futex.wake_parallel", "wake-parallel", "", {}),
+        ("requeue", "futex.requeue", "requeue", "", {}),
+        ("requeue-pi", "futex.requeue", "requeue", "-p", {"pi": True})):
+    kjob("k-futex-" + name, wl, dict({"repeat": 5}, **extra))
+    pb_job("p-futex-" + name, "futex", bench, args, repeat=5)
+    point(f"futex {bench}{' ' + args if args else ''}, 5 rounds",
+          "ms", "k-futex-" + name, "p-futex-" + name)
+
+# epoll
+kjob("k-epoll-wait", "epoll.wait", {"runtime": "1s"})
+pb_job("p-epoll-wait", "epoll", "wait", "-r 1")
+point("epoll wait -r 1", "ops/sec/thread", "k-epoll-wait", "p-epoll-wait")
+kjob("k-epoll-ctl", "epoll.ctl", {"runtime": "1s"})
+pb_job("p-epoll-ctl", "epoll", "ctl", "-r 1")
+# ADD, MOD and DEL are one count each a round: one point
+point("epoll ctl -r 1, ADD", "ops/sec/thread", "k-epoll-ctl", "p-epoll-ctl")
+
+# mem
+for bench, wl, fns in (("memcpy", "mem.memcpy",
+                        ("default", "x86-64-unrolled", "x86-64-movsq", "x86-64-movsb")),
+                       ("memset", "mem.memset",
+                        ("default", "x86-64-unrolled", "x86-64-stosq", "x86-64-stosb"))):
+    for fn in fns:
+        n = f"{bench}-{fn}"
+        kjob("k-" + n, wl, {"function": fn, "size": "1M", "nr_loops": 1000})
+        pb_job("p-" + n, "mem", bench, f"-f {fn} -s 1MB -l 1000")
+        point(f"mem {bench} -f {fn} -s 1MB -l 1000", "GB/sec", "k-" + n, "p-" + n,
+              scale=GB)
+kjob("k-find-bit", "mem.find_bit",
+     {"bits": 2048, "set_bits": 2048, "outer_iterations": 5, "inner_iterations": 300})
+for what, metric in (("for_each_set_bit", 0), ("test_bit", 1)):
+    JOBS.append((f"p-find-bit-{what}",
+                 "  - name: p-find-bit-%s\n    workload: exec\n    params:\n"
+                 "      command: \"@BENCH@/perf-find-bit.py --perf @PERF@ 2048 2048 -i 5 -j 300\"\n"
+                 "      json: .%s\n      metric_name: usec\n      metric_unit: usec\n"
+                 % (what, what)))
+    point(f"mem find_bit 2048 of 2048, {what}", "usec", "k-find-bit",
+          f"p-find-bit-{what}", km=metric)
+
+# numa mem: kscen's binds tasks and memory by node, and skips on one node
+kjob("k-numa", "numa.mem", {"nr_proc": 1, "nr_threads": 2, "mb_proc": 64, "nr_loops": 3})
+point("numa mem -p 1 -t 2 -P 64 -l 3", "GB/sec", "k-numa", None)
+
+# after perf 6.1
+kjob("k-getpgid", "syscall.getpgid", {"loops": 200000})
+exec_job("p-getpgid", "bench syscall getpgid -l 200000", USECS, "usecs/op")
+point("syscall getpgid -l 200000", "usecs/op", "k-getpgid", "p-getpgid",
+      upstream="syscall getpgid")
+kjob("k-fork", "syscall.fork", {"loops": 1000})
+exec_job("p-fork", "bench syscall fork -l 1000", USECS, "usecs/op")
+point("syscall fork -l 1000", "usecs/op", "k-fork", "p-fork", upstream="syscall fork")
+kjob("k-execve", "syscall.execve", {"loops": 300})
+exec_job("p-execve", "bench syscall execve -l 300", USECS, "usecs/op")
+point("syscall execve -l 300", "usecs/op", "k-execve", "p-execve",
+      upstream="syscall execve")
+kjob("k-seccomp", "sched.seccomp_notify", {"loops": 100000})
+exec_job("p-seccomp", "bench sched seccomp-notify -l 100000", USECS, "usecs/op")
+point("sched seccomp-notify -l 100000", "usecs/op", "k-seccomp", "p-seccomp",
+      upstream="sched seccomp-notify")
+for probe, bench in (("none", "baseline"), ("empty", "empty"),
+                     ("trace_printk", "trace_printk")):
+    kjob(f"k-uprobe-{bench}", "uprobe.usleep", {"calls": 1000, "usecs": 1000, "probe": probe})
+    exec_job(f"p-uprobe-{bench}", f"bench uprobe {bench}",
+             r"Total time: ([0-9.]+) usecs", "usecs")
+    point(f"uprobe {bench} (1000 x usleep(1000))", "usecs", f"k-uprobe-{bench}",
+          f"p-uprobe-{bench}", km=1, upstream="uprobe " + bench)
+
+
+def scenario(perf, repeat, warmup, upstream):
+    have = set(filter(None, upstream.split(",")))
+    skip = set()        # perf jobs of benchmarks this perf lacks
+    for label, unit, k, km, p, pm, scale, up in POINTS:
+        if up and up not in have:      # neither side: no ratio to take
+            skip.update((k, p))
+    out = ["# generated by bench/fidelity-points.py: kscen's twins beside perf bench",
+           "scenario: perf-bench-fidelity",
+           "description: every kscen twin of a perf bench benchmark beside perf bench",
+           f"repeat: {repeat}", f"warmup: {warmup}", "jobs:"]
+    for name, text in JOBS:
+        if name not in skip:
+            out.append(text.rstrip("\n"))
+    bench = sys.path[0]
+    return "\n".join(out).replace("@PERF@", perf).replace(
+        "@BENCH@", bench) + "\n"
+
+
+def table(run_path, loadinfo, marked):
+    run = json.load(open(run_path))
+    jobs = {j["name"]: j for j in run["jobs"]}
+
+    def med(name, m):
+        j = jobs.get(name)
+        if not j or j["status"] != "ok":
+            return None, None, j
+        x = j["metrics"][m]
+        return x["median"], x["cv"], j
+
+    rows, ok, outside = [], 0, []
+    for label, unit, k, km, p, pm, scale, up in POINTS:
+        kv, kcv, kj = med(k, km)
+        pv, pcv, pj = med(p, pm) if p else (None, None, None)
+        if kv is None and up and k not in jobs and p not in jobs:
+            rows.append((label, unit, None, None, None, None, None,
+                         f"not run: this perf has no `{up}` (PERF=a newer perf)"))
+            continue
+        if kv is None:
+            why = kj and (kj.get("reason") or kj["status"]) or "not run"
+            rows.append((label, unit, None, None, None, None, None, f"kscen: {why}"))
+            continue
+        if pv is None:
+            if p is None:
+                why = "no perf side here"
+            elif p not in jobs:
+                why = f"this perf has no `{up}` (PERF=a newer perf)"
+            else:
+                why = "perf: " + (pj.get("reason") or pj["status"])
+            rows.append((label, unit, kv, None, None, kcv, None, why))
+            continue
+        pv /= scale
+        r = kv / pv
+        within = 0.90 <= r <= 1.10
+        ok += within
+        if not within:
+            outside.append(label.strip())
+        rows.append((label, unit, kv, pv, r, kcv, pcv, "" if within else "outside 10%"))
+
+    print(f"perf bench fidelity: medians of {run['repeat']} samples a side, "
+          f"alternating rounds; {loadinfo}")
+    if marked:
+        print("LOADED MACHINE: not a quiet-machine figure (the load check was overridden)")
+    print()
+    print("| point | unit | kscen | perf | kscen/perf | CV kscen | CV perf | note |")
+    print("|---|---|---|---|---|---|---|---|")
+
+    def num(x):
+        if x is None:
+            return ""
+        return f"{x:,.0f}" if abs(x) >= 1000 else f"{x:.4g}"
+
+    for label, unit, kv, pv, r, kcv, pcv, note in rows:
+        print(f"| {label} | {unit} | {num(kv)} | {num(pv)} | "
+              f"{'' if r is None else f'{r:.3f}'} | "
+              f"{'' if kcv is None else f'{kcv:.1%}'} | "
+              f"{'' if pcv is None else f'{pcv:.1%}'} | {note} |")
+    compared = sum(1 for x in rows if x[4] is not None)
+    print()
+    print(f"{ok} of {compared} compared points within 10%"
+          + (f"; outside: {', '.join(outside)}" if outside else ""))
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "scenario":
+        sys.stdout.write(scenario(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]),
+                                  sys.argv[5] if len(sys.argv) > 5 else ""))
+    elif sys.argv[1] == "table":
+        table(sys.argv[2], sys.argv[3], len(sys.argv) > 4 and sys.argv[4] == "marked")
+    elif sys.argv[1] == "upstream":
+        # the benchmark names a perf after 6.1 may have, for the probe
+        print("\n".join(sorted({p[7] for p in POINTS if p[7]})))
+    else:
+        sys.exit("usage: fidelity-points.py scenario|table|upstream ...")

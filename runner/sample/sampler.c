@@ -1,0 +1,581 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sampler.c - the fork server.
+ *
+ * A sample process forked from the runner costs what the runner's address
+ * space costs to copy: with a 10^5-job matrix or a 2,000-job reference run
+ * in memory, more than the sample it takes. So `kscen run` forks this
+ * server first thing, while it is small; for every sample the runner sends
+ * it the job (its workload's name, every parameter's value, the captures)
+ * and two fds (the record's pipe, the sample's cgroup), and the server
+ * forks the sample process, a copy of its small address space, and says
+ * its pid. The runner waits on its pidfd, times it out and kills its group
+ * exactly as it would its own fork (isolate.c); the server reaps it and
+ * sends its wait status and rusage back. (Not CLONE_PARENT, which would
+ * make it the runner's child: a raw clone leaves glibc's cached thread id
+ * stale, and raise() or abort() in the sample would miss.) exec's
+ * samples do not come here at all: their command is the sample's process
+ * (sampler.h).
+ *
+ * The request is one SOCK_SEQPACKET message of NUL-terminated fields:
+ * workload, its module's path ("" for a built-in one: a module the runner
+ * loaded after the fork, from the scenario's modules:, is loaded by the
+ * server too, once, before it forks the sample), nr_metrics, verbose, one
+ * value a parameter in the table's order (numbers as decimal text; a
+ * string '=' + text, NULL as '-'), the number of captures and name, regex,
+ * unit, better of each. The replies are a struct msg each. The server ends
+ * when the runner closes its end or dies.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lib/diag.h"
+#include "sampler.h"
+#include "scenario/scenario.h"
+#include "runner.h"
+#include "lib/util.h"
+
+/* A larger job is forked from the runner; below the socket's default buffer. */
+#define REQ_MAX (64 * 1024)
+
+static struct {
+	int sock;		/* ours; -1: no server */
+	pid_t pid;
+} srv = { .sock = -1, .pid = -1 };
+
+/* ---- The request ---- */
+
+struct buf {
+	char *p;
+	size_t len, cap;
+	bool full;
+};
+
+static void put(struct buf *b, const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	if (b->len + n > b->cap) {
+		b->full = true;
+		return;
+	}
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+}
+
+static void putf(struct buf *b, const char *fmt, long long v)
+{
+	char t[32];
+
+	snprintf(t, sizeof(t), fmt, v);
+	put(b, t);
+}
+
+static void encode(const struct kscen_job *job, struct buf *b)
+{
+	const struct kscen_workload *w = job->workload;
+	const struct kscen_job_spec *j = job->spec;
+
+	put(b, w->name);
+	put(b, kscen_workload_origin(w) ? kscen_workload_origin(w) : "");
+	putf(b, "%lld", job->nr_metrics);
+	putf(b, "%lld", kscen_verbose);
+	for (unsigned i = 0; i < w->nr_params; i++) {
+		const struct kscen_param *p = &w->params[i];
+		const char *at = (const char *)job->params + p->offset;
+		const char *s;
+
+		switch (p->type) {
+		case KSCEN_P_INT:
+		case KSCEN_P_SIZE:
+		case KSCEN_P_TIME:
+			putf(b, "%lld", *(const long long *)at);
+			break;
+		case KSCEN_P_BOOL:
+			putf(b, "%lld", *(const bool *)at);
+			break;
+		case KSCEN_P_ENUM:
+			putf(b, "%lld", *(const int *)at);
+			break;
+		case KSCEN_P_STRING:
+			s = *(char *const *)at;
+			if (!s) {
+				put(b, "-");
+				break;
+			}
+			if (b->len + 1 < b->cap)
+				b->p[b->len++] = '=';
+			put(b, s);
+			break;
+		}
+	}
+	putf(b, "%lld", j->nr_captures);
+	for (unsigned i = 0; i < j->nr_captures; i++) {
+		put(b, j->captures[i].name);
+		put(b, j->captures[i].regex);
+		put(b, j->captures[i].unit);
+		putf(b, "%lld", j->captures[i].better);
+	}
+}
+
+/* The next field of @b, or NULL past its end. */
+static const char *next(struct buf *b)
+{
+	const char *s;
+	size_t n;
+
+	if (b->len >= b->cap)
+		return NULL;
+	s = b->p + b->len;
+	n = strnlen(s, b->cap - b->len);
+	if (n == b->cap - b->len)
+		return NULL;
+	b->len += n + 1;
+	return s;
+}
+
+static bool next_num(struct buf *b, long long *v)
+{
+	const char *s = next(b);
+	char *end;
+
+	if (!s)
+		return false;
+	*v = strtoll(s, &end, 10);
+	return end != s && !*end;
+}
+
+/*
+ * The workload the request names, loading its module if need be (the
+ * server did, unless that failed: then @err says why).
+ */
+static const struct kscen_workload *workload(struct buf *b, char *err, size_t len)
+{
+	const char *name = next(b), *module = next(b);
+	const struct kscen_workload *w;
+
+	if (!name || !module)
+		return NULL;
+	w = kscen_workload_find(name);
+	if (!w && *module && kscen_module_load(module, err, len))
+		return NULL;
+	if (!w && !(w = kscen_workload_find(name)))
+		snprintf(err, len, "sampler: no workload %s%s%s", name,
+			 *module ? " in " : "", module);
+	return w;
+}
+
+/*
+ * In the sample process: @b back into @r. Strings point into @b, which
+ * lives as long as the process does; @r->params is allocated (freed here
+ * when the request is bad).
+ */
+static int decode(struct buf *b, struct kscen_sample_req *r, char *err, size_t len)
+{
+	static struct kscen_capture caps[KSCEN_MAX_METRICS];
+	long long v, nr;
+	char *params;
+
+	if (!(r->w = workload(b, err, len)) || !next_num(b, &v))
+		return -EBADMSG;
+	r->nr_metrics = v;
+	if (!next_num(b, &v))
+		return -EBADMSG;
+	r->verbose = v;
+	params = calloc(1, r->w->params_size ? r->w->params_size : 1);
+	if (!params)
+		return -ENOMEM;
+	for (unsigned i = 0; i < r->w->nr_params; i++) {
+		const struct kscen_param *p = &r->w->params[i];
+		char *at = params + p->offset;
+		const char *s;
+
+		if (p->type == KSCEN_P_STRING) {
+			if (!(s = next(b)) || (*s != '-' && *s != '='))
+				goto bad;
+			*(const char **)at = *s == '=' ? s + 1 : NULL;
+			continue;
+		}
+		if (!next_num(b, &v))
+			goto bad;
+		if (p->type == KSCEN_P_BOOL)
+			*(bool *)at = v;
+		else if (p->type == KSCEN_P_ENUM)
+			*(int *)at = v;
+		else
+			*(long long *)at = v;
+	}
+	if (!next_num(b, &nr) || nr < 0 || nr > KSCEN_MAX_METRICS)
+		goto bad;
+	for (unsigned i = 0; i < nr; i++) {
+		caps[i].name = next(b);
+		caps[i].regex = next(b);
+		caps[i].unit = next(b);
+		if (!caps[i].unit || !next_num(b, &v))
+			goto bad;
+		caps[i].better = v;
+	}
+	r->params = params;
+	r->captures = caps;
+	r->nr_captures = nr;
+	return 0;
+bad:
+	free(params);
+	return -EBADMSG;
+}
+
+size_t kscen_sampler_encode(const struct kscen_job *job, char *p, size_t cap)
+{
+	struct buf b = { .p = p, .cap = cap };
+
+	encode(job, &b);
+	return b.full ? 0 : b.len;
+}
+
+int kscen_sampler_decode(char *p, size_t len, struct kscen_sample_req *r)
+{
+	struct buf b = { .p = p, .cap = len };
+	char err[8];
+
+	return decode(&b, r, err, sizeof(err));
+}
+
+/* ---- The server ---- */
+
+static ssize_t recv_req(int sock, char *p, size_t len, int fds[2])
+{
+	char cbuf[CMSG_SPACE(2 * sizeof(int))];
+	struct iovec iov = { .iov_base = p, .iov_len = len };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
+			     .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *cm;
+	ssize_t n;
+
+	fds[0] = fds[1] = -1;
+	do
+		n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
+	while (n < 0 && errno == EINTR);
+	for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm)) {
+		if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS) {
+			size_t nfd = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+
+			memcpy(fds, CMSG_DATA(cm), (nfd < 2 ? nfd : 2) * sizeof(int));
+		}
+	}
+	return n;
+}
+
+/*
+ * What the server says: a sample process started (pid, or -errno in err),
+ * or one of them ended (its wait status and rusage, from the server's reap).
+ */
+struct msg {
+	int type;		/* MSG_START, MSG_EXIT */
+	int pid, err, status;
+	struct rusage ru;
+};
+enum { MSG_START = 1, MSG_EXIT };
+
+#define MAX_LIVE 16		/* sample processes not yet reaped */
+
+/*
+ * The sample process, forked by the server with the request decoded
+ * already (@ret its result): every page the decoding touches is one the
+ * server keeps mapped, where each sample process would fault it in anew.
+ */
+static void __attribute__((noreturn))
+sample_process(struct kscen_sample_req *r, int ret, const char *why,
+	       pid_t server, int sock)
+{
+	setpgid(0, 0);
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != server)
+		_exit(ECHILD);
+	close(sock);
+	if (ret) {
+		/* A request this binary cannot read: say so in the record. */
+		struct kscen_sample_out out = { .ret = ret };
+		ssize_t n;
+
+		if (*why)
+			snprintf(out.reason, sizeof(out.reason), "%s", why);
+		else
+			snprintf(out.reason, sizeof(out.reason), "sampler: bad request: %s",
+				 strerror(-ret));
+		n = write(r->fd, &out, sizeof(out));
+		_exit(n == sizeof(out) ? 0 : 1);
+	}
+	kscen_verbose = r->verbose;
+	_exit(kscen_sample_body(r));
+}
+
+static bool say(int sock, const struct msg *m)
+{
+	return send(sock, m, sizeof(*m), MSG_NOSIGNAL) == sizeof(*m);
+}
+
+/*
+ * The module of the request's workload, loaded here once so that every
+ * sample process forked after has it; what fails is said by the sample.
+ */
+static void preload(char *req, size_t len)
+{
+	struct buf b = { .p = req, .cap = len };
+	const char *module = next(&b) ? next(&b) : NULL;
+	char err[8];
+
+	if (module && *module)
+		kscen_module_load(module, err, sizeof(err));
+}
+
+/*
+ * A request: fork its sample process, say its pid. The server has one
+ * thread, so _Fork() (fork without the atfork handlers: no malloc arena
+ * locked and unlocked on both sides, pages the parent and the child would
+ * each fault in again) leaves the child a consistent libc.
+ */
+static bool start(int sock, char *req, ssize_t n, int fds[2],
+		  struct pollfd *live, unsigned *nr_live)
+{
+	struct msg m = { .type = MSG_START };
+	struct buf b = { .p = req, .cap = n };
+	struct kscen_sample_req r = { .fd = fds[0], .procs_fd = fds[1] };
+	char why[KSCEN_REASON_MAX] = "";
+	pid_t self = getpid();
+	int ret;
+
+	preload(req, n);
+	ret = decode(&b, &r, why, sizeof(why));
+	if (fds[0] < 0 || *nr_live == MAX_LIVE) {
+		m.err = fds[0] < 0 ? -EBADMSG : -EAGAIN;
+	} else if ((m.pid = _Fork()) == 0) {
+		sample_process(&r, ret, why, self, sock);
+	} else if (m.pid < 0) {
+		m.err = -errno;
+	} else {
+		live[*nr_live] = (struct pollfd){
+			.fd = syscall(SYS_pidfd_open, m.pid, 0), .events = POLLIN,
+		};
+		if (live[*nr_live].fd < 0)	/* checked at start: cannot happen */
+			waitpid(m.pid, NULL, 0);
+		else
+			(*nr_live)++;
+	}
+	free((void *)r.params);
+	for (int i = 0; i < 2; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	return say(sock, &m);
+}
+
+/* Sample process @i of @live has ended: reap it, say how. */
+static bool ended(int sock, struct pollfd *live, unsigned *nr_live, unsigned i)
+{
+	struct msg m = { .type = MSG_EXIT };
+	siginfo_t si = { 0 };
+
+	/* Its pid from its pidfd: P_PIDFD reaps exactly this one. */
+	while (waitid(P_PIDFD, live[i].fd, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+		;
+	m.pid = si.si_pid;
+	while (wait4(m.pid, &m.status, 0, &m.ru) < 0 && errno == EINTR)
+		;
+	close(live[i].fd);
+	live[i] = live[--(*nr_live)];
+	return say(sock, &m);
+}
+
+static void __attribute__((noreturn)) serve(int sock)
+{
+	struct pollfd p[1 + MAX_LIVE];
+	char *req = malloc(REQ_MAX);
+	unsigned nr_live = 0;
+	int fds[2];
+
+	signal(SIGINT, SIG_IGN);	/* the runner decides; its end ends us */
+	signal(SIGTERM, SIG_IGN);
+	if (!req)
+		_exit(1);
+	for (;;) {
+		p[0] = (struct pollfd){ .fd = sock, .events = POLLIN };
+		if (poll(p, 1 + nr_live, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			_exit(1);
+		}
+		for (unsigned i = nr_live; i > 0; i--)
+			if (p[i].revents && !ended(sock, p + 1, &nr_live, i - 1))
+				_exit(0);
+		if (!p[0].revents)
+			continue;
+		ssize_t n = recv_req(sock, req, REQ_MAX, fds);
+
+		if (n <= 0 || !start(sock, req, n, fds, p + 1, &nr_live))
+			_exit(0);
+	}
+}
+
+int kscen_sampler_start(void)
+{
+	pid_t runner = getpid();
+	int sv[2], pfd;
+
+	if (srv.sock >= 0)
+		return 0;
+	/* The runner waits on a pidfd of a process it is not the parent of. */
+	pfd = syscall(SYS_pidfd_open, runner, 0);
+	if (pfd < 0)
+		return -errno;
+	close(pfd);
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
+		return -errno;
+	fflush(stdout);
+	fflush(stderr);
+	srv.pid = fork();
+	if (srv.pid == 0) {
+		close(sv[0]);
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != runner)
+			_exit(0);
+		serve(sv[1]);
+	}
+	close(sv[1]);
+	if (srv.pid < 0) {
+		close(sv[0]);
+		return -errno;
+	}
+	srv.sock = sv[0];
+	kscen_contain_keep(srv.pid, true);	/* not a sample's orphan */
+	return 0;
+}
+
+pid_t kscen_sampler_pid(void)
+{
+	return srv.sock >= 0 ? srv.pid : -1;
+}
+
+void kscen_sampler_stop(void)
+{
+	if (srv.sock < 0)
+		return;
+	close(srv.sock);
+	srv.sock = -1;
+	kscen_contain_keep(srv.pid, false);
+	while (waitpid(srv.pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	srv.pid = -1;
+}
+
+/* Ends the server said before we asked: one sample at a time needs few. */
+static struct msg pending[MAX_LIVE];
+static unsigned nr_pending;
+
+static void gone(void)
+{
+	kscen_diag(KSCEN_DIAG_WARNING, NULL, NOWHERE, "the sampler process is gone; "
+		   "samples fork from the runner from now on");
+	kscen_sampler_stop();
+}
+
+/* The server's next message of @type (for @pid, if > 0); false: it is gone. */
+static bool hear(int type, pid_t pid, struct msg *m)
+{
+	for (unsigned i = 0; type == MSG_EXIT && i < nr_pending; i++) {
+		if (pending[i].pid == pid) {
+			*m = pending[i];
+			pending[i] = pending[--nr_pending];
+			return true;
+		}
+	}
+	for (;;) {
+		ssize_t n;
+
+		do
+			n = recv(srv.sock, m, sizeof(*m), 0);
+		while (n < 0 && errno == EINTR);
+		if (n != sizeof(*m))
+			return false;
+		if (m->type == type && (m->type == MSG_START || m->pid == pid))
+			return true;
+		if (m->type == MSG_EXIT && nr_pending < MAX_LIVE)
+			pending[nr_pending++] = *m;
+	}
+}
+
+/* kscen_child's reap for a sample process: the server's word on its end. */
+static int reap(struct kscen_child *c)
+{
+	struct msg m;
+
+	if (srv.sock < 0 || !hear(MSG_EXIT, c->pid, &m)) {
+		if (srv.sock >= 0)
+			gone();
+		/* Without the server its child died with it (PDEATHSIG). */
+		c->status = W_EXITCODE(0, SIGKILL);
+		c->pid = -1;
+		return 0;
+	}
+	c->status = m.status;
+	c->ru = m.ru;
+	c->pid = -1;
+	return 0;
+}
+
+int kscen_sampler_spawn(const struct kscen_job *job, int fd, int procs_fd,
+			struct kscen_child *c)
+{
+	static char req[REQ_MAX];
+	struct buf b = { .p = req, .cap = sizeof(req) };
+	int fds[2] = { fd, procs_fd }, nfd = procs_fd >= 0 ? 2 : 1;
+	char cbuf[CMSG_SPACE(2 * sizeof(int))] = { 0 };
+	struct iovec iov;
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
+			     .msg_controllen = CMSG_SPACE(nfd * sizeof(int)) };
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
+	struct msg m;
+	ssize_t n;
+
+	if (srv.sock < 0)
+		return -ENOTCONN;
+	encode(job, &b);
+	if (b.full)
+		return -ENOTCONN;	/* too large a job: fork it ourselves */
+	iov = (struct iovec){ .iov_base = req, .iov_len = b.len };
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(nfd * sizeof(int));
+	memcpy(CMSG_DATA(cm), fds, nfd * sizeof(int));
+	do
+		n = sendmsg(srv.sock, &mh, MSG_NOSIGNAL);
+	while (n < 0 && errno == EINTR);
+	if (n < 0 && (errno == EMSGSIZE || errno == ENOBUFS))
+		return -ENOTCONN;	/* this one job: fork it ourselves */
+	if (n != (ssize_t)b.len || !hear(MSG_START, 0, &m)) {
+		gone();
+		return -ENOTCONN;
+	}
+	if (m.err)
+		return m.err;
+	c->pid = m.pid;
+	c->pgid = m.pid;	/* it made its group before anything else */
+	c->pidfd = syscall(SYS_pidfd_open, c->pid, 0);
+	c->out_fd = c->err_fd = -1;
+	c->failed = NULL;
+	c->reap = reap;
+	if (c->pidfd < 0) {	/* it ended already and is reaped: nothing to poll */
+		kill(-c->pgid, SIGKILL);
+		reap(c);
+		c->pid = -1;
+	}
+	return 0;
+}

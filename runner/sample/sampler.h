@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sampler.h - the fork server every sample process is started from
+ * (sampler.c), and the sample process's body (body.c).
+ */
+#ifndef KSCEN_SAMPLER_H
+#define KSCEN_SAMPLER_H
+
+#include "lib/child.h"
+#include "expand/jobs.h"
+
+/* What a sample process runs: one setup -> sample -> teardown. */
+struct kscen_sample_req {
+	const struct kscen_workload *w;
+	const void *params;
+	const struct kscen_capture *captures;
+	unsigned nr_captures;
+	unsigned nr_metrics;	/* the job's, captures included */
+	int verbose;
+	int fd;			/* the record's pipe */
+	int procs_fd;		/* the sample's cgroup, or -1 */
+};
+
+/* body.c: the sample process; writes the record, returns its exit status. */
+int kscen_sample_body(const struct kscen_sample_req *r);
+/* body.c: setup -> sample -> teardown of @r's workload, in this process. */
+struct kscen_sample_out;
+void kscen_take_sample(const struct kscen_sample_req *r, struct kscen_sample_out *out);
+
+/*
+ * Fork the server now, while the runner is small: before the scenario is
+ * expanded and any reference run loaded. 0, or -errno (samples are then
+ * forked from the runner itself, as they were before).
+ */
+int kscen_sampler_start(void);
+void kscen_sampler_stop(void);
+/* The server's pid, or -1 (tests). */
+pid_t kscen_sampler_pid(void);
+/*
+ * Start @job's sample process through the server, with @fd and @procs_fd:
+ * in its own process group, dying with us; @c gets its pid, pgid, pidfd and
+ * a reap hook (the server reaps it), so kscen_child_capture(), _finish()
+ * and _kill() treat it as one of ours. -ENOTCONN when there is no server;
+ * -errno otherwise.
+ */
+int kscen_sampler_spawn(const struct kscen_job *job, int fd, int procs_fd,
+			struct kscen_child *c);
+
+/*
+ * The request's encoding, for tests: @job into @p (0: it does not fit in
+ * @cap), and back into @r (params allocated, strings pointing into @p).
+ */
+size_t kscen_sampler_encode(const struct kscen_job *job, char *p, size_t cap);
+int kscen_sampler_decode(char *p, size_t len, struct kscen_sample_req *r);
+
+#endif

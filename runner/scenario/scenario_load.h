@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * scenario_load.h - the scenario/ stage's passes (file, shape, values) and
+ * what the loader shares with the stages above it: a percentage parsed,
+ * the defaults of repeat: auto, a libyaml error said at its place.
+ */
+#ifndef KSCEN_SCENARIO_LOAD_H
+#define KSCEN_SCENARIO_LOAD_H
+
+#include "lib/diag.h"
+#include "scenario.h"
+
+/*
+ * The passes of loading a scenario (scenario.c runs them in this order).
+ * Each reports its problems through diag.h as file:line:column and returns
+ * 0 or -EINVAL.
+ *  1. scenario_file.c: read the file (size capped), then libyaml's events:
+ *     syntax, aliases, depth, node count.
+ *  2. scenario_shape.c: libcyaml with schemas/scenario.h: the fixed keys,
+ *     required ones, scalar or list, the number of jobs; @tree (the libyaml
+ *     document of the same text) gives the positions.
+ *  3. scenario.c: values, parameters and the open mappings, from the tree.
+ */
+struct yaml_parser_s;
+struct yaml_document_s;
+struct kscen_doc;
+int kscen_scenario_read(const char *path, char **out, size_t *len);
+/* The same from an open @fd (kscen run - reads stdin), @name for messages. */
+int kscen_scenario_read_fd(const char *name, int fd, char **out, size_t *len);
+/* Any scenario's text: at most 1 MiB, no NUL byte. */
+int kscen_scenario_check_text(const char *file, const char *buf, size_t len);
+int kscen_scenario_prescan(const char *file, const char *buf, size_t len);
+int kscen_scenario_shape(const char *file, const char *buf, size_t len,
+			 struct yaml_document_s *tree, struct kscen_doc **doc);
+void kscen_scenario_shape_free(struct kscen_doc *doc);
+/* A libyaml parser's problem, at its position. */
+void kscen_yaml_error(const char *file, struct yaml_parser_s *p);
+/* "5%" or "5" -> 5: above 0, at most 100 (until_ci:, --until-ci). */
+int kscen_parse_pct(const char *text, double *out);
+/* repeat: auto defaults; see scenario.c. */
+#define KSCEN_AUTO_MIN_REPEAT 6
+#define KSCEN_AUTO_MAX_REPEAT 30
+#define KSCEN_AUTO_UNTIL_CI 5.0
+/* The time parameter that "timeout:" is parsed as. */
+extern const struct kscen_param kscen_timeout_param;
+
+#endif

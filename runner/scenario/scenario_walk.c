@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * scenario_walk.c - what every part of the third pass over a scenario's
+ * libyaml tree shares (scenario_walk.h): a problem said at its node
+ * through diag.h, at most MAX_ERRORS of them, and a scalar checked as a
+ * value of a parameter's type. scenario.c, scenario_job.c and
+ * scenario_map.c use it; it uses none of them.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "scenario_walk.h"
+#include "yaml_tree.h"
+
+#define MAX_ERRORS KSCEN_LOADER_MAX_ERRORS
+
+void kscen_vlerr(struct kscen_loader *ld, struct kscen_mark m, const char *fmt, va_list ap)
+{
+	char msg[1024];
+	unsigned long h = 5381;
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	/* Said once: a defaults: value every job inherits is checked for each. */
+	for (const char *c = msg; *c; c++)
+		h = h * 33 + (unsigned char)*c;
+	h = h * 33 + m.line * 1000003ul + m.col;
+	for (unsigned i = 0; i < ld->errors && i < MAX_ERRORS; i++)
+		if (ld->said[i] == h)
+			return;
+	if (ld->errors < MAX_ERRORS)
+		ld->said[ld->errors] = h;
+	if (++ld->errors > MAX_ERRORS) {
+		if (ld->errors == MAX_ERRORS + 1)
+			kscen_diag(KSCEN_DIAG_NOTE, ld->file, NOWHERE,
+				   "more errors not shown");
+		return;
+	}
+	kscen_file_error(ld->file, m, "%s", msg);
+}
+
+/* Report a problem at @m; only the first MAX_ERRORS are printed. */
+void kscen_lerr_at(struct kscen_loader *ld, struct kscen_mark m, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	kscen_vlerr(ld, m, fmt, ap);
+	va_end(ap);
+}
+
+/* Report a problem at node @n. */
+void kscen_lerr(struct kscen_loader *ld, yaml_node_t *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	kscen_vlerr(ld, kscen_ynode_mark(n), fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * "key:", "key: ~" and "key: null" are YAML's null, not a value: refused
+ * wherever a value is required, rather than read as the text "~" or "".
+ */
+bool kscen_lis_null(yaml_node_t *n)
+{
+	const char *s = kscen_yscalar(n);
+
+	return n->type == YAML_SCALAR_NODE &&
+	       n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+	       (!*s || !strcmp(s, "~") || !strcmp(s, "null") ||
+		!strcmp(s, "Null") || !strcmp(s, "NULL"));
+}
+
+/* A scalar field, checked as a value of @p's type. */
+int kscen_lcheck_scalar(struct kscen_loader *ld, yaml_node_t *n,
+			const struct kscen_param *p, struct kscen_value *v)
+{
+	return kscen_lcheck_text(ld, n, p, n->type == YAML_SCALAR_NODE ? kscen_yscalar(n) : NULL, v);
+}
+
+int kscen_lcheck_text(struct kscen_loader *ld, yaml_node_t *n,
+		      const struct kscen_param *p, const char *text,
+		      struct kscen_value *v)
+{
+	char err[256];
+
+	if (n->type != YAML_SCALAR_NODE) {
+		kscen_lerr(ld, n, "%s: must be a single value, not a %s", p->name,
+		     n->type == YAML_MAPPING_NODE ? "mapping" : "list");
+		return -EINVAL;
+	}
+	if (kscen_lis_null(n)) {
+		kscen_lerr(ld, n, "%s: needs a value, not null (quote it to mean the "
+		     "text: '%s')", p->name, kscen_yscalar(n));
+		return -EINVAL;
+	}
+	if (kscen_value_parse(p, text, v, err, sizeof(err))) {
+		kscen_lerr(ld, n, "%s", err);
+		return -EINVAL;
+	}
+	return 0;
+}
+

@@ -1,0 +1,435 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_report_layout.c - the tables people read, by value: units scaled
+ * and spelled alike (report/units.c), aligned columns (report/table.c),
+ * the mail of a run and of runs compared (report/mail.c,
+ * report/compare_model.c), line for line on the fixture run of
+ * test_report_model.c, whose jobs differ in every number shown.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/history.h"
+#include "report/report.h"
+#include "report/table.h"
+#include "lib/util.h"
+#include "tests.h"
+
+static char *compared(struct kscen_run **runs, unsigned nr, enum kscen_format fmt)
+{
+	struct kscen_refs *refs = kscen_xcalloc(nr, sizeof(*refs));
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	for (unsigned k = 1; k < nr; k++)
+		kscen_refs_single(&refs[k], runs[k], runs[0]);
+	kscen_compare_print(f, (const struct kscen_run *const *)runs, refs, nr, fmt);
+	fclose(f);
+	for (unsigned k = 1; k < nr; k++) {
+		refs[k].own = NULL;	/* the runs are the caller's */
+		kscen_refs_free(&refs[k]);
+	}
+	free(refs);
+	return buf;
+}
+
+
+/* @r reported in @fmt against @ref (NULL: none); the text, malloc'ed. */
+static char *reported(struct kscen_run *r, struct kscen_run *ref, enum kscen_format fmt)
+{
+	struct kscen_refs refs;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (ref)
+		kscen_refs_single(&refs, r, ref);
+	kscen_report(f, r, ref ? &refs : NULL, fmt);
+	fclose(f);
+	if (ref) {
+		refs.own = NULL;	/* the caller's */
+		kscen_refs_free(&refs);
+	}
+	return buf;
+}
+
+/* No line of @t over 72 columns or ending in a blank. */
+static void assert_mail_width(const char *t)
+{
+	for (const char *l = t; *l;) {
+		size_t n = strcspn(l, "\n");
+		char *line = kscen_xasprintf("%.*s", (int)n, l);
+
+		if (kscen_text_cols(line) > 72 || (n && l[n - 1] == ' '))
+			fail_msg("too wide or a trailing blank: '%s'", line);
+		free(line);
+		l += n + !!l[n];
+	}
+}
+
+/* Each line of @want, in order, as whole lines of @t. */
+static void assert_lines(const char *t, const char *want)
+{
+	char *w = kscen_xasprintf("\n%s", want), *at = strstr(t, w + 1) == t ?
+		(char *)t : strstr(t, w);
+
+	if (!at)
+		fail_msg("expected\n%s\nin\n%s", want, t);
+	free(w);
+}
+
+static void metric(struct kscen_metric *m, const char *name, const char *unit,
+		   const double *x, unsigned n)
+{
+	m->name = kscen_xstrdup(name);
+	m->unit = kscen_xstrdup(unit);
+	m->samples = kscen_xmalloc(n * sizeof(double));
+	memcpy(m->samples, x, n * sizeof(double));
+	m->nr_samples = n;
+	kscen_summarize(m->samples, n, &m->sum);
+}
+
+void test_units_scaled_and_spelled_alike(void **state)
+{
+	static const struct {
+		const char *unit;
+		double v;
+		int style;
+		const char *shown;
+		double scale;
+	} cases[] = {
+		{ "s", 0.000943, -1, "us", 1e6 },	/* exec's user_time */
+		{ "s", 0.0236, -1, "ms", 1e3 },
+		{ "s", 90, -1, "s", 1 },
+		{ "s", 0, -1, "s", 1 },			/* 0 stays put */
+		{ "usecs", 253438, KSCEN_TIME_SI, "ms", 1e-3 },	/* cgroup_cpu in exec */
+		{ "usecs", 1158, KSCEN_TIME_SI, "ms", 1e-3 },
+		{ "usecs/op", 12967, -1, "msecs/op", 1e-3 },
+		{ "usecs/op", 78.6, -1, "usecs/op", 1 },
+		{ "nsecs/op", 0.5, -1, "nsecs/op", 1 },	/* nothing below ns */
+		{ "ms total wait", 0.5, -1, "us total wait", 1e3 },
+		{ "usec", 2500, KSCEN_TIME_SECS, "msecs", 1e-3 },
+		{ "secs", 0.002, -1, "msecs", 1e3 },
+		{ "seconds", 0.5, KSCEN_TIME_SEC, "msec", 1e3 },
+		{ "ops/sec", 1e6, KSCEN_TIME_SI, "ops/sec", 1 },	/* not a time */
+		{ "secsx", 0.5, -1, "secsx", 1 },
+		{ "", 3, -1, "", 1 },
+	};
+	static const struct {
+		const char *name, *unit, *shown, *label;
+	} labels[] = {
+		{ "usecs/op", "usecs/op", "msecs/op", "msecs/op" },
+		{ "wall_time", "s", "ms", "ms (wall_time)" },
+		{ "msecs per waker", "ms", "us", "us per waker" },
+		{ "clat p50", "usec", "msec", "msec (clat p50)" },
+		{ "for_each_set_bit usec", "usec", "usec", "usec (for_each_set_bit usec)" },
+		{ "ops/sec", "ops/sec", "ops/sec", "ops/sec" },
+		{ "x", "", "", "x" },
+		{ "wait", "ms total wait", "us total wait", "us total wait (wait)" },
+	};
+	const double wall[] = { 0.0236, 0.0230, 0.0241, 0.0238, 0.0233 };
+	const double user[] = { 0.000943, 0.000950, 0.000941, 0.000939, 0.000948 };
+	const double cg[] = { 1158, 1160, 1149, 1170, 1155 };
+	struct kscen_run *r = kscen_xcalloc(1, sizeof(*r));
+	struct kscen_job_result *j;
+	struct kscen_num st;
+	char buf[128], *t;
+
+	(void)state;
+	for (unsigned i = 0; i < ARRAY_SIZE(cases); i++) {
+		kscen_unit_scale(cases[i].unit, cases[i].v, cases[i].style, &st);
+		if (strcmp(st.unit, cases[i].shown) || st.scale != cases[i].scale)
+			fail_msg("%g %s: %s x %g, expected %s x %g", cases[i].v,
+				 cases[i].unit, st.unit, st.scale, cases[i].shown,
+				 cases[i].scale);
+	}
+	for (unsigned i = 0; i < ARRAY_SIZE(labels); i++) {
+		struct kscen_metric m = { .name = (char *)labels[i].name,
+					  .unit = (char *)labels[i].unit };
+
+		snprintf(st.unit, sizeof(st.unit), "%s", labels[i].shown);
+		kscen_metric_label(&m, &st, buf, sizeof(buf));
+		assert_string_equal(buf, labels[i].label);
+	}
+	assert_int_equal(kscen_unit_time_style("usecs/op"), KSCEN_TIME_SECS);
+	assert_int_equal(kscen_unit_time_style("us"), KSCEN_TIME_SI);
+	assert_int_equal(kscen_unit_time_style("usec"), KSCEN_TIME_SEC);
+	assert_int_equal(kscen_unit_time_style("user"), -1);
+
+	/* exec: its wall time's style for every time, each scaled alone */
+	r->nr_jobs = 1;
+	r->jobs = j = kscen_xcalloc(1, sizeof(*j));
+	j->id = kscen_xstrdup("e/command=true");
+	j->name = kscen_xstrdup("e");
+	j->converged = -1;
+	j->nr_metrics = 3;
+	j->metrics = kscen_xcalloc(3, sizeof(*j->metrics));
+	metric(&j->metrics[0], "wall_time", "s", wall, 5);
+	metric(&j->metrics[1], "user_time", "s", user, 5);
+	metric(&j->metrics[2], "cgroup_cpu", "usecs", cg, 5);
+	assert_int_equal(kscen_job_time_style(j), KSCEN_TIME_SI);
+	t = reported(r, NULL, KSCEN_FMT_TEXT);
+	assert_lines(t, "               23.6 ms (wall_time)   (median of 5, 93.8% CI ±2.3%, CV 1.8%)\n"
+		     "                943 us (user_time)\n"
+		     "               1.16 ms (cgroup_cpu)\n");
+	free(t);
+	kscen_run_free(r);
+}
+
+void test_table_aligns_columns_and_headings(void **state)
+{
+	struct kscen_table t;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	static const char *const rows[][4] = {
+		{ "job", "old", "", "change" },
+		{ "a", "100", "±2%", "~" },
+		{ "bb", "FAILED", "", "" },
+		{ "c", "12,345", "±10%", "+5.0%" },
+		{ "d\x1b[2J", "-3.5", "", "-" },
+	};
+
+	(void)state;
+	kscen_table_init(&t, 4);
+	t.col[1].right = t.col[2].right = t.col[3].right = true;
+	t.col[2].gap = 1;
+	t.col[2].joined = true;
+	for (unsigned r = 0; r < ARRAY_SIZE(rows); r++) {
+		kscen_table_row(&t);
+		for (unsigned c = 0; c < 4; c++)
+			kscen_table_set(&t, r, c, "%s", rows[r][c]);
+	}
+	kscen_table_print(f, &t, NULL, "> ");
+	/* without the CIs: "FAILED" has only its own column */
+	kscen_table_print(f, &t, (bool[]){ true, true, false, true }, "> ");
+	fclose(f);
+	assert_string_equal(buf,
+		"> job            old  change\n"
+		"> a         100  ±2%       ~\n"
+		"> bb          FAILED\n"
+		"> c      12,345 ±10%   +5.0%\n"
+		"> d?[2J    -3.5            -\n"
+		"> job       old  change\n"
+		"> a         100       ~\n"
+		"> bb     FAILED\n"
+		"> c      12,345   +5.0%\n"
+		"> d?[2J    -3.5       -\n");
+	free(buf);
+	assert_int_equal(kscen_table_width(&t, NULL), 26);
+	kscen_table_free(&t);
+}
+
+void test_mail_run_table_says_n_and_confidence(void **state)
+{
+	struct kscen_run *r = kscen_test_sample_run(1.1), *ref = kscen_test_sample_run(1);
+	char *t = reported(r, ref, KSCEN_FMT_MAIL);
+
+	(void)state;
+	assert_mail_width(t);
+	/* n and the true confidence in the first line; to base, to prev, vs last */
+	assert_lines(t, "a (exec): usecs (lat), lower is better, n=6, 95% CI\n"
+		     "  y=1\n"
+		     "  x  usecs  CI  to base  to prev  vs last\n"
+		     "  0    100 ±2%                          ~\n"
+		     "  1    110 ±2%   +10.0%   +10.0%   +10.0%\n"
+		     "  2     FAILED\n"
+		     "\n"
+		     "b (exec): ms (lat), lower is better, n=6, 95% CI\n"
+		     "  x=0 y=1\n"
+		     "    ms  CI  vs last\n"
+		     "  2.00 ±2%        ~\n");
+	assert_lines(t, "3 ok, 0 skipped, 1 failed\n");
+	assert_null(strstr(t, "Every change is ~"));
+	assert_null(strstr(t, "results:"));
+	free(t);
+	kscen_run_free(r);
+	kscen_run_free(ref);
+}
+
+/* Three runs of the fixture: a/x=1 at 1, 1.1 and 0.5 times; named A, B, C. */
+static void three_runs(struct kscen_run **runs)
+{
+	static const double slow[3] = { 1, 1.1, 0.5 };
+
+	for (unsigned k = 0; k < 3; k++) {
+		runs[k] = kscen_test_sample_run(slow[k]);
+		runs[k]->path = kscen_xasprintf("%c.yaml", 'A' + k);
+	}
+}
+
+void test_mail_compare_old_new_change(void **state)
+{
+	struct kscen_run *runs[3];
+	char *t;
+
+	(void)state;
+	three_runs(runs);
+	t = compared(runs, 2, KSCEN_FMT_MAIL);
+	assert_mail_width(t);
+	/* benchstat's layout: each median with its CI, the change, geomean */
+	assert_lines(t, "old: 2026-12-03T08:00Z, kernel\n"
+		     "new: 2026-12-03T08:00Z, kernel\n"
+		     "\n"
+		     "a (exec): usecs (lat), lower is better, n=6, 95% CI\n"
+		     "  y=1\n"
+		     "        x      old      new  change\n"
+		     "        0  100 ±2%  100 ±2%       ~\n"
+		     "        1  100 ±2%  110 ±2%  +10.0%\n"
+		     "        2   FAILED   FAILED\n"
+		     "  geomean  100      105       +4.9%\n"
+		     "\n"
+		     "b (exec): ms (lat), lower is better, n=6, 95% CI\n"
+		     "  x=0 y=1\n"
+		     "       old       new  change\n"
+		     "  2.00 ±2%  2.00 ±2%       ~\n");
+	assert_lines(t, "not compared: a/x=2: did not run in both\n"
+		     "3 jobs compared, 0 only in old, 1 not compared\n");
+	free(t);
+
+	t = compared(runs, 2, KSCEN_FMT_MARKDOWN);
+	assert_lines(t, "### a (`exec`): usecs (lat), lower is better, n=6, 95% CI\n"
+		     "\n"
+		     "In every job: `y=1`\n"
+		     "\n"
+		     "| x | old | new | change |\n"
+		     "|---|---:|---:|---|\n"
+		     "| 0 | 100 ±2% | 100 ±2% | +0.0% [-2.0% .. +2.0%] ~ (p=1.000 n=6+6; "
+		     "in-run noise only (0 earlier runs)) |\n"
+		     "| 1 | 100 ±2% | 110 ±2% | +10.0% [+7.8% .. +12.2%] worse (p=0.005 "
+		     "n=6+6; in-run noise only (0 earlier runs)) |\n"
+		     "| 2 | FAILED | FAILED |  |\n"
+		     "| geomean | 100 | 105 | +4.9% |\n");
+	assert_lines(t, "| job | old | new | change |\n"
+		     "|---|---:|---:|---|\n"
+		     "| b/x=0 | 2.00 ±2% | 2.00 ±2% | +0.0% [-2.0% .. +2.0%] ~ (p=1.000 "
+		     "n=6+6; in-run noise only (0 earlier runs)) |\n");
+	free(t);
+
+	t = compared(runs, 2, KSCEN_FMT_TEXT);
+	assert_lines(t, "## a: usecs (lat), lower is better, n=6, 95% CI\n"
+		     "job          old      new  change\n"
+		     "a/x=0    100 ±2%  100 ±2%  +0.0% [-2.0% .. +2.0%] ~ (p=1.000 n=6+6; "
+		     "in-run noise only (0 earlier runs))\n"
+		     "a/x=1    100 ±2%  110 ±2%  +10.0% [+7.8% .. +12.2%] worse (p=0.005 "
+		     "n=6+6; in-run noise only (0 earlier runs))\n"
+		     "a/x=2     FAILED   FAILED\n"
+		     "geomean  100      105      +4.9%\n");
+	free(t);
+	for (int k = 0; k < 3; k++)
+		kscen_run_free(runs[k]);
+}
+
+void test_compare_three_runs_side_by_side(void **state)
+{
+	struct kscen_run *runs[3];
+	char *t;
+
+	(void)state;
+	three_runs(runs);
+	t = compared(runs, 3, KSCEN_FMT_MAIL);
+	assert_mail_width(t);
+	assert_lines(t, "A: 2026-12-03T08:00Z, kernel\n"
+		     "B: 2026-12-03T08:00Z, kernel\n"
+		     "C: 2026-12-03T08:00Z, kernel\n"
+		     "\n"
+		     "a (exec): usecs (lat), lower is better, n=6, 95% CI\n"
+		     "  y=1\n"
+		     "        x        A        B  change        C  change\n"
+		     "        0  100 ±2%  100 ±2%       ~  100 ±2%       ~\n"
+		     "        1  100 ±2%  110 ±2%  +10.0%   50 ±2%  -50.0%\n"
+		     "        2   FAILED   FAILED           FAILED\n"
+		     "  geomean  100      105       +4.9%   71      -29.3%\n");
+	assert_lines(t, "not compared in B: a/x=2: did not run in both\n"
+		     "not compared in C: a/x=2: did not run in both\n"
+		     "6 changes against A, 0 jobs missing, 2 not compared\n");
+	free(t);
+
+	t = compared(runs, 3, KSCEN_FMT_TEXT);
+	assert_lines(t, "# A: A.yaml (2026-12-03T08:00:00Z, load ?)\n"
+		     "# B: B.yaml (2026-12-03T08:00:00Z, load ?)\n"
+		     "# C: C.yaml (2026-12-03T08:00:00Z, load ?)\n");
+	assert_lines(t, "job            A        B  change                                C  change\n"
+		     "a/x=0    100 ±2%  100 ±2%  +0.0% [-2.0% .. +2.0%] ~        100 ±2%  "
+		     "+0.0% [-2.0% .. +2.0%] ~\n"
+		     "a/x=1    100 ±2%  110 ±2%  +10.0% [+7.8% .. +12.2%] worse   50 ±2%  "
+		     "-50.0% [-51.0% .. -49.0%] better\n");
+	free(t);
+
+	/* CSV: one table, the run each row is of first; JSON: an array */
+	t = compared(runs, 3, KSCEN_FMT_CSV);
+	assert_true(!strncmp(t, "run,id,name,", 12));
+	assert_lines(t, "B.yaml,a/x=1,a,exec,ok,lat,usecs,lower,6,110.00000000000001,");
+	assert_non_null(strstr(t, ",1.1,1.07822,1.12222,0.004922,worse\n"));
+	assert_lines(t, "C.yaml,a/x=1,a,exec,ok,lat,usecs,lower,6,50,");
+	assert_non_null(strstr(t, ",0.5,0.490099,0.510101,0.004922,better\n"));
+	assert_null(strstr(t, "\nA.yaml,"));
+	free(t);
+	t = compared(runs, 3, KSCEN_FMT_JSON);
+	assert_true(!strncmp(t, "[\n{\n", 4));
+	assert_non_null(strstr(t, "\n}\n,\n{\n  \"format\": 2,\n  \"kscen\": null,\n  \"scenario\": \"m\","));
+	assert_non_null(strstr(t, "\"path\": \"B.yaml\""));
+	assert_non_null(strstr(t, "\"path\": \"C.yaml\""));
+	assert_true(!strcmp(t + strlen(t) - 4, "}\n]\n"));
+	free(t);
+	for (int k = 0; k < 3; k++)
+		kscen_run_free(runs[k]);
+}
+
+/* Keep the first @n samples of every metric of @r. */
+static void keep_samples(struct kscen_run *r, unsigned n)
+{
+	for (unsigned i = 0; i < r->nr_jobs; i++)
+		for (unsigned k = 0; k < r->jobs[i].nr_metrics; k++) {
+			struct kscen_metric *m = &r->jobs[i].metrics[k];
+
+			m->nr_samples = n < m->nr_samples ? n : m->nr_samples;
+			kscen_summarize(m->samples, m->nr_samples, &m->sum);
+		}
+}
+
+void test_mail_says_why_every_change_is_tilde(void **state)
+{
+	struct kscen_run *runs[3];
+	char *t;
+
+	(void)state;
+	three_runs(runs);
+	for (unsigned k = 0; k < 3; k++)
+		keep_samples(runs[k], 3);
+	t = reported(runs[1], runs[0], KSCEN_FMT_MAIL);
+	assert_mail_width(t);
+	assert_lines(t, "a (exec): usecs (lat), lower is better, n=3, 75% CI\n");
+	assert_lines(t, "  1    110 ±1%        ~        ~        ~\n");
+	assert_lines(t, "Every change is ~: 3 samples a side are too few for a 95% CI of a change\n"
+		     "(it takes 4: -r 4 or more).\n");
+	free(t);
+	t = compared(runs, 2, KSCEN_FMT_MAIL);
+	assert_lines(t, "Every change is ~: 3 samples a side are too few for a 95% CI of a change\n");
+	free(t);
+	t = reported(runs[1], runs[0], KSCEN_FMT_MARKDOWN);
+	assert_lines(t, "Every change is ~: 3 samples a side are too few for a 95% CI of a change "
+		     "(it takes 4: -r 4 or more).\n");
+	free(t);
+	/* one more sample, and a change can be told: no such line */
+	for (unsigned k = 0; k < 3; k++) {
+		kscen_run_free(runs[k]);
+		runs[k] = NULL;
+	}
+	three_runs(runs);
+	for (unsigned k = 0; k < 3; k++)
+		keep_samples(runs[k], 4);
+	t = reported(runs[1], runs[0], KSCEN_FMT_MAIL);
+	assert_lines(t, "  1    110 ±1%   +10.0%   +10.0%   +10.0%\n");
+	assert_null(strstr(t, "Every change is ~"));
+	free(t);
+	for (int k = 0; k < 3; k++)
+		kscen_run_free(runs[k]);
+}
