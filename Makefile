@@ -3,11 +3,15 @@
 #   make          build ./kscen
 #   make run      install what is missing, build, run scenarios/breakpoints.yaml
 #   make test     build and run every test (unit, then end to end)
+#   make golden   write tests/golden/*.out again from what kscen prints now
+#   make mutate   the tests' mutation score (tests/mutate/; MUTATE_JOBS=2,
+#                 MUTATE_ARGS='runner/stats/stats.c' for one file); about an hour
 #   make test-vm  every kscen vm / kscen ab test (kernels under QEMU)
 #   make test-docs the README's examples as written, at full length (minutes)
 #   make asan     the same tests against an ASan/UBSan build
 #   make fuzz     build the libFuzzer targets (clang), replay their regression
-#                 inputs, then fuzz each for FUZZ_SECONDS (default 60)
+#                 inputs, then fuzz each for FUZZ_SECONDS (default 60); make
+#                 test replays the inputs without libFuzzer (fuzz-replay-X)
 #   make examples build the example workload module, examples/example.so
 #   make install  PREFIX=/usr/local DESTDIR=: the binary, kscen(1) and
 #                 kscen-scenario(5), bash completion, the example scenarios,
@@ -71,7 +75,7 @@ endif
 
 .DELETE_ON_ERROR:
 .PHONY: all run test unit e2e asan deps clean FORCE test-vm test-docs fuzz fuzz-build \
-	install uninstall man examples
+	install uninstall man examples golden mutate
 
 
 all: kscen
@@ -164,8 +168,22 @@ run: deps
 # The unit tests (cmocka) and each area of tests/e2e/ print their counts;
 # the last line adds them up: "N passed, N failed, N skipped".
 test: deps
-	$(Q)$(MAKE) --no-print-directory kscen $(BUILD)/unit-tests examples
+	$(Q)$(MAKE) --no-print-directory kscen $(BUILD)/unit-tests $(FUZZ_REPLAY) examples
 	$(Q)tests/run-all.sh $(BUILD)/unit-tests ./kscen
+
+# The golden reports (tests/golden/cases) as kscen prints them now: a change
+# of output is then a diff to review in the commit that makes it.
+golden:
+	$(Q)$(MAKE) --no-print-directory kscen
+	$(Q)tests/e2e/golden.sh ./kscen --update
+
+# The tests' mutation score: each small change to the code that computes
+# and prints numbers (tests/mutate/targets), alone, in a scratch copy of
+# the tree, built and tested; killed / total and each survivor.
+MUTATE_JOBS ?= 2
+mutate:
+	$(Q)$(MAKE) --no-print-directory kscen $(BUILD)/unit-tests
+	$(Q)tests/mutate/mutate.py -j $(MUTATE_JOBS) $(MUTATE_ARGS)
 
 # Every kscen vm / kscen ab test: two kernels booted under QEMU, with the
 # faults (make test runs one boot); about two minutes under TCG.
@@ -181,7 +199,8 @@ asan:
 	$(Q)$(MAKE) --no-print-directory deps
 	$(Q)$(MAKE) --no-print-directory BUILD=build-asan \
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
-		build-asan/kscen build-asan/unit-tests examples
+		build-asan/kscen build-asan/unit-tests \
+		$(FUZZ_TARGETS:%=build-asan/fuzz-replay-%) examples
 	$(Q)ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		tests/run-all.sh build-asan/unit-tests build-asan/kscen
 
@@ -197,6 +216,14 @@ $(BUILD)/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(LIBOBJS)
 	$(Q)$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 
 .SECONDARY: $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/fuzz_%.o)
+
+# The same targets replaying their inputs without libFuzzer, built by the
+# normal compiler for make test (tests/e2e/fuzz.sh): tests/fuzz/replay.c.
+FUZZ_REPLAY := $(FUZZ_TARGETS:%=$(BUILD)/fuzz-replay-%)
+.SECONDARY: $(BUILD)/tests/fuzz/replay.o
+$(BUILD)/fuzz-replay-%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/replay.o $(LIBOBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 fuzz-build:
 	$(Q)$(MAKE) --no-print-directory deps

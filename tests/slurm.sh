@@ -1,11 +1,12 @@
 #!/bin/bash
 # slurm.sh KSCEN - deploy/slurm on a real single-node Slurm: start munged,
-# slurmctld and slurmd on this machine (private state, ports 16817/16818),
-# submit a 4-task array of tests/fixtures/e2e/shard.yaml with its dependent
-# merge (deploy/slurm/submit.sh), and check that the merged run holds
-# exactly the jobs of the unsharded plan. Stops every daemon it started.
-# SKIPs with the reason when Slurm cannot start here. Run from the
-# repository root; KSCEN_SLURM_REPORT=FILE keeps the merged report.
+# slurmctld and slurmd on this machine (private state, the first two free
+# ports from 16817), submit a 4-task array of tests/fixtures/e2e/shard.yaml
+# with its dependent merge (deploy/slurm/submit.sh), and check that the
+# merged run holds exactly the jobs of the unsharded plan. Stops every
+# daemon it started. SKIPs with the reason when Slurm cannot start here.
+# Run from the repository root; KSCEN_SLURM_REPORT=FILE keeps the merged
+# report.
 set -u
 kscen=$(realpath "${1:-./kscen}")
 passed=0 failed=0 skipped=0
@@ -30,10 +31,13 @@ for b in munged slurmctld slurmd sbatch squeue; do
 	command -v $b >/dev/null || { skip slurm_array_merge "$b not installed (apt-get install slurmctld slurmd slurm-client munge)"; finish; }
 done
 [ "$(id -u)" = 0 ] || { skip slurm_array_merge "needs root to run slurmd and munged"; finish; }
-for port in 16817 16818; do
-	if ss -ltn 2>/dev/null | grep -q ":$port "; then
-		skip slurm_array_merge "port $port in use"; finish; fi
+# the first free pair of ports from 16817: another test run may hold one
+port=
+for k in $(seq 0 49); do
+	p=$((16817 + 2 * k))
+	ss -ltn 2>/dev/null | grep -q ":$p \|:$((p + 1)) " || { port=$p; break; }
 done
+[ -n "$port" ] || { skip slurm_array_merge "ports 16817-16916 in use"; finish; }
 
 # munged: its own socket and state, run as munge (it refuses root).
 key=/etc/munge/munge.key
@@ -49,7 +53,7 @@ runuser -u munge -- munged -F --socket="$tmp/munge/sock" --key-file="$tmp/munge/
 	--pid-file="$tmp/munge/pid" --log-file="$tmp/munge/log" \
 	--seed-file="$tmp/munge/seed" >"$tmp/munged.out" 2>&1 &
 pids+=($!)
-for _ in $(seq 50); do [ -S "$tmp/munge/sock" ] && break; sleep 0.1; done
+for _ in $(seq 600); do [ -S "$tmp/munge/sock" ] && break; sleep 0.1; done
 [ -S "$tmp/munge/sock" ] || { skip slurm_array_merge "munged did not start: $(tail -3 "$tmp/munged.out" "$tmp/munge/log" 2>/dev/null)"; finish; }
 
 host=$(hostname -s)
@@ -70,8 +74,8 @@ SelectType=select/cons_tres
 SelectTypeParameters=CR_CPU
 MpiDefault=none
 ReturnToService=2
-SlurmctldPort=16817
-SlurmdPort=16818
+SlurmctldPort=$port
+SlurmdPort=$((port + 1))
 StateSaveLocation=$tmp/ctld
 SlurmdSpoolDir=$tmp/d
 SlurmctldPidFile=$tmp/ctld.pid
@@ -85,8 +89,10 @@ slurmctld -D -i >"$tmp/ctld.out" 2>&1 &
 pids+=($!)
 slurmd -D >"$tmp/d.out" 2>&1 &
 pids+=($!)
+# deadlines, not durations: generous for a loaded machine, reached at once
+# on a quiet one
 up=0
-for _ in $(seq 100); do
+for _ in $(seq 600); do
 	sinfo -h -o %T 2>/dev/null | grep -Eq '^(idle|mixed|allocated)' && { up=1; break; }
 	sleep 0.2
 done
@@ -102,7 +108,7 @@ ids=$(cd "$tmp" && KSCEN=$kscen KSCEN_RESULTS=$tmp/results KSCEN_ARGS="-r 1" \
 jid=$(echo "$ids" | sed -n 's/^shards: \([0-9]*\) .*/\1/p')
 [ -n "$jid" ] || { fail slurm_array_merge "submit: $ids"; finish; }
 merged=$tmp/results/$jid.merged.yaml
-for _ in $(seq 300); do
+for _ in $(seq 1500); do
 	[ -z "$(squeue -h 2>/dev/null)" ] && break
 	sleep 0.2
 done

@@ -371,3 +371,25 @@ int cmd_stream_jobs(const char *path, unsigned long max_jobs, bool print,
 	kscen_scenario_free(s);
 	return ret;
 }
+
+unsigned cmd_print_jobs(const struct kscen_jobs *jobs, const char *filter,
+			unsigned k, unsigned n, unsigned long all, const char *balance)
+{
+	unsigned shown = 0;
+
+	for (unsigned i = 0; i < jobs->nr; i++) {
+		if (filter && fnmatch(filter, jobs->job[i].id, 0))
+			continue;
+		printf("%s\n", jobs->job[i].id);
+		shown++;
+	}
+	if (!n)
+		printf("%u job%s\n", shown, shown == 1 ? "" : "s");
+	else if (balance)
+		printf("%u job%s (shard %u/%u of %lu jobs, balanced by the job durations "
+		       "of %s)\n", shown, shown == 1 ? "" : "s", k, n, all, balance);
+	else
+		printf("%u job%s (shard %u/%u of %lu jobs)\n", shown, shown == 1 ? "" : "s",
+		       k, n, all);
+	return shown;
+}

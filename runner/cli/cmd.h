@@ -177,4 +177,13 @@ int cmd_load_result(const char *arg, struct kscen_run **out);
 char *cmd_runs_dir(const char *arg, const char *results);
 
 
+/*
+ * The jobs as `kscen plan` lists them: the ids @filter keeps (NULL: all),
+ * one a line, then their number, and with @n the shard @k/@n of @all jobs
+ * they are and the run that balanced it (@balance, or NULL). Returns that
+ * number.
+ */
+unsigned cmd_print_jobs(const struct kscen_jobs *jobs, const char *filter,
+			unsigned k, unsigned n, unsigned long all, const char *balance);
+
 #endif

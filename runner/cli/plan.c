@@ -65,19 +65,7 @@ int cmd_plan(int argc, char **argv)
 		free(balance);
 		return cmd_no_match("plan", "--filter", filter, argv[optind]);
 	}
-	shown = 0;
-	for (unsigned i = 0; i < jobs.nr; i++) {
-		if (filter && fnmatch(filter, jobs.job[i].id, 0))
-			continue;
-		printf("%s\n", jobs.job[i].id);
-		shown++;
-	}
-	if (balance)
-		printf("%u job%s (shard %u/%u of %lu jobs, balanced by the job durations "
-		       "of %s)\n", shown, shown == 1 ? "" : "s", sk, sn, nr, balance);
-	else
-		printf("%u job%s (shard %u/%u of %lu jobs)\n", shown, shown == 1 ? "" : "s",
-		       sk, sn, nr);
+	cmd_print_jobs(&jobs, filter, sk, sn, nr, balance);
 	free(balance);
 	kscen_jobs_free(&jobs);
 	kscen_scenario_free(s);

@@ -93,9 +93,17 @@ static int run_phases(struct run_cmd *rc, int argc, char **argv, int first)
 
 	if (!rc->resume && !rc->src && argc - first != 1)
 		return cmd_usage_error(rc->cmd, "needs one scenario file (- reads it from stdin)");
+	if (rc->dry_run && rc->resume)
+		return cmd_usage_error(rc->cmd, "--dry-run lists a scenario's jobs, not a "
+				       "journal's");
 	if ((code = run_cmd_load(rc, !rc->src && first < argc ? argv[first] : NULL)) ||
 	    (code = run_cmd_check(rc)))
 		return code;
+	if (rc->dry_run) {	/* the jobs the rounds would take, nothing made */
+		cmd_print_jobs(&rc->jobs, rc->ro.filter, rc->sk, rc->sn, rc->total,
+			       rc->balance);
+		return 0;
+	}
 	run_cmd_new(rc, argc, argv);
 	run_cmd_take(rc);
 	run_cmd_store(rc);
@@ -152,6 +160,9 @@ static int run_main(struct cmd_run_source *src, int argc, char **argv)
 		OPT_STRING(0, "resume", &rc.resume, "JOURNAL",
 			   "finish a run cut short (SIGKILL, power loss, a\n"
 			   "failed save) from its journal, beside its result"),
+		OPT_BOOL('n', "dry-run", &rc.dry_run,
+			 "take nothing: list the jobs the run would take, in\n"
+			 "order, as kscen plan does, and their number"),
 		OPT__QUIET(&rc.ro.quiet, "no progress on stderr"),
 		OPT__VERBOSE(&kscen_verbose, "every sample on stderr"),
 		OPT_END(),
@@ -178,7 +189,8 @@ static int run_main(struct cmd_run_source *src, int argc, char **argv)
 		 * costs the same whatever the matrix or the reference run holds.
 		 */
 		kscen_noise_init();	/* inherited by the server's samples */
-		kscen_sampler_start();
+		if (!rc.dry_run)
+			kscen_sampler_start();
 		code = run_phases(&rc, argc, argv, first);
 	}
 	/*

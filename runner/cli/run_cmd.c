@@ -165,7 +165,7 @@ int run_cmd_check(struct run_cmd *rc)
 		return EXIT_USAGE;
 	if ((rc->gate > 0 || rc->fdr > 0) && rc->rs.kind == KSCEN_REF_NONE)
 		return cmd_usage_error(rc->cmd, "--gate needs a reference: not --compare none");
-	if (!rc->no_save && (ret = kscen_result_dir_ready(rc->results, rc->s->name))) {
+	if (!rc->no_save && !rc->dry_run && (ret = kscen_result_dir_ready(rc->results, rc->s->name))) {
 		fprintf(stderr, "kscen %s: cannot store runs in %s/%s: %s\n",
 			rc->cmd, rc->results, rc->s->name, strerror(-ret));
 		return EXIT_USAGE;

@@ -30,6 +30,7 @@ struct run_cmd {
 	double gate, fdr, until_ci;
 	enum kscen_format fmt;
 	bool no_save, bisect;
+	bool dry_run;			/* list the jobs, take nothing */
 	bool whole_plan;		/* keep every job; --filter picks as it runs */
 	struct kscen_run_opts ro;	/* ro.sample: samples taken elsewhere */
 	/* what the phases make, all freed by run_cmd_fini() */

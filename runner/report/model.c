@@ -44,19 +44,25 @@ bool kscen_entry_param_fixed(const struct kscen_run *run, unsigned first,
  * unless a noise policy dropped a sample of either;
  * where the history of @refs holds the same pair, its run-to-run drift
  * widens the interval (drift.c).
+ * unless a noise policy dropped a sample of either. A metric of another unit
+ * there is no baseline of this one (833 us is not +66300% over 1.25 ms): no
+ * delta.
  */
 static bool ref_change(const struct kscen_run *run, const struct kscen_refs *refs,
 		       const struct kscen_job_result *j, const char *ref,
 		       struct kscen_change *c)
 {
-	const struct kscen_metric *m = kscen_primary(j);
+	const struct kscen_metric *m = kscen_primary(j), *om;
 	const struct kscen_job_result *b;
 	struct kscen_drift d;
 
 	if (!m || !ref || !j->id || !strcmp(ref, j->id))
 		return false;
 	b = kscen_run_find(run, ref);
-	if (!kscen_change_compute(kscen_find_metric(b, m->name), m,
+	om = kscen_find_metric(b, m->name);
+	if (om && strcmp(kscen_str(om->unit), kscen_str(m->unit)))
+		return false;
+	if (!kscen_change_compute(om, m,
 				  kscen_rounds_whole(j) && (!b || kscen_rounds_whole(b)), c))
 		return false;
 	if (refs && refs->hist.nr) {

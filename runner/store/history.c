@@ -318,11 +318,30 @@ void kscen_refs_single(struct kscen_refs *r, const struct kscen_run *run,
 	pick_main(r);
 }
 
+/*
+ * The run of @h stored at @path, which the run reported names @name: read
+ * once, it is one run of the drift however its references name it.
+ */
+static struct kscen_run *in_history(struct kscen_history *h, const char *path,
+				    const char *name)
+{
+	for (unsigned i = 0; i < h->nr; i++) {
+		if (strcmp(kscen_str(h->run[i]->path), path))
+			continue;
+		if (strcmp(path, name)) {
+			free(h->run[i]->path);
+			h->run[i]->path = kscen_xstrdup(name);	/* as the run named it */
+		}
+		return h->run[i];
+	}
+	return NULL;
+}
+
 /* A stored reference path, as written or beside the run that names it. */
 static struct kscen_run *load_ref(struct kscen_history *h, const char *path,
 				  const char *beside)
 {
-	struct kscen_run *run = NULL;
+	struct kscen_run *run = NULL, *have;
 	char *alt;
 
 	for (unsigned i = 0; i < h->nr; i++)
@@ -350,11 +369,14 @@ static struct kscen_run *load_ref(struct kscen_history *h, const char *path,
 		char *d = dir_of(beside), *p = kscen_xstrdup(path);
 
 		alt = kscen_xasprintf("%s/%s", d, basename(p));
-		if (kscen_result_load_err(alt, &run, NULL, 0))
-			run = NULL;
-		free(alt);
 		free(d);
 		free(p);
+		have = in_history(h, alt, path);
+		if (have || kscen_result_load_err(alt, &run, NULL, 0))
+			run = NULL;
+		free(alt);
+		if (have)
+			return have;
 	}
 	if (!run)
 		return NULL;

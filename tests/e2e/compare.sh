@@ -21,7 +21,7 @@ for key in cv ci_low ci_high outliers bimodal governor smt mitigations thp isolc
 	   nohz_full loadavg; do
 	grep -Eq "^ *(- )?$key:" "$g1" && pass "result_has_$key" || fail "result_has_$key" "missing in $g1"
 done
-sleep 1
+new_second
 E2E_COST=200 run "$kscen" run -q -o "$res" --gate 50 $fx/e2e/gate.yaml
 if [ $rc = 1 ] && grep -q '^# gate 50%: FAILED' "$tmp/out" &&
    grep -q '^#   planted/command=echo v: .*: +[0-9.]*% \[' "$tmp/out" &&
@@ -88,13 +88,13 @@ run "$kscen" compare --gate 50 "$g1" "$g1"
 [ $rc = 0 ] && [ "$(grep -Ec ' ~ \(p=[0-9.]+ q=[0-9.]+; run-to-run ±[0-9.]+%, 3 runs\)$' "$tmp/out")" = 3 ] &&
 	grep -q '^# gate 50%: passed (3 jobs checked' "$tmp/out" && pass compare_same_run_is_all_tilde ||
 	fail compare_same_run_is_all_tilde "rc=$rc $(cat "$tmp/out")"
-sleep 1
+new_second
 E2E_COST=100 run "$kscen" run -q -o "$res" --compare "$g1" --gate 50 $fx/e2e/gate.yaml
 [ $rc = 0 ] && grep -q '^# gate 50%: passed' "$tmp/out" && pass gate_aa_does_not_trip ||
 	fail gate_aa_does_not_trip "rc=$rc $(tail -n 8 "$tmp/out")"
 for i in 1 2 3; do
 	E2E_COST=100 run "$kscen" run -q -o "$res" $fx/e2e/gate-fail.yaml
-	sleep 1
+	new_second
 done
 E2E_COST=200 run "$kscen" run -q -o "$res" --gate 50 $fx/e2e/gate-fail.yaml
 [ $rc = 3 ] && grep -q '^# gate 50%: FAILED' "$tmp/out" && pass failed_job_wins_over_gate ||
@@ -155,10 +155,10 @@ run "$kscen" compare --gate 5 "$first" "$file"
 [ $rc = 2 ] && grep -q '^# different scenarios' "$tmp/out" && grep -q '^gate: nothing compared' "$tmp/out" &&
 	pass compare_other_scenario_gate_exit_2 || fail compare_other_scenario_gate_exit_2 "rc=$rc $(cat "$tmp/out")"
 # A filtered run and a partial one are never references: skipped, named.
-sleep 1
+new_second
 E2E_COST=300 run "$kscen" run -q -o "$cr" --filter 'steady*' $fx/e2e/gate.yaml
 sed 's/^partial: false/partial: true/' "$first" >"$cr/e2e-gate/20991231T235959Z-vm.yaml"
-sleep 1
+new_second
 E2E_COST=100 run "$kscen" run -q -o "$cr" $fx/e2e/gate.yaml
 if [ $rc = 0 ] && grep -q 'skipping stored run .*: filtered' "$tmp/err" &&
    grep -q 'skipping stored run .*20991231T235959Z-vm.yaml: partial' "$tmp/err" &&
@@ -170,7 +170,7 @@ else fail reference_skips_filtered_and_partial_runs "$(cat "$tmp/err" "$tmp/out"
 rm -f "$cr/e2e-gate/20991231T235959Z-vm.yaml"
 # With 3 earlier runs the verdict includes the run-to-run drift.
 for i in 1 2; do
-	sleep 1
+	new_second
 	E2E_COST=100 run "$kscen" run -q -o "$cr" $fx/e2e/gate.yaml
 done
 grep -Eq 'vs last run: .* (~|worse|better) \(p[=<][0-9.]+ q[=<][0-9.]+; run-to-run ±[0-9.]+%, 3 runs\)' "$tmp/out" &&
@@ -185,7 +185,7 @@ cmp -s "$tmp/run.txt" "$tmp/rep.txt" && grep -q 'run-to-run' "$tmp/rep.txt" &&
 # same references, the same history, the same report.
 gate_yaml=$(realpath $fx/e2e/gate.yaml)
 (cd "$tmp" && for i in 1 2 3 4; do
-	E2E_COST=100 "$kscen" run -q -o relres "$gate_yaml" >"$tmp/rel.out" 2>/dev/null; sleep 1
+	E2E_COST=100 "$kscen" run -q -o relres "$gate_yaml" >"$tmp/rel.out" 2>/dev/null; new_second
 done)
 cp "$tmp/rel.out" "$tmp/rel.txt"
 "$kscen" report "$tmp/relres/e2e-gate" >"$tmp/relrep.txt" 2>"$tmp/err"
@@ -193,7 +193,7 @@ cmp -s "$tmp/rel.txt" "$tmp/relrep.txt" && grep -q 'run-to-run' "$tmp/relrep.txt
 	pass report_from_another_directory_shows_what_run_showed ||
 	fail report_from_another_directory_shows_what_run_showed \
 		"$(cat "$tmp/err"; diff "$tmp/rel.txt" "$tmp/relrep.txt" | head -20)"
-sleep 1
+new_second
 E2E_COST=100 run "$kscen" run -q -o "$cr" --label v1 $fx/e2e/gate.yaml
 ls "$cr"/e2e-gate/*+v1.yaml >/dev/null 2>&1 && grep -q '^# label: v1' "$tmp/out" &&
 	pass label_in_file_name || fail label_in_file_name "$(ls "$cr"/e2e-gate)"
@@ -215,7 +215,7 @@ run "$kscen" run -q --no-save --bisect -r 3x $fx/e2e/gate.yaml
 run "$kscen" run -q --no-save -o "$res" --bisect $fx/e2e/crash.yaml
 [ $rc = 125 ] && [ "$(tail -n1 "$tmp/out")" = "bisect: cannot tell (skip)" ] &&
 	pass bisect_failed_job_exit_125 || fail bisect_failed_job_exit_125 "rc=$rc"
-sleep 1
+new_second
 E2E_COST=200 run "$kscen" run -q -o "$cr" --label v2 --compare label:v1 $fx/e2e/gate.yaml
 grep -q '^     vs v1: ' "$tmp/out" && pass report_names_label || fail report_names_label "$(cat "$tmp/out")"
 run "$kscen" compare --gate 50 label:v1 label:v2 "$cr/e2e-gate"
@@ -270,7 +270,7 @@ run "$kscen" calibrate -q -n 2 -r 6 -o "$tmp/cal" $fx/e2e/gate.yaml
 if [ $rc = 0 ] && [ "$(ls "$tmp/cal/e2e-gate" | wc -l)" = 2 ] &&
    grep -q '^   2     too few' "$tmp/out"; then pass calibrate_seeds_history_too_few
 else fail calibrate_seeds_history_too_few "rc=$rc $(cat "$tmp/out" "$tmp/err")"; fi
-sleep 1
+new_second
 run "$kscen" calibrate -q -n 1 -r 6 -o "$tmp/cal" $fx/e2e/gate.yaml
 grep -Eq '^   3 +±[0-9.]+% +[0-9.]+% +[0-9.]+%  steady/' "$tmp/out" && pass calibrate_prints_drift ||
 	fail calibrate_prints_drift "rc=$rc $(cat "$tmp/out" "$tmp/err")"

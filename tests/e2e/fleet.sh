@@ -110,7 +110,7 @@ run "$kscen" run -q --compare none -o "$tmp/wres" $wfx
 # by count: two and two; by duration: the slow job alone
 if [ $rc = 0 ] && grep -q '^2 jobs (shard 1/2 of 4 jobs)$' "$tmp/w.count" &&
    grep -q '^seconds: \|^  seconds: ' "$tmp"/wres/e2e-shard-weights/*.yaml &&
-   [ "$(sed '$d' "$tmp/w.1")" = "slow/command=sleep 0.3" ] &&
+   [ "$(sed '$d' "$tmp/w.1")" = "slow/command=sleep 1.5" ] &&
    grep -q '^1 job (shard 1/2 of 4 jobs, balanced by the job durations of .*wres/e2e-shard-weights/' "$tmp/w.1" &&
    [ "$(sed '$d' "$tmp/w.2" | wc -l)" = 3 ]; then
 	pass plan_shards_balanced_by_durations

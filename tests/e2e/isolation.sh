@@ -3,7 +3,7 @@
 . "$(dirname "$0")/lib.sh"
 
 # ---- failures are isolated -----------------------------------------------------
-run "$kscen" run -q -o "$res" $fx/e2e/crash.yaml
+E2E_MARK=$tmp/crash run "$kscen" run -q -o "$res" $fx/e2e/crash.yaml
 expect_rc run_crash_exit_3 3
 file=$(ls "$res"/e2e-crash/*.yaml 2>/dev/null | head -n1)
 "$kscen" report --format json "$file" >"$tmp/json" 2>/dev/null
@@ -17,7 +17,10 @@ assert jobs["hang"]["status"] == "failed" and "timed out" in jobs["hang"]["reaso
 assert jobs["abort"]["status"] == "failed" and "status 7" in jobs["abort"]["reason"], jobs["abort"]
 PY
 then pass crash_and_hang_beside_good_job; else fail crash_and_hang_beside_good_job "$(cat "$tmp/json")"; fi
-pgrep -f 'sleep 600' >/dev/null && fail hang_killed "sleep 600 still running" || pass hang_killed
+# the hung job's sleep 600 was killed at its timeout, with all the run started
+wait_for 10 gone "$tmp/crash" && pass hang_killed ||
+	fail hang_killed "still running: $(marked "$tmp/crash" | xargs -r ps -o pid,args -p)"
+reap "$tmp/crash"
 
 # ---- without a cgroup: said, not silent ----------------------------------------
 # An unprivileged runner cannot make the sample cgroup: the run goes on,

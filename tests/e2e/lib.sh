@@ -26,6 +26,63 @@ expect_rc() {
 		fail "$1" "exit $rc, expected $2; stderr: $(head -c 400 "$tmp/err")"; fi
 }
 
+# ---- waiting without timing luck ------------------------------------------
+# A test waits on a condition with a deadline, never for a fixed time, and
+# finds its processes by a marker of its own, never by a name any process
+# of the machine may have.
+
+# wait_for SECONDS CMD...: until CMD succeeds (true), or SECONDS pass (false)
+wait_for() {
+	local end=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ "$SECONDS" -lt "$end" ] || return 1
+		sleep 0.05
+	done
+}
+
+# new_second: until the clock is past the second it is in now. Result files
+# are named by the second their run started: two runs may not share one.
+new_second() {
+	local s
+	s=$(date +%s)
+	while [ "$(date +%s)" = "$s" ]; do sleep 0.02; done
+}
+
+# marked MARK: the pids of the live processes whose environment holds
+# E2E_MARK=MARK. Run a command as `E2E_MARK=$tmp/NAME CMD`: it and all it
+# starts carry it (setsid and double forks too), nothing else does.
+marked() {
+	grep -lsxzF "E2E_MARK=$1" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3
+}
+# gone MARK: no process carries MARK (after the deadline of wait_for)
+gone() { [ -z "$(marked "$1")" ]; }
+# reap MARK: what carries MARK, killed (a failed test's leftovers)
+reap() {
+	local p
+	p=$(marked "$1")
+	[ -z "$p" ] || kill -9 $p 2>/dev/null
+}
+
+# gate DIR N: DIR/sleep, for DIR first in PATH: it lets its first N runs
+# through and holds the next until `touch DIR/open` (60 s at most). A run of
+# `sleep` commands held so is surely still in its sample N + 1 when the test
+# signals it, however slow the machine.
+gate() {
+	mkdir -p "$1"
+	rm -f "$1/count" "$1/open"
+	cat >"$1/sleep" <<SH
+#!/bin/sh
+echo >>"$1/count"
+if [ "\$(wc -l <"$1/count")" -gt $2 ]; then
+	i=0
+	while [ ! -e "$1/open" ] && [ \$i -lt 6000 ]; do /bin/sleep 0.01; i=\$((i + 1)); done
+fi
+exec /bin/sleep "\$@"
+SH
+	chmod +x "$1/sleep"
+}
+
 # wait_journal N GLOB: until the journals GLOB matches (a quoted glob) hold N
 # sample records, for at most 10 s: 0, or 1 on the deadline
 wait_journal() {

@@ -74,12 +74,12 @@ module "$tmp/mods/example.so" examples/example.c	# the build it was
 
 # ---- a stored run names the module's file and digest; a rebuild is not compared
 "$kscen" run -q -o "$tmp/mres" "$tmp/sc/rel.yaml" >/dev/null 2>&1
-sleep 1	# result files are named by the second they started
+new_second	# result files are named by the second they started
 "$kscen" run -q -o "$tmp/mres" "$tmp/sc/rel.yaml" >/dev/null 2>&1
 sha=$(sha256sum "$tmp/mods/example.so" | cut -d' ' -f1)
 cp "$tmp/mods/example.so" "$tmp/old.so"
 "$cc" -std=gnu11 -O0 -Wall -Werror -fPIC -shared -I"$tmp/inc" -o "$tmp/mods/example.so" examples/example.c
-sleep 1
+new_second
 "$kscen" run -q -o "$tmp/mres" "$tmp/sc/rel.yaml" >/dev/null 2>&1
 set -- $(ls "$tmp"/mres/rel/*.yaml 2>/dev/null)
 if [ $# = 3 ] && grep -q "^  module: $tmp/mods/example.so\$" "$1" &&

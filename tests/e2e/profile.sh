@@ -133,13 +133,15 @@ jobs:
   - {name: s, workload: exec, params: {command: "sleep 0.05"}}
   - {name: t, workload: exec, params: {command: "sleep 0.04"}}
 YAML
-	"$kscen" run -q -o "$tmp/rp" --profile --compare none "$tmp/ps.yaml" >/dev/null 2>&1 &
+	# held in its fourth sample by the gate (lib.sh) until it is killed
+	gate "$tmp/gate" 3
+	PATH=$tmp/gate:$PATH "$kscen" run -q -o "$tmp/rp" --profile --compare none "$tmp/ps.yaml" \
+		>/dev/null 2>&1 &
 	pid=$!
-	for _ in $(seq 100); do
-		[ "$(cat "$tmp"/rp/e2e-resume-profile/*.journal 2>/dev/null | grep -c '^s ')" -ge 3 ] && break
-		sleep 0.05
-	done
+	wait_for 60 eval '[ "$(cat "$tmp"/rp/e2e-resume-profile/*.journal 2>/dev/null |
+		grep -c "^s ")" -ge 3 ]'
 	{ kill -9 $pid; wait $pid; } 2>/dev/null
+	touch "$tmp/gate/open"
 	journal=$(ls "$tmp"/rp/e2e-resume-profile/*.journal 2>/dev/null)
 	run "$kscen" run -q --resume "$journal"
 	rfile=$(ls "$tmp"/rp/e2e-resume-profile/*.yaml 2>/dev/null)

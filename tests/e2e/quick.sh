@@ -102,7 +102,7 @@ sed 's/^repeat: 3/repeat: 4/' $fx/e2e/tiny.yaml >"$tmp/tiny.yaml"
 run "$kscen" run -q -o "$tmp/rr" --filter 'sleep*' "$tmp/tiny.yaml"
 first=$(ls "$tmp"/rr/e2e-tiny/*.yaml 2>/dev/null | head -n1)
 sed -i 's/sleep 0.02/sleep 0.03/' "$tmp/tiny.yaml"	# the file changes after the run
-sleep 1
+new_second	# result files are named by the second their run started
 run "$kscen" rerun -o "$tmp/rr" "$first"
 second=$(ls "$tmp"/rr/e2e-tiny/*.yaml 2>/dev/null | tail -n1)
 [ $rc = 0 ] && [ "$first" != "$second" ] && grep -qF "# reference: " "$tmp/out" &&

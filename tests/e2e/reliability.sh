@@ -38,12 +38,28 @@ jobs:
     params:
       command: ["sleep 0.05", "sleep 0.06"]
 YAML
+# The samples are `sleep`s: each run below is held in its sample N + 1 by
+# the gate (lib.sh) until the test has signalled it, however slow the
+# machine, and the journal then holds exactly N samples.
+# journal_holds N: the journal under $rel/res holds N sample records
+journal_holds() {
+	[ "$(cat "$rel"/res/rel-slow/*.journal 2>/dev/null | grep -c '^s ')" -ge "$1" ]
+}
+# held_run N ARGS...: kscen run ARGS in the background ($pid), held after N
+# samples; false when it did not get there within a minute
+held_run() {
+	local n=$1
+	shift
+	gate "$rel/gate" "$n"
+	PATH=$rel/gate:$PATH "$kscen" run "$@" >/dev/null 2>"$tmp/err" &
+	pid=$!
+	wait_for 60 journal_holds "$n"
+}
+held_run 4 -q -o "$rel/res" --compare none "$rel/slow.yaml"
 # wait_samples N: until the journal under $rel/res holds N sample records
 wait_samples() { wait_journal "$1" "$rel/res/rel-slow/*.journal"; }
-"$kscen" run -q -o "$rel/res" --compare none "$rel/slow.yaml" >/dev/null 2>&1 &
-pid=$!
-wait_samples 4
 { kill -9 $pid; wait $pid; } 2>/dev/null
+touch "$rel/gate/open"
 journal=$(ls "$rel"/res/rel-slow/*.journal 2>/dev/null)
 taken=$(grep '^s 1 0 ' "$journal" 2>/dev/null | cut -d' ' -f6)
 run "$kscen" run --resume "$journal"
@@ -67,12 +83,11 @@ then pass resume_after_sigkill_one_complete_result; else
 
 for sig in TERM INT; do
 	rm -rf "$rel/res"
-	"$kscen" run -q -o "$rel/res" --compare none "$rel/slow.yaml" >/dev/null 2>"$tmp/err" &
-	pid=$!
-	wait_samples 4
+	held_run 4 -q -o "$rel/res" --compare none "$rel/slow.yaml"
 	kill -$sig $pid
 	wait $pid
 	rc=$?
+	touch "$rel/gate/open"
 	want=$([ $sig = TERM ] && echo 143 || echo 130)
 	journal=$(ls "$rel"/res/rel-slow/*.journal 2>/dev/null)
 	if [ $rc = $want ] && [ -n "$journal" ] && grep -q '^partial: true' "$rel"/res/rel-slow/*.yaml &&
@@ -103,10 +118,9 @@ run "$kscen" run --resume "$rel/bad.journal"
 # 2 jobs, not 1".
 rm -rf "$rel/res"
 sed 's/^repeat: 4/repeat: 20/' "$rel/slow.yaml" >"$rel/shard.yaml"	# 1 s a shard
-"$kscen" run -q -o "$rel/res" --compare none --shard 1/2 "$rel/shard.yaml" >/dev/null 2>&1 &
-pid=$!
-wait_samples 2
+held_run 2 -q -o "$rel/res" --compare none --shard 1/2 "$rel/shard.yaml"
 { kill -9 $pid; wait $pid; } 2>/dev/null
+touch "$rel/gate/open"
 journal=$(ls "$rel"/res/rel-slow/*.journal 2>/dev/null)
 "$kscen" run -q -o "$rel/res" --compare none --shard 2/2 "$rel/shard.yaml" >/dev/null 2>&1
 named=$(grep -cx 'shard 1/2' "$journal" 2>/dev/null)
@@ -122,10 +136,9 @@ fi
 # A labeled run resumes under its label (the journal keeps it): it used to
 # be saved without one, so --compare label: did not find it.
 rm -rf "$rel/res"
-"$kscen" run -q -o "$rel/res" --compare none --label lab "$rel/slow.yaml" >/dev/null 2>&1 &
-pid=$!
-wait_samples 2
+held_run 2 -q -o "$rel/res" --compare none --label lab "$rel/slow.yaml"
 { kill -9 $pid; wait $pid; } 2>/dev/null
+touch "$rel/gate/open"
 journal=$(ls "$rel"/res/rel-slow/*.journal 2>/dev/null)
 run "$kscen" run -q --resume "$journal"
 saved=$(ls "$rel"/res/rel-slow/)
@@ -199,9 +212,8 @@ else
 fi
 
 # ---- nothing outlives a job ------------------------------------------------
-# Each job leaves a process behind in its own way, named by a sleep length
-# no other process uses; afterwards none may remain.
-m=$((7000 + $$ % 1000))
+# Each job leaves a process behind in its own way; the run carries the
+# test's marker (lib.sh), which they inherit: afterwards none may remain.
 cat >"$rel/escape.yaml" <<YAML
 scenario: rel-escape
 repeat: 1
@@ -209,20 +221,21 @@ warmup: 0
 jobs:
   - name: setsid
     workload: exec
-    params: {command: "setsid sleep ${m}1 >/dev/null 2>&1 < /dev/null &"}
+    params: {command: "setsid sleep 601 >/dev/null 2>&1 < /dev/null &"}
   - name: double-fork
     workload: exec
-    params: {command: "sh -c '(sleep ${m}2 >/dev/null 2>&1 &) &'"}
+    params: {command: "sh -c '(sleep 602 >/dev/null 2>&1 &) &'"}
   - name: ignores-term
     workload: exec
-    params: {command: "setsid sh -c 'trap \"\" TERM HUP; sleep ${m}3; :' >/dev/null 2>&1 &"}
+    params: {command: "setsid sh -c 'trap \"\" TERM HUP; sleep 603; :' >/dev/null 2>&1 &"}
 YAML
-run "$kscen" run -q --no-save --compare none "$rel/escape.yaml"
-sleep 0.2
-left=$(pgrep -f "sleep ${m}[123]" | wc -l)
+E2E_MARK=$rel/escape run "$kscen" run -q --no-save --compare none "$rel/escape.yaml"
+# killed by the runner before it returned; reaped by init a moment later
+wait_for 10 gone "$rel/escape"
+left=$(marked "$rel/escape" | wc -l)
 [ $rc = 0 ] && [ "$left" = 0 ] && pass escaped_processes_killed_after_sample ||
-	fail escaped_processes_killed_after_sample "rc=$rc, $left left: $(pgrep -af "sleep ${m}[123]")"
-pkill -9 -f "sleep ${m}[123]" 2>/dev/null
+	fail escaped_processes_killed_after_sample "rc=$rc, $left left: $(marked "$rel/escape" | xargs -r ps -o pid,args -p)"
+reap "$rel/escape"
 
 if [ -n "$(ls -d /sys/fs/cgroup/kscen-* /run/kscen/cgroup2 2>/dev/null)" ] ||
    grep -q 'cgroup_cpu' "$tmp/out"; then
@@ -268,18 +281,22 @@ warmup: 0
 jobs:
   - name: daemon
     workload: exec
-    params: {command: "setsid sh -c 'trap \"\" TERM; sleep ${m}4' >/dev/null 2>&1 & sleep ${m}5"}
+    params: {command: "setsid sh -c 'trap \"\" TERM; sleep 604' >/dev/null 2>&1 & sleep 605"}
 YAML
-	"$kscen" run -q --no-save --compare none "$rel/killed.yaml" >/dev/null 2>&1 &
+	E2E_MARK=$rel/killed "$kscen" run -q --no-save --compare none "$rel/killed.yaml" \
+		>/dev/null 2>&1 &
 	pid=$!
-	for _ in $(seq 100); do pgrep -f "sleep ${m}4" >/dev/null && break; sleep 0.05; done
-	before=$(pgrep -f "sleep ${m}[45]" | wc -l)
+	# both sleeps started: the runner, its fork server, the sample's shell
+	# and the two sleeps carry the marker
+	sleeps() { for p in $(marked "$rel/killed"); do cat /proc/$p/comm; done 2>/dev/null | grep -cx sleep; }
+	wait_for 60 eval '[ "$(sleeps)" -ge 2 ]'
+	before=$(sleeps)
 	{ kill -9 $pid; wait $pid; } 2>/dev/null
-	for _ in $(seq 40); do pgrep -f "sleep ${m}[45]" >/dev/null || break; sleep 0.05; done
-	left=$(pgrep -f "sleep ${m}[45]" | wc -l)
+	wait_for 10 gone "$rel/killed"
+	left=$(marked "$rel/killed" | wc -l)
 	[ "$before" -ge 2 ] && [ "$left" = 0 ] && pass runner_sigkill_kills_escaped_daemon ||
-		fail runner_sigkill_kills_escaped_daemon "$before before, $left after"
-	pkill -9 -f "sleep ${m}[45]" 2>/dev/null
+		fail runner_sigkill_kills_escaped_daemon "$before sleeps before, $left processes after"
+	reap "$rel/killed"
 else
 	skip cgroup_cpu_is_each_samples_own "no cgroup v2 (not mounted, not mountable)"
 	skip runner_sigkill_kills_escaped_daemon "no cgroup v2 (not mounted, not mountable)"
@@ -309,16 +326,19 @@ grep -q 'test hooks' "$tmp/out" && fail no_test_hooks_no_line "$(head -5 "$tmp/o
 # ASan reserves terabytes of address space: no limit for its build.
 vlimit=1048576
 grep -qa __asan_init "$kscen" && vlimit=unlimited
-(ulimit -v $vlimit && exec "$kscen" run -q -r 1000000 -w 0 --no-save --compare none \
+(ulimit -v $vlimit && exec "$kscen" run -r 1000000 -w 0 --no-save --compare none \
 	"$rel/big.yaml") >/dev/null 2>"$tmp/err" &
 pid=$!
-sleep 2
+# the first round under way (its line on stderr), then SIGINT: a run of
+# 2e9 samples ends within seconds, not hours (the bound is for a loaded
+# machine; on a quiet one it takes a few hundred ms)
+wait_for 60 grep -q 'round 1/' "$tmp/err"
 t0=$(date +%s%N)
 kill -INT $pid
 wait $pid
 rc=$?
 ms=$((($(date +%s%N) - t0) / 1000000))
-[ $rc = 130 ] && [ $ms -lt 2000 ] && pass repeat_1e6_bounded_memory_sigint_prompt ||
+[ $rc = 130 ] && [ $ms -lt 20000 ] && pass repeat_1e6_bounded_memory_sigint_prompt ||
 	fail repeat_1e6_bounded_memory_sigint_prompt "rc=$rc after SIGINT: $ms ms; $(head -c 300 "$tmp/err")"
 
 # a journal whose scenario changed since is refused, nothing run

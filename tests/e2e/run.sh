@@ -140,7 +140,8 @@ run "$kscen" run -q --no-save --compare none "$tmp/json-bad.yaml"
 if ! command -v perf >/dev/null; then skip synthesize_scope_perf "perf not installed"
 else
 	printf 'scenario: e2e-synperf\nrepeat: 1\nwarmup: 0\njobs:\n  - name: s\n    workload: internals.synthesize\n    params: {loops: 2, scope: [self, perf]}\n' >"$tmp/synperf.yaml"
-	run "$kscen" run --no-save --compare none --format json "$tmp/synperf.yaml"
+	E2E_MARK=$tmp/synperf run "$kscen" run --no-save --compare none --format json \
+		"$tmp/synperf.yaml"
 	if [ $rc = 0 ] && python3 - "$tmp/out" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -148,8 +149,9 @@ rec = {j["id"].split("scope=")[1]: j["metrics"][1]["median"] for j in r["jobs"]}
 # perf maps about three times the libraries kscen does
 assert rec["perf"] > 1.5 * rec["self"], rec
 PY
-	   ! pgrep -f 'sleep 3600' >/dev/null; then pass synthesize_scope_perf
-	else fail synthesize_scope_perf "rc=$rc $(head -c 600 "$tmp/out") $(pgrep -af 'sleep 3600')"; fi
+	   wait_for 10 gone "$tmp/synperf"; then pass synthesize_scope_perf	# perf's sleep too
+	else fail synthesize_scope_perf "rc=$rc $(head -c 600 "$tmp/out") $(marked "$tmp/synperf")"; fi
+	reap "$tmp/synperf"
 fi
 # ---- exec without a shell where none is needed --------------------------------
 run "$kscen" run -q --no-save --compare none --format json $fx/e2e/exec-shell.yaml
@@ -220,8 +222,9 @@ jobs:
     timeout: 300ms
     params: {command: "sleep 61"}
 YAML
-KSCEN_TEST_PID=$$ run "$kscen" run -q --no-save --compare none --format json "$tmp/inline.yaml"
-if [ $rc = 3 ] && ! pgrep -f 'sleep 61' >/dev/null && /usr/bin/python3 - "$tmp/out" <<'PY'
+KSCEN_TEST_PID=$$ E2E_MARK=$tmp/inline run "$kscen" run -q --no-save --compare none --format json \
+	"$tmp/inline.yaml"
+if [ $rc = 3 ] && wait_for 10 gone "$tmp/inline" && /usr/bin/python3 - "$tmp/out" <<'PY'
 import json, sys
 jobs = {j["name"]: j for j in json.load(open(sys.argv[1]))["jobs"]}
 m = {x["name"]: x["samples"] for x in jobs["probe"]["metrics"]}
@@ -231,6 +234,7 @@ assert h["status"] == "failed" and h["reason"] == "sample timed out after 0.3 s"
 PY
 then pass exec_command_is_the_sample_process
 else fail exec_command_is_the_sample_process "rc=$rc $(head -c 600 "$tmp/out") $(head -c 300 "$tmp/err")"; fi
+reap "$tmp/inline"
 # --filter: the run holds only the jobs it runs (kscen_expand_some()), with
 # the baseline and previous the whole matrix gives them, shown where those
 # run too: c's baseline a runs, its previous b does not.

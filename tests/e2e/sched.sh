@@ -51,24 +51,20 @@ else
 fi
 
 # Kill the runner mid-sample: the workers (PR_SET_PDEATHSIG) must go too.
-cp $fx/e2e/orphans.yaml "$tmp/orphans.yaml"
-"$kscen" run -q --no-save --compare none "$tmp/orphans.yaml" >/dev/null 2>&1 &
+# The runner and all it starts carry the test's marker (lib.sh): 40 workers,
+# the sample, the fork server and the runner are 42 or more.
+E2E_MARK=$tmp/orphans "$kscen" run -q --no-save --compare none $fx/e2e/orphans.yaml \
+	>/dev/null 2>&1 &
 runner=$!
-for i in $(seq 50); do
-	[ "$(pgrep -f -- "$tmp/orphans.yaml" | wc -l)" -ge 42 ] && break
-	sleep 0.1
-done
-n=$(pgrep -f -- "$tmp/orphans.yaml" | wc -l)
+wait_for 60 eval '[ "$(marked "$tmp/orphans" | wc -l)" -ge 42 ]'
+n=$(marked "$tmp/orphans" | wc -l)
 kill -9 $runner
 wait $runner 2>/dev/null
-for i in $(seq 30); do
-	[ "$(pgrep -f -- "$tmp/orphans.yaml" | wc -l)" = 0 ] && break
-	sleep 0.1
-done
-left=$(pgrep -f -- "$tmp/orphans.yaml" | wc -l)
+wait_for 10 gone "$tmp/orphans"
+left=$(marked "$tmp/orphans" | wc -l)
 [ "$n" -ge 42 ] && [ "$left" = 0 ] && pass messaging_workers_die_with_runner ||
 	fail messaging_workers_die_with_runner "$n tasks before the kill, $left after"
-pkill -9 -f -- "$tmp/orphans.yaml" 2>/dev/null
+reap "$tmp/orphans"
 
 if ! why=$(need_root); then
 	skip lock_contention_counts "$why (the unprivileged skip is tested below)"

@@ -13,8 +13,8 @@ fx=$here/../fixtures
 seeds() {
 	case $1 in
 	scenario) ls "$fx"/good/*.yaml "$fx"/bad/*.yaml "$fx"/e2e/*.yaml \
-		"$here"/../../scenarios/*.yaml 2>/dev/null ;;
-	result) ls "$fx"/results/*.yaml 2>/dev/null ;;
+		"$fx"/golden/*.yaml "$here"/../../scenarios/*.yaml 2>/dev/null ;;
+	result) ls "$fx"/results/*.yaml "$fx"/golden/results/*/*.yaml 2>/dev/null ;;
 	value) ls "$here"/seeds/value/* 2>/dev/null ;;
 	esac
 }

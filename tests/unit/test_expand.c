@@ -537,6 +537,29 @@ void test_expand_refuses_at_the_entry(void **state)
 		      "3:5: job a/command= ,metric_name=x: command: must not be empty\n");
 }
 
+/*
+ * An include that adds the first job of its entry's matrix, as written or
+ * spelled otherwise (00 is 0): refused by run's expander as by plan's, never
+ * run twice under two ids.
+ */
+void test_expand_include_duplicating_first_job_refused(void **state)
+{
+	(void)state;
+	refused_alike("scenario: t\njobs:\n"
+		      "  - name: a\n    workload: breakpoint.thread\n"
+		      "    params: {breakpoints: [0, 4], parallelism: [1, 2]}\n"
+		      "    include:\n      - {breakpoints: 0, parallelism: 1}\n",
+		      "7:9: job a: include adds a/breakpoints=0,parallelism=1, "
+		      "which the matrix has already\n");
+	refused_alike("scenario: t\njobs:\n"
+		      "  - name: b\n    workload: exec\n    params: {command: \"true\"}\n"
+		      "  - name: a\n    workload: breakpoint.thread\n"
+		      "    params: {breakpoints: [0, 4], parallelism: [1, 2]}\n"
+		      "    include:\n      - {breakpoints: 00, parallelism: 01}\n",
+		      "10:9: job a: include adds a/breakpoints=0,parallelism=1, "
+		      "which the matrix has already\n");
+}
+
 /* The id of job @i of @jobs if @filter keeps it (NULL: keep all), else NULL. */
 static const char *kept_id(const struct kscen_jobs *jobs, int i, const char *filter)
 {

@@ -10,8 +10,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "report/report.h"
 #include "store/history.h"
 #include "report/model.h"
 #include "lib/util.h"
@@ -168,6 +171,145 @@ void test_report_model_computes_each_delta_once(void **state)
 	assert_null(m.job[1].ref);
 	kscen_report_model_free(&m);
 
+	kscen_refs_free(&refs);
+	kscen_run_free(r);
+}
+
+/* a/x=0, a/x=1 @f1 times slower, a/x=2 @f2 times: x=1's previous is x=0. */
+static struct kscen_run *three_run(double f1, double f2)
+{
+	struct kscen_run *r = kscen_xcalloc(1, sizeof(*r));
+
+	r->scenario = kscen_xstrdup("m");
+	r->started = kscen_xstrdup("2026-12-03T08:00:00Z");
+	job(r, "a/x=0", "0", KSCEN_OK, 1, "usecs", "a/x=0", NULL);
+	job(r, "a/x=1", "1", KSCEN_OK, f1, "usecs", "a/x=0", "a/x=0");
+	job(r, "a/x=2", "2", KSCEN_OK, f2, "usecs", "a/x=0", "a/x=1");
+	return r;
+}
+
+/*
+ * Each delta against its own job: x=2 is 30% over its baseline x=0 and
+ * 1.3 / 1.1 - 1 = 18.2% over its previous job x=1.
+ */
+void test_report_model_baseline_and_previous_deltas_differ(void **state)
+{
+	struct kscen_run *r = three_run(1.1, 1.3);
+	const struct kscen_report_delta *d;
+	struct kscen_report_model m;
+
+	(void)state;
+	kscen_report_model_build(r, NULL, &m);
+	d = m.job[2].delta;
+	assert_true(d[KSCEN_DELTA_BASELINE].present && d[KSCEN_DELTA_PREVIOUS].present);
+	assert_float_equal(d[KSCEN_DELTA_BASELINE].c.rel, 0.3, 1e-9);
+	assert_float_equal(d[KSCEN_DELTA_BASELINE].c.old, 100, 1e-9);
+	assert_float_equal(d[KSCEN_DELTA_PREVIOUS].c.rel, (1.3 / 1.1 - 1), 1e-9);
+	assert_float_equal(d[KSCEN_DELTA_PREVIOUS].c.old, 110, 1e-9);
+	assert_float_equal(d[KSCEN_DELTA_PREVIOUS].c.new_, 130, 1e-9);
+	kscen_report_model_free(&m);
+	kscen_run_free(r);
+}
+
+/*
+ * The mail's delta columns carry the sign of the change: x=1 20% slower
+ * than x=0 reads +20.0% to both; x=2 20% faster than x=0 reads -20.0% to
+ * its baseline and -33.3% (0.8 / 1.2 - 1) to its previous job.
+ */
+void test_report_mail_delta_sign_follows_change(void **state)
+{
+	struct kscen_run *r = three_run(1.2, 0.8);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(f);
+	kscen_report(f, r, NULL, KSCEN_FMT_MAIL);
+	fclose(f);
+	if (!strstr(buf, "   +20.0%   +20.0%\n") || !strstr(buf, "   -20.0%   -33.3%\n"))
+		fprintf(stderr, "%s", buf);
+	assert_non_null(strstr(buf, "   +20.0%   +20.0%\n"));
+	assert_non_null(strstr(buf, "   -20.0%   -33.3%\n"));
+	assert_null(strstr(buf, "+33.3%"));
+	free(buf);
+	kscen_run_free(r);
+}
+
+/* A baseline measured in another unit gives no delta, not +66300%. */
+void test_report_model_no_delta_across_units(void **state)
+{
+	struct kscen_run *r = kscen_xcalloc(1, sizeof(*r));
+	struct kscen_report_model m;
+
+	(void)state;
+	r->scenario = kscen_xstrdup("m");
+	job(r, "a/x=0", "0", KSCEN_OK, 1.25, "ms", "a/x=0", NULL);
+	job(r, "a/x=1", "1", KSCEN_OK, 833, "us", "a/x=0", "a/x=0");
+	job(r, "a/x=2", "2", KSCEN_OK, 2.5, "ms", "a/x=0", "a/x=1");
+	kscen_report_model_build(r, NULL, &m);
+	assert_false(m.job[1].delta[KSCEN_DELTA_BASELINE].present);
+	assert_false(m.job[1].delta[KSCEN_DELTA_PREVIOUS].present);
+	/* x=2 is in ms as its baseline is, not as its previous job is */
+	assert_true(m.job[2].delta[KSCEN_DELTA_BASELINE].present);
+	assert_float_equal(m.job[2].delta[KSCEN_DELTA_BASELINE].c.rel, 1, 1e-9);
+	assert_false(m.job[2].delta[KSCEN_DELTA_PREVIOUS].present);
+	kscen_report_model_free(&m);
+	kscen_run_free(r);
+}
+
+/*
+ * The gate fails closed, and says why: nothing compared is -1 (exit 2),
+ * never a pass; each job worse beyond the threshold is named.
+ */
+void test_gate_says_why_nothing_was_compared(void **state)
+{
+	struct kscen_run *r = kscen_test_sample_run(1.3), *ref = kscen_test_sample_run(1), *other;
+	struct kscen_refs refs;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	f = open_memstream(&buf, &len);
+	assert_int_equal(kscen_gate(f, r, NULL, 5, 0), -1);
+	fclose(f);
+	assert_string_equal(buf, "gate: nothing compared: no reference run (--compare none)\n");
+	free(buf);
+
+	memset(&refs, 0, sizeof(refs));
+	refs.asked = true;	/* asked, but no earlier run holds the jobs */
+	f = open_memstream(&buf, &len);
+	assert_int_equal(kscen_gate(f, r, &refs, 5, 0), -1);
+	fclose(f);
+	assert_string_equal(buf, "gate: nothing compared: no earlier run holds these jobs\n");
+	free(buf);
+
+	other = kscen_test_sample_run(1);
+	free(other->scenario);
+	other->scenario = kscen_xstrdup("another");
+	kscen_refs_single(&refs, r, other);	/* takes other */
+	f = open_memstream(&buf, &len);
+	assert_int_equal(kscen_gate(f, r, &refs, 5, 0), -1);
+	fclose(f);
+	assert_string_equal(buf, "gate: nothing compared: no job of this run matches one "
+			    "of the reference\n");
+	free(buf);
+	kscen_refs_free(&refs);
+
+	/*
+	 * a/x=1 is 30% slower than in the reference, the others the same; but
+	 * one earlier run says nothing of how runs drift: cannot tell, exit
+	 * 125, never a pass (test_history.c's gate tests have the history).
+	 */
+	kscen_refs_single(&refs, r, ref);	/* takes ref */
+	ref->path = kscen_xstrdup("ref.yaml");
+	f = open_memstream(&buf, &len);
+	assert_int_equal(kscen_gate(f, r, &refs, 5, 0), KSCEN_GATE_CANNOT_TELL);
+	fclose(f);
+	assert_string_equal(buf, "# gate 5%: cannot tell: 3 of 3 jobs have no run-to-run "
+			    "estimate (kscen calibrate)\n");
+	free(buf);
 	kscen_refs_free(&refs);
 	kscen_run_free(r);
 }

@@ -13,8 +13,11 @@
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "expand/jobs.h"
 #include "store/history.h"
 #include "sample/runner.h"
 #include "lib/util.h"
@@ -100,6 +103,250 @@ static void test_bisect_code(void **state)
 			 KSCEN_EXIT_BISECT_SKIP);
 }
 
+/* Which job each sample was of, in the order they were taken. */
+struct taken {
+	unsigned job[64], nr, per_round;
+};
+
+/* A sample: its value says the round it was taken in and the job. */
+static int take(void *arg, unsigned index, const struct kscen_job *job,
+		long long timeout_ns, struct kscen_sample_out *out)
+{
+	struct taken *t = arg;
+
+	(void)job;
+	(void)timeout_ns;
+	memset(out, 0, sizeof(*out));
+	out->nr = 1;
+	out->v[0] = 10.0 * (t->nr / t->per_round) + index;
+	if (t->nr < ARRAY_SIZE(t->job))
+		t->job[t->nr] = index;
+	t->nr++;
+	return 0;
+}
+
+/*
+ * Rounds go A B C, then C B A: a job that always ran right after another
+ * would carry an order effect into every pair of rounds. Sample i of every
+ * job is from round warmup + i, so the rounds pair the jobs.
+ */
+static void test_run_rounds_alternate_job_order(void **state)
+{
+	static const char text[] = "scenario: t\nrepeat: 3\nwarmup: 1\njobs:\n"
+		"  - name: a\n    workload: exec\n"
+		"    params: {command: [\"true\", \"false\", \"echo\"]}\n";
+	static const unsigned order[] = { 0, 1, 2, 2, 1, 0, 0, 1, 2, 2, 1, 0 };
+	char path[] = "/tmp/kscen-rounds-XXXXXX";
+	int fd = mkstemp(path);
+	struct taken t = { .per_round = 3 };
+	struct kscen_run_opts o = { .repeat = 3, .warmup = 1, .quiet = true,
+				    .sample = take, .sample_arg = &t };
+	struct kscen_run *run = kscen_xcalloc(1, sizeof(*run));
+	struct kscen_scenario *s;
+	struct kscen_jobs jobs;
+
+	(void)state;
+	assert_true(fd >= 0 && write(fd, text, sizeof(text) - 1) == sizeof(text) - 1);
+	close(fd);
+	assert_int_equal(kscen_scenario_load(path, &s), 0);
+	unlink(path);
+	assert_int_equal(kscen_expand(s, 100, &jobs), 0);
+	assert_int_equal(jobs.nr, 3);
+	assert_int_equal(kscen_run_jobs(s, &jobs, &o, run), 0);
+	assert_int_equal(t.nr, ARRAY_SIZE(order));
+	for (unsigned i = 0; i < ARRAY_SIZE(order); i++)
+		assert_int_equal(t.job[i], order[i]);
+	assert_int_equal(run->nr_jobs, 3);
+	for (unsigned k = 0; k < 3; k++) {
+		const struct kscen_metric *m = &run->jobs[k].metrics[0];
+
+		assert_int_equal(m->nr_samples, 3);
+		for (unsigned i = 0; i < 3; i++)	/* the warmup round is not kept */
+			assert_true(m->samples[i] == 10.0 * (i + 1) + k);
+	}
+	kscen_run_free(run);
+	kscen_jobs_free(&jobs);
+	kscen_scenario_free(s);
+}
+
+/* The jobs of scenario @text (a temporary file, gone when loaded). */
+static void load_jobs(const char *text, struct kscen_scenario **s, struct kscen_jobs *jobs)
+{
+	char path[] = "/tmp/kscen-rounds-XXXXXX";
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+	close(fd);
+	assert_int_equal(kscen_scenario_load(path, s), 0);
+	unlink(path);
+	assert_int_equal(kscen_expand(*s, 100, jobs), 0);
+}
+
+/*
+ * What each job's samples do, by the job's own count of calls (0: its
+ * warmup): job 0 always 100; job 1 skips at once; job 2 swings between 150
+ * and 100 and never converges; job 3 fails at its call 3. @err/@intr: at
+ * that call of job 1 the runner gets an error, or the sample is
+ * interrupted.
+ */
+struct script {
+	unsigned calls[4], order[64], nr;
+	int err_at, intr_at;
+};
+
+static int play(void *arg, unsigned index, const struct kscen_job *job,
+		long long timeout_ns, struct kscen_sample_out *out)
+{
+	struct script *sc = arg;
+	unsigned c = sc->calls[index]++;
+
+	(void)job;
+	(void)timeout_ns;
+	memset(out, 0, sizeof(*out));
+	if (sc->nr < ARRAY_SIZE(sc->order))
+		sc->order[sc->nr] = index;
+	sc->nr++;
+	if (index == 1 && (int)c == sc->err_at)
+		return -EIO;
+	if (index == 1 && (int)c == sc->intr_at) {
+		out->ret = -EINTR;
+		return 0;
+	}
+	if (index == 1 && sc->err_at < 0 && sc->intr_at < 0) {
+		out->ret = KSCEN_SKIP;
+		snprintf(out->reason, sizeof(out->reason), "no slot");
+		return 0;
+	}
+	if (index == 3 && c == 3) {
+		out->ret = -EIO;
+		snprintf(out->reason, sizeof(out->reason), "boom");
+		return 0;
+	}
+	out->nr = 1;
+	out->v[0] = index == 2 ? 100 + 50 * (c % 2) : 100;
+	return 0;
+}
+
+static const char four_jobs[] = "scenario: t\njobs:\n"
+	"  - name: a\n    workload: exec\n"
+	"    params: {command: [\"true\", \"false\", \"echo\", \"yes\"]}\n"
+	"    baseline: {command: \"true\"}\n";
+
+/*
+ * repeat: auto: a job leaves the rounds when it converges or reaches its
+ * maximum, the others go on, still alternating; a skipped job and a
+ * failed one stop with their reasons, the rest is untouched.
+ */
+static void test_run_rounds_auto_skip_and_fail(void **state)
+{
+	static const unsigned order[] = {
+		0, 1, 2, 3, /* warmup */ 3, 2, 0, 0, 2, 3, 3, 2, 0, 0, 2, 2, 0, 0, 2, 2, 2,
+	};
+	struct script sc = { .err_at = -1, .intr_at = -1 };
+	struct kscen_run_opts o = { .repeat = 6, .warmup = 1, .quiet = true, .until_ci = 5,
+				    .max_repeat = 8, .sample = play, .sample_arg = &sc };
+	struct kscen_run *run = kscen_xcalloc(1, sizeof(*run));
+	const struct kscen_job_result *r;
+	struct kscen_scenario *s;
+	struct kscen_jobs jobs;
+
+	(void)state;
+	load_jobs(four_jobs, &s, &jobs);
+	assert_int_equal(kscen_run_jobs(s, &jobs, &o, run), 0);
+	assert_false(run->partial);
+	assert_int_equal(sc.nr, ARRAY_SIZE(order));
+	for (unsigned i = 0; i < ARRAY_SIZE(order); i++)
+		assert_int_equal(sc.order[i], order[i]);
+	r = run->jobs;
+	assert_int_equal(r[0].status, KSCEN_OK);
+	assert_int_equal(r[0].metrics[0].nr_samples, 6);
+	assert_int_equal(r[0].converged, 1);
+	assert_true(r[0].metrics[0].sum.median == 100);
+	assert_int_equal(r[1].status, KSCEN_SKIPPED);
+	assert_string_equal(r[1].reason, "no slot");
+	assert_int_equal(r[1].metrics[0].nr_samples, 0);
+	assert_int_equal(r[1].converged, -1);
+	assert_int_equal(r[2].status, KSCEN_OK);
+	assert_int_equal(r[2].metrics[0].nr_samples, 8);
+	assert_int_equal(r[2].converged, 0);
+	assert_true(r[2].metrics[0].samples[0] == 150 && r[2].metrics[0].samples[7] == 100);
+	assert_int_equal(r[3].status, KSCEN_FAILED);
+	assert_string_equal(r[3].reason, "boom");
+	assert_int_equal(r[3].metrics[0].nr_samples, 2);
+	assert_int_equal(r[3].converged, -1);
+	assert_string_equal(r[2].baseline, "a/command=true");
+	kscen_run_free(run);
+
+	/* --filter: the jobs it keeps, and a baseline only when that runs too */
+	memset(&sc, 0, sizeof(sc));
+	sc.err_at = sc.intr_at = -1;
+	o = (struct kscen_run_opts){ .repeat = 2, .warmup = 0, .quiet = true,
+				     .filter = "a/command=[ey]*", .sample = play,
+				     .sample_arg = &sc };
+	run = kscen_xcalloc(1, sizeof(*run));
+	assert_int_equal(kscen_run_jobs(s, &jobs, &o, run), 0);
+	assert_int_equal(run->nr_jobs, 2);
+	assert_string_equal(run->jobs[0].id, "a/command=echo");
+	assert_null(run->jobs[0].baseline);
+	assert_int_equal(sc.calls[0] + sc.calls[1], 0);
+	assert_int_equal(sc.calls[2], 2);
+	kscen_run_free(run);
+	kscen_jobs_free(&jobs);
+	kscen_scenario_free(s);
+}
+
+/*
+ * The runner itself fails (the sample could not be taken), or a sample is
+ * interrupted, or the signal comes before any: the run stops there, keeps
+ * what was taken and says it is partial.
+ */
+static void test_run_stops_on_error_and_interrupt(void **state)
+{
+	struct script sc = { .err_at = 2, .intr_at = -1 };
+	struct kscen_run_opts o = { .repeat = 3, .warmup = 0, .quiet = true,
+				    .sample = play, .sample_arg = &sc };
+	struct kscen_run *run = kscen_xcalloc(1, sizeof(*run));
+	struct kscen_scenario *s;
+	struct kscen_jobs jobs;
+
+	(void)state;
+	load_jobs(four_jobs, &s, &jobs);
+	assert_int_equal(kscen_run_jobs(s, &jobs, &o, run), -EIO);
+	assert_true(run->partial);
+	assert_int_equal(run->jobs[1].status, KSCEN_FAILED);
+	assert_string_equal(run->jobs[1].reason, strerror(EIO));
+	/* round 2 went 0, 1 and stopped: 3 and 2 had 2 samples, 0 has 3 */
+	assert_int_equal(run->jobs[0].metrics[0].nr_samples, 3);
+	assert_int_equal(run->jobs[2].metrics[0].nr_samples, 2);
+	assert_int_equal(sc.nr, 10);
+	kscen_run_free(run);
+
+	memset(&sc, 0, sizeof(sc));
+	sc.err_at = -1;
+	sc.intr_at = 1;
+	run = kscen_xcalloc(1, sizeof(*run));
+	assert_int_equal(kscen_run_jobs(s, &jobs, &o, run), -EINTR);
+	assert_true(run->partial);
+	assert_int_equal(run->jobs[1].status, KSCEN_OK);
+	assert_int_equal(run->jobs[1].metrics[0].nr_samples, 1);
+	assert_int_equal(sc.nr, 7);	/* round 1 went 3, 2, 1 */
+	kscen_run_free(run);
+
+	/* SIGINT before the first sample: nothing taken, no job set up */
+	memset(&sc, 0, sizeof(sc));
+	sc.err_at = sc.intr_at = -1;
+	run = kscen_xcalloc(1, sizeof(*run));
+	kscen_interrupted = SIGINT;
+	assert_int_equal(kscen_run_jobs(s, &jobs, &o, run), -EINTR);
+	kscen_interrupted = 0;
+	assert_int_equal(run->nr_jobs, 0);
+	assert_int_equal(sc.nr, 0);
+	assert_true(run->partial);
+	kscen_run_free(run);
+	kscen_jobs_free(&jobs);
+	kscen_scenario_free(s);
+}
+
 int kscen_run_tests(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -107,6 +354,9 @@ int kscen_run_tests(void)
 		cmocka_unit_test(test_opts_auto),
 		cmocka_unit_test(test_exit_code),
 		cmocka_unit_test(test_bisect_code),
+		cmocka_unit_test(test_run_rounds_alternate_job_order),
+		cmocka_unit_test(test_run_rounds_auto_skip_and_fail),
+		cmocka_unit_test(test_run_stops_on_error_and_interrupt),
 	};
 
 	return cmocka_run_group_tests_name("run", tests, NULL, NULL);

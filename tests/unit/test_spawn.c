@@ -61,14 +61,20 @@ static int exit_with(void *arg)
 	return *(int *)arg;
 }
 
-/* Both hold the pipe's write end: EOF on it means both are gone. */
+/*
+ * Both hold the pipe's write end: EOF on it means both are gone. The
+ * grandchild says it is there with a byte on it.
+ */
 static int sleeps_with_a_grandchild(void *arg)
 {
 	int *p = arg;
 
 	close(p[0]);
-	if (fork() == 0)
+	if (fork() == 0) {
+		if (write(p[1], "g", 1) != 1)
+			_exit(1);
 		pause();
+	}
 	pause();
 	return 0;
 }
@@ -90,12 +96,16 @@ static void test_spawn_function_and_group_kill(void **state)
 	assert_int_equal(kscen_child_start(&g), 0);
 	close(p[1]);
 	assert_int_equal(g.pgid, g.pid);
-	usleep(50 * 1000);	/* let the grandchild start: ordering, not timing */
+	/* the grandchild is there (its byte) before the group is killed */
+	pfd = (struct pollfd){ .fd = p[0], .events = POLLIN };
+	assert_int_equal(poll(&pfd, 1, 60000), 1);
+	assert_int_equal(read(p[0], &byte, 1), 1);
+	assert_int_equal(byte, 'g');
 	kscen_child_kill(&g);
 	assert_true(WIFSIGNALED(g.status) && WTERMSIG(g.status) == SIGKILL);
 	/* the grandchild went with its group: the pipe's last writer is gone */
 	pfd = (struct pollfd){ .fd = p[0], .events = POLLIN };
-	assert_int_equal(poll(&pfd, 1, 5000), 1);
+	assert_int_equal(poll(&pfd, 1, 60000), 1);
 	assert_int_equal(read(p[0], &byte, 1), 0);
 	close(p[0]);
 }

@@ -328,6 +328,68 @@ void test_report_numbers_scaled_and_rounded(void **state)
 	assert_string_equal(st.unit, "ops/sec");
 }
 
+/*
+ * Beyond 50 samples the intervals' ranks and the p-values come from the
+ * normal approximation, and beyond 2000 a side is thinned to 2000 evenly
+ * spaced order statistics. The references: docs/testing.md's script, which
+ * takes every pair (and Walsh average) by brute force, with
+ * statistics.NormalDist.
+ */
+void test_stats_large_samples_normal_approximation(void **state)
+{
+	static double x[2100], y[2100], base[60], new_[60];
+	struct kscen_metric mx, my, mb, mn;
+	struct kscen_change c;
+	unsigned i;
+
+	/* 40 + 40, unpaired: rank 596 of 1600 differences */
+	for (i = 0; i < 40; i++) {
+		x[i] = 100 * (1 + 0.002 * ((i * 37) % 41) - 0.04);
+		y[i] = 101 * (1 + 0.002 * ((i * 23) % 43) - 0.042);
+	}
+	metric(&mx, x, 40, KSCEN_LOWER);
+	metric(&my, y, 40, KSCEN_LOWER);
+	assert_true(kscen_change_compute(&mx, &my, false, &c));
+	assert_true(!c.paired && c.ci_valid && c.verdict == KSCEN_SAME);
+	assert_true(near(c.p, 0.14891229168372466, 1e-9));
+	assert_true(near(c.lo, -0.003622350674372985, 1e-12));
+	assert_true(near(c.hi, 0.02009999999999958, 1e-12));
+	/* the Hodges-Lehmann estimate: expm1 of the median log difference */
+	assert_true(near(c.rel, 0.008017662465860822, 1e-12));
+	free(mx.samples);
+	free(my.samples);
+
+	/* 60 rounds, paired: Walsh averages' rank 649 of 1830 */
+	for (i = 0; i < 60; i++) {
+		base[i] = 100 * (1 + 0.05 * sin(i));
+		new_[i] = base[i] * (1.002 + 0.01 * cos(3 * i));
+	}
+	metric(&mb, base, 60, KSCEN_LOWER);
+	metric(&mn, new_, 60, KSCEN_LOWER);
+	assert_true(kscen_change_compute(&mb, &mn, true, &c));
+	assert_true(c.paired && c.ci_valid && c.n_new == 60 && c.verdict == KSCEN_WORSE);
+	assert_true(near(c.p, 0.025466857653172248, 1e-9));
+	assert_true(near(c.lo, 0.00031758843979899464, 1e-12));
+	assert_true(near(c.hi, 0.003958120721879384, 1e-12));
+	free(mb.samples);
+	free(mn.samples);
+
+	/* 2100 + 2100: each side thinned to 2000; rank 1928423 of 4e6 */
+	for (i = 0; i < 2100; i++) {
+		x[i] = 50 * (1 + 0.0001 * ((i * 997) % 2111));
+		y[i] = 51 * (1 + 0.0001 * ((i * 983) % 2113));
+	}
+	metric(&mx, x, 2100, KSCEN_LOWER);
+	metric(&my, y, 2100, KSCEN_LOWER);
+	assert_true(kscen_change_compute(&mx, &my, false, &c));
+	assert_true(c.ci_valid && c.verdict == KSCEN_WORSE && c.p < 1e-12);
+	assert_true(near(c.lo, 0.016498855835240567, 1e-12));
+	assert_true(near(c.hi, 0.02354074459776083, 1e-12));
+	assert_true(near(c.rel, 0.020000000000000052, 1e-12));	/* Hodges-Lehmann, thinned */
+	free(mx.samples);
+	free(my.samples);
+}
+
 /* A change never reads "+0": a delta that rounds to 0 gets the digits it needs. */
 void test_report_delta_never_rounds_to_zero(void **state)
 {

@@ -25,6 +25,7 @@
 	X(test_result_load_some_jobs)		\
 	X(test_result_load_some_large)		\
 	X(test_sampler_runs_and_reaps)		\
+	X(test_expand_include_duplicating_first_job_refused) \
 	X(test_expand_keeps_every_job_walked)	\
 	X(test_expand_refuses_at_the_entry)	\
 	X(test_expand_links_beyond_a_product)	\
@@ -37,6 +38,7 @@
 	X(test_stats_change_ci_verdict_and_gate)	\
 	X(test_stats_scenario_repeat_auto)		\
 	X(test_stats_simulated_false_positive_and_detection_rates) \
+	X(test_stats_large_samples_normal_approximation) \
 	X(test_closest_suggests_only_near_names)	\
 	X(test_result_roundtrip_is_bit_exact)		\
 	X(test_result_save_never_overwrites)		\
@@ -93,7 +95,17 @@
 	X(test_merge_refuses_mixed_duplicate_and_lists_missing) \
 	X(test_deploy_k8s_indexed_job_shape)		\
 	X(test_report_numbers_scaled_and_rounded)	\
-	X(test_report_model_computes_each_delta_once)	\
+	X(test_format_num_style_at_the_edges)	\
+	X(test_format_num_commas_signs_and_huge) \
+	X(test_format_num_short_buffer)	\
+	X(test_format_short_time)		\
+	X(test_format_change_at_the_edges)	\
+	X(test_format_ci_and_its_coverage)	\
+	X(test_report_model_computes_each_delta_once) \
+	X(test_report_model_baseline_and_previous_deltas_differ) \
+	X(test_report_mail_delta_sign_follows_change) \
+	X(test_report_model_no_delta_across_units) \
+	X(test_gate_says_why_nothing_was_compared)	\
 	X(test_units_scaled_and_spelled_alike)		\
 	X(test_table_aligns_columns_and_headings)	\
 	X(test_mail_run_table_says_n_and_confidence)	\

@@ -1,0 +1,485 @@
+#!/usr/bin/python3
+# mutate.py - how much of kscen's arithmetic the tests can see: make mutate.
+#
+# Each mutant is one small change to one line of the code that computes and
+# prints numbers and picks jobs (tests/mutate/targets lists the files and the
+# tests that see each): an operator or a sign flipped, a bound moved by one,
+# two arguments swapped, a statement deleted. Each is applied alone, in a
+# scratch copy of the tree (never the working tree), built, and the tests of
+# its file run, fastest first, until one fails: the mutant is killed. A
+# mutant that no test notices survived: either a test is missing, or the
+# change does not change what kscen does (an equivalent mutant,
+# docs/testing.md lists those left). One that does not build is stillborn
+# and not counted. The score is killed / (killed + survived).
+#
+#   tests/mutate/mutate.py [-j N] [--list] [--keep] [FILE...]
+#
+# FILE... limits it to those targets; --list prints the mutants and stops.
+# Everything goes to stdout, the survivors at the end; the log of every
+# mutant to build/mutate.log.
+import argparse
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
+TARGETS = 'tests/mutate/targets'
+
+# ---- the patterns ---------------------------------------------------------
+# (name, regex on the line with its strings and comments blanked, what the
+# match becomes). Binary operators are written with a space each side in
+# this code base, which tells them from unary ones, pointers and <...>.
+PATTERNS = [
+    ('ror', r' < ', ' <= '), ('ror', r' <= ', ' < '),
+    ('ror', r' > ', ' >= '), ('ror', r' >= ', ' > '),
+    ('ror', r' == ', ' != '), ('ror', r' != ', ' == '),
+    ('lor', r' && ', ' || '), ('lor', r' \|\| ', ' && '),
+    ('aor', r' \+ ', ' - '), ('aor', r' - ', ' + '),
+    ('aor', r' \* ', ' / '), ('aor', r' / ', ' * '),
+    ('asg', r' \+= ', ' -= '), ('asg', r' -= ', ' += '),
+    ('inc', r'(?<=\w)\+\+', '--'), ('inc', r'(?<=\w)--', '++'),
+    ('not', r'!(?!=)', ''),
+    # a sign: unary minus dropped
+    ('neg', r'(?<=[(,?:=] )-(?=[\w(])|(?<=\()-(?=[\w(])|(?<=return )-(?=[\w(])', ''),
+    # off by one: a bound, a start, an offset
+    ('obo', r'(?<= = )0(?=;)', '1'), ('obo', r' \+ 1(?![\w.])', ''),
+    ('obo', r' - 1(?![\w.])', ''),
+    ('obo', r'(?<=\[)0(?=\])', '1'), ('obo', r'(?<=\[)1(?=\])', '0'),
+    ('ret', r'(?<=return )true\b', 'false'), ('ret', r'(?<=return )false\b', 'true'),
+]
+# Calls whose first two arguments are not worth swapping: symmetric (the
+# mutant is the same program) or formats (the mutant does not build).
+NO_SWAP = set('''fmin fmax strcmp strncmp kscen_same_str kscen_xcalloc calloc
+    printf fprintf snprintf sprintf vsnprintf fputs fputc putc puts fwrite
+    kscen_xasprintf kscen_diag kscen_file_error memset qsort fnmatch
+    kscen_format_num kscen_format_change kscen_format_ci md_cell md_num
+    json_str jkey jstr jlong wrap strstr strchr strspn strcspn strftime
+    open_memstream fopen'''.split())
+# Deleting a call that only prints is killed by any golden diff: nothing
+# learnt, minutes spent. Deleting one that computes is kept.
+PRINT = set('''fprintf fputs fputc printf puts putchar fwrite wrap md_cell md_num
+    md_change jkey jstr jlong json_str json_num'''.split())
+TYPES = set('''const static struct unsigned int double char bool size_t long
+    enum FILE float short signed void uint32_t uint64_t int64_t'''.split())
+
+
+def blank(lines):
+    """The lines with comments, strings and character literals as spaces."""
+    out, in_comment = [], False
+    for line in lines:
+        s, i, res = line, 0, []
+        while i < len(s):
+            if in_comment:
+                j = s.find('*/', i)
+                if j < 0:
+                    res.append(' ' * (len(s) - i))
+                    i = len(s)
+                else:
+                    res.append(' ' * (j + 2 - i))
+                    i, in_comment = j + 2, False
+            elif s.startswith('/*', i):
+                in_comment = True
+            elif s.startswith('//', i):
+                res.append(' ' * (len(s) - i))
+                i = len(s)
+            elif s[i] in '"\'':
+                q, j = s[i], i + 1
+                while j < len(s) and s[j] != q:
+                    j += 2 if s[j] == '\\' else 1
+                res.append(q + ' ' * (min(j, len(s)) - i - 1) + (q if j < len(s) else ''))
+                i = j + 1
+            else:
+                res.append(s[i])
+                i += 1
+        out.append(''.join(res)[:len(s)])
+    return out
+
+
+def functions(lines):
+    """{name: (first, last)} of the functions defined at column 0."""
+    spans, i = {}, 0
+    while i < len(lines):
+        m = re.match(r'^[A-Za-z_][\w \*]*?\b(\w+)\(', lines[i])
+        if m and not lines[i].rstrip().endswith(';') and not lines[i].startswith(('typedef', '#')):
+            j = i
+            while j < len(lines) and lines[j].rstrip() != '}':
+                if lines[j].rstrip().endswith(';') and j == i:
+                    break
+                j += 1
+            if j < len(lines) and lines[j].rstrip() == '}':
+                spans[m.group(1)] = (i, j)
+                i = j
+        i += 1
+    return spans
+
+
+def args_at(code, open_paren):
+    """The spans of the top-level arguments of the call at @open_paren."""
+    depth, start, spans = 0, open_paren + 1, []
+    for i in range(open_paren, len(code)):
+        c = code[i]
+        if c in '([{':
+            depth += 1
+        elif c in ')]}':
+            depth -= 1
+            if depth == 0:
+                spans.append((start, i))
+                return spans
+        elif c == ',' and depth == 1:
+            spans.append((start, i))
+            start = i + 1
+    return None     # the call goes on past this line
+
+
+def deletable(code, prev):
+    """A whole statement on one line that is a call or an assignment."""
+    s = code.strip()
+    if not s.endswith(';') or s.startswith(('return', 'if', 'for', 'while', '}', 'else')):
+        return False
+    if s in ('break;', 'continue;'):
+        return True
+    # a free only leaks: the same output, an equivalent mutant by design
+    call = re.match(r'(\w+)\(', s)
+    if call and (call.group(1) in PRINT or re.match(r'(free|memset|\w+_free|\w+_fini)$',
+                                                    call.group(1))):
+        return False
+    first = re.match(r'[A-Za-z_]\w*', s)
+    if not first or first.group(0) in TYPES:
+        return False
+    if re.match(r'^[A-Za-z_][\w]*\s+\**[A-Za-z_]', s):     # a declaration
+        return False
+    if s.count('(') != s.count(')'):
+        return False
+    p = prev.rstrip()
+    return p.endswith((';', '{', '}', ')')) or p == ''
+
+
+def mutants_of(path, funcs):
+    """Every mutant of @path (in @funcs only, when given)."""
+    src = open(os.path.join(ROOT, path)).read().split('\n')
+    code = blank(src)
+    spans = functions(src)
+    if funcs:
+        missing = [f for f in funcs if f not in spans]
+        if missing:
+            sys.exit('%s: %s: no such function in %s' % (TARGETS, ', '.join(missing), path))
+    else:
+        # what frees memory changes no number: only a sanitizer would see it
+        funcs = [f for f in spans if not re.search(r'_(free|fini)$', f)]
+    rows = sorted(set(i for f in funcs for i in range(spans[f][0] + 1, spans[f][1])))
+    out = []
+    for i in rows:
+        c, line = code[i], src[i]
+        # how much memory to ask for is no number of a report
+        if not c.strip() or c.lstrip().startswith('#') or re.search(r'alloc\(', c):
+            continue
+        for name, rx, rep in PATTERNS:
+            # a loop's i++ as i-- runs off its array: killed, slowly, always
+            if name == 'inc' and c.lstrip().startswith('for ('):
+                continue
+            for m in re.finditer(rx, c):
+                new = line[:m.start()] + rep + line[m.end():]
+                out.append((path, i, name, line, new))
+        for m in re.finditer(r'\b([A-Za-z_]\w*)\(', c):
+            if m.group(1) in NO_SWAP or m.group(1) in TYPES or m.group(1) in (
+                    'if', 'for', 'while', 'switch', 'return', 'sizeof'):
+                continue
+            a = args_at(c, m.end() - 1)
+            if not a or len(a) < 2:
+                continue
+            (s0, e0), (s1, e1) = a[0], a[1]
+            x, y = line[s0:e0].strip(), line[s1:e1].strip()
+            # what cannot be the other's type: a stream, a string, an address
+            if x == y or not x or not y or {x, y} & {'out', 'stdout', 'stderr'} or \
+                    '"' in x + y or (x[0] == '&') != (y[0] == '&'):
+                continue
+            new = line[:s0] + line[s0:e0].replace(x, y) + ',' + \
+                line[s1:e1].replace(y, x) + line[e1:]
+            out.append((path, i, 'swap', line, new))
+        if deletable(c, code[i - 1] if i else ''):
+            indent = line[:len(line) - len(line.lstrip())]
+            out.append((path, i, 'del', line, indent + ';'))
+    return out
+
+
+# ---- the targets ----------------------------------------------------------
+
+def read_targets(only):
+    targets = []
+    for n, raw in enumerate(open(os.path.join(ROOT, TARGETS)), 1):
+        line = raw.split('#', 1)[0].split()
+        if not line:
+            continue
+        spec, tests = line[0], line[1:]
+        path, _, funcs = spec.partition(':')
+        if not os.path.isfile(os.path.join(ROOT, path)):
+            sys.exit('%s:%d: %s: no such file' % (TARGETS, n, path))
+        for t in tests:
+            if not re.match(r'^(unit:\S+|golden|e2e:[a-z]+)$', t):
+                sys.exit('%s:%d: %s: not unit:GLOB, golden or e2e:AREA' % (TARGETS, n, t))
+        if not tests:
+            sys.exit('%s:%d: %s: no test sees it' % (TARGETS, n, path))
+        if only and path not in only:
+            continue
+        targets.append((path, [f for f in funcs.split(',') if f], tests))
+    return targets
+
+
+def command(test, build):
+    """The command of one test of the targets file, and what it needs built."""
+    if test.startswith('unit:'):
+        return [build + '/unit-tests', test[5:]], build + '/unit-tests'
+    if test == 'golden':
+        return ['tests/e2e/golden.sh', build + '/kscen', '--fail-fast'], build + '/kscen'
+    return ['tests/e2e/%s.sh' % test[4:], build + '/kscen'], build + '/kscen'
+
+
+# ---- a scratch tree ---------------------------------------------------------
+
+# CPU seconds a process of a test may use: a hundred times what any takes.
+CPU_LIMIT = 30
+
+# Built as make builds it but for -g, which only costs time; lld links
+# kscen in a third of ld's time.
+MAKEFLAGS = ['CFLAGS=-O2'] + (['LDFLAGS=-fuse-ld=lld'] if shutil.which('ld.lld') else [])
+
+
+class Tree:
+    """A copy of the working tree in a temporary directory, built."""
+
+    def __init__(self, base, n, copy_build=True):
+        self.dir = os.path.join(base, 'tree%s' % n)
+        self.mark = self.dir
+        self.build = 'build'
+        files = subprocess.run(['git', 'ls-files', '-co', '--exclude-standard', '-z'],
+                               cwd=ROOT, capture_output=True, check=True).stdout
+        tar = subprocess.run(['tar', 'cf', '-', '--null', '-T', '-'], cwd=ROOT,
+                             input=files, capture_output=True, check=True).stdout
+        os.makedirs(self.dir)
+        subprocess.run(['tar', 'xf', '-'], cwd=self.dir, input=tar, check=True)
+        # the working tree's objects, older than nothing they were built from:
+        # make rebuilds only what changed since
+        if copy_build and os.path.isdir(os.path.join(ROOT, 'build')):
+            shutil.copytree(os.path.join(ROOT, 'build'), os.path.join(self.dir, 'build'),
+                            symlinks=True, ignore=shutil.ignore_patterns('mutate.log'))
+
+    def make(self, targets):
+        """Build @targets; False when they do not build."""
+        r = subprocess.run(['make', '-s', '--no-print-directory'] + MAKEFLAGS + targets,
+                           cwd=self.dir, capture_output=True, text=True)
+        return r.returncode == 0, r.stdout + r.stderr
+
+    def run(self, cmd, timeout):
+        """
+        0 passed, 1 failed, 2 timed out. A mutant that loops is stopped by
+        the CPU time it burns (ulimit -t, which a loaded machine does not
+        stretch), one that blocks by @timeout; either way every process the
+        test started, however it detached, carries this tree's marker and
+        is killed before the next mutant.
+        """
+        env = dict(os.environ, MUTATE_MARK=self.mark)
+        p = subprocess.Popen(['sh', '-c', 'ulimit -t %d && exec "$@"' % CPU_LIMIT, 'sh'] +
+                             cmd, cwd=self.dir, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, env=env, start_new_session=True)
+        try:
+            r = 0 if p.wait(timeout) == 0 else 1
+        except subprocess.TimeoutExpired:
+            r = 2
+        self.reap()
+        p.wait()
+        return r
+
+    def reap(self):
+        """SIGKILL every process that carries this tree's marker."""
+        want = ('MUTATE_MARK=' + self.mark).encode()
+        for _ in range(50):
+            left = 0
+            for pid in os.listdir('/proc'):
+                if not pid.isdigit():
+                    continue
+                try:
+                    with open('/proc/%s/environ' % pid, 'rb') as f:
+                        if want not in f.read().split(b'\0'):
+                            continue
+                    os.kill(int(pid), signal.SIGKILL)
+                    left += 1
+                except OSError:
+                    pass
+            if not left:
+                return
+            time.sleep(0.1)
+
+
+def never_run(base, targets, tests):
+    """
+    {path: rows} of the target lines that no test runs, from a build with
+    gcov's counters: a mutant there cannot be killed, so it is counted a
+    survivor without being built. A line gcov says nothing of is run.
+    """
+    cov = Tree(base, 'cov', copy_build=False)
+    flags = ['BUILD=build-cov', 'CFLAGS=-O0 --coverage', 'LDFLAGS=--coverage' +
+             (' -fuse-ld=lld' if shutil.which('ld.lld') else '')]
+    bpf = os.path.join(ROOT, 'build', 'bpf')
+    if os.path.isdir(bpf):      # the BPF skeletons do not change with CFLAGS
+        shutil.copytree(bpf, os.path.join(cov.dir, 'build-cov', 'bpf'), symlinks=True)
+    need = sorted(set(command(t, 'build-cov')[1] for t in tests))
+    r = subprocess.run(['make', '-s', '--no-print-directory'] + flags + need,
+                       cwd=cov.dir, capture_output=True, text=True)
+    if r.returncode:
+        sys.exit('mutate: the coverage build failed:\n' + r.stdout + r.stderr)
+    for t in tests:
+        cov.run(command(t, 'build-cov')[0], 1800)
+    dead = {}
+    for path, _, _ in targets:
+        obj = os.path.join('build-cov', os.path.dirname(path))
+        out = subprocess.run(['gcov', '-t', '-o', obj, path], cwd=cov.dir,
+                             capture_output=True, text=True).stdout
+        dead[path] = set()
+        for line in out.split('\n'):
+            m = re.match(r'\s*(#####|=====):\s*(\d+):', line)
+            if m:
+                dead[path].add(int(m.group(2)) - 1)
+    return dead
+
+
+def main():
+    ap = argparse.ArgumentParser(description='mutation score of the tests (make mutate)')
+    ap.add_argument('-j', type=int, default=1, help='mutants at once (a tree each)')
+    ap.add_argument('--list', action='store_true', help='print the mutants, run nothing')
+    ap.add_argument('--keep', action='store_true', help='keep the scratch trees')
+    ap.add_argument('files', nargs='*', help='only these targets')
+    a = ap.parse_args()
+
+    targets = read_targets(set(a.files))
+    mutants = []
+    for path, funcs, tests in targets:
+        for m in mutants_of(path, funcs):
+            mutants.append(m + (tests,))
+    if a.list:
+        for path, i, name, old, new, tests in mutants:
+            print('%s:%d: %s: %s  ->  %s' % (path, i + 1, name, old.strip(), new.strip()))
+        print('%d mutants' % len(mutants))
+        return 0
+
+    base = tempfile.mkdtemp(prefix='kscen-mutate.')
+    try:
+        return run_all(a, targets, mutants, base)
+    finally:
+        if not a.keep:
+            shutil.rmtree(base, ignore_errors=True)
+
+
+def run_all(a, targets, mutants, base):
+    """Build the trees, test them unmutated, then every mutant; print it all."""
+    t0 = time.time()
+    log_path = os.path.join(ROOT, 'build', 'mutate.log')
+    os.makedirs(os.path.dirname(log_path), exist_ok=True)
+    log = open(log_path, 'w')
+    print('mutate: %d mutants of %d files, %d at a time, in %s' %
+          (len(mutants), len(targets), a.j, base), flush=True)
+
+    # Every tree built, and every test passing before any mutant.
+    trees = [Tree(base, n) for n in range(a.j)]
+    need = sorted(set(command(t, 'build')[1] for _, _, tests in targets for t in tests))
+    limit = {}
+    for tree in trees:
+        ok, out = tree.make(need)
+        if not ok:
+            sys.exit('mutate: the tree does not build:\n' + out)
+    for t in sorted(set(t for _, _, tests in targets for t in tests)):
+        s = time.time()
+        if trees[0].run(command(t, 'build')[0], 1800):
+            sys.exit('mutate: %s fails without any mutant: fix that first' % t)
+        # a deadline for what blocks; loops are stopped by CPU_LIMIT
+        limit[t] = max(300, 20 * (time.time() - s))
+    print('mutate: every test passes unmutated (%.0f s)' % (time.time() - t0), flush=True)
+    dead = never_run(base, targets, sorted(limit))
+    results = [None] * len(mutants)
+    todo = []
+    for k, (path, i, name, old, new, tests) in enumerate(mutants):
+        if i in dead[path]:
+            results[k] = ('survived', 'not run by its tests')
+            log.write('%s:%d: %s: survived: %s -> %s (not run by its tests)\n' % (
+                path, i + 1, name, old.strip(), new.strip()))
+        else:
+            todo.append(k)
+    print('mutate: %d mutants on lines no test runs; %d to build and test (%.0f s)' %
+          (len(mutants) - len(todo), len(todo), time.time() - t0), flush=True)
+    lock = threading.Lock()
+    done, total_todo = [0], len(todo)
+
+    def worker(tree):
+        while True:
+            with lock:
+                if not todo:
+                    return
+                k = todo.pop(0)
+            path, i, name, old, new, tests = mutants[k]
+            started = time.time()
+            f = os.path.join(tree.dir, path)
+            orig = open(f).read()
+            lines = orig.split('\n')
+            lines[i] = new
+            open(f, 'w').write('\n'.join(lines))
+            cmds = [command(t, tree.build) for t in tests]
+            ok, out = tree.make(sorted(set(c[1] for c in cmds)))
+            verdict, by = 'stillborn', ''
+            if ok:
+                verdict = 'survived'
+                for t, (cmd, _) in zip(tests, cmds):
+                    r = tree.run(cmd, limit[t])
+                    if r:
+                        verdict, by = 'killed', t + (' (timeout)' if r == 2 else '')
+                        break
+            open(f, 'w').write(orig)
+            with lock:
+                results[k] = (verdict, by)
+                done[0] += 1
+                log.write('%s:%d: %s: %s: %s -> %s %s (%.1f s)\n' % (
+                    path, i + 1, name, verdict, old.strip(), new.strip(), by,
+                    time.time() - started))
+                log.flush()
+                if done[0] % 50 == 0:
+                    print('mutate: %d/%d, %.0f min' % (done[0], total_todo,
+                                                       (time.time() - t0) / 60), flush=True)
+
+    threads = [threading.Thread(target=worker, args=(t,)) for t in trees]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+
+    killed = sum(1 for r in results if r[0] == 'killed')
+    survived = [(m, r) for m, r in zip(mutants, results) if r[0] == 'survived']
+    stillborn = sum(1 for r in results if r[0] == 'stillborn')
+    per = {}
+    for m, r in zip(mutants, results):
+        k = per.setdefault(m[0], [0, 0])
+        k[0] += r[0] == 'killed'
+        k[1] += r[0] != 'stillborn'
+    print('\nper file (killed/total):')
+    for path, _, _ in targets:
+        if path in per:
+            k, n = per[path]
+            print('  %-32s %4d/%-4d %5.1f%%' % (path, k, n, 100.0 * k / n if n else 100))
+    if survived:
+        print('\nsurvivors:')
+        for (path, i, name, old, new, _), r in survived:
+            print('  %s:%d: %s: %s  ->  %s%s' % (path, i + 1, name, old.strip(), new.strip(),
+                                                  '  (not run)' if r[1] else ''))
+    total = killed + len(survived)
+    print('\nmutate: %d/%d killed (%.1f%%), %d survived, %d stillborn (did not build); '
+          '%.0f min' % (killed, total, 100.0 * killed / total if total else 100,
+                        len(survived), stillborn, (time.time() - t0) / 60))
+    print('mutate: every mutant in %s' % os.path.relpath(log_path, ROOT))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
