@@ -4,6 +4,7 @@
  * loading and expanding a scenario, shards of a plan, a result argument.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,32 @@ void cmd_help(const struct cmd *c, FILE *out)
 	fprintf(out, "usage: kscen %s %s\n\n%s\n", c->name, c->args, c->summary);
 	if (c->options && *c->options)
 		fprintf(out, "\noptions:\n%s", c->options);
+}
+
+/* The first SIGINT/SIGTERM/SIGHUP is noted; a second ends us at once. */
+static void on_signal(int sig)
+{
+	if (kscen_interrupted) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+	kscen_interrupted = sig;
+}
+
+void cmd_catch_signals(bool restart)
+{
+	struct sigaction sa = { .sa_handler = on_signal,
+				.sa_flags = restart ? SA_RESTART : 0 };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+int cmd_signal_exit(void)
+{
+	return 128 + (kscen_interrupted > 0 ? kscen_interrupted : SIGINT);
 }
 
 /* Strict non-negative integer for an option. */

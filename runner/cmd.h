@@ -48,6 +48,15 @@ int cmd_opt_uint(const char *cmd, const char *opt, const char *arg,
 int cmd_opt_format(const char *cmd, const char *arg, enum kscen_format *f);
 int cmd_opt_pct(const char *cmd, const char *opt, const char *arg, double *out);
 
+/*
+ * SIGINT, SIGTERM and SIGHUP set kscen_interrupted (the first; a second
+ * ends the process): @restart, system calls go on (SA_RESTART), else they
+ * fail with EINTR, for a command that waits on a child. The exit code of
+ * the noted signal: 128 + its number.
+ */
+void cmd_catch_signals(bool restart);
+int cmd_signal_exit(void);
+
 /* Load @path and expand it: 0, or -EINVAL with the problems said. */
 int cmd_load_and_expand(const char *path, unsigned long max_jobs,
 			struct kscen_scenario **s, struct kscen_jobs *jobs);

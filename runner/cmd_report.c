@@ -161,6 +161,8 @@ int cmd_plot(int argc, char **argv)
 	if (optind < 0)
 		return optind == KSCEN_OPT_HELP ? 0 : EXIT_USAGE;
 	nargs = argc - optind;
+	/* ^C: gnuplot killed, the temporary files removed, nothing written */
+	cmd_catch_signals(false);
 	if (job) {
 		if (!output || nargs != 1)
 			return cmd_usage_error("plot", "needs --flame JOB, one RESULT and -o FILE.svg");
@@ -183,6 +185,7 @@ int cmd_plot(int argc, char **argv)
 			if (!kscen_result_load(paths[i], &runs[ok]))
 				ok++;
 		ret = kscen_plot_history(runs, ok, history, output);
+		ret = ret == -EINTR ? cmd_signal_exit() : ret ? EXIT_USAGE : 0;
 		for (unsigned i = 0; i < ok; i++)
 			kscen_run_free(runs[i]);
 		for (unsigned i = 0; i < nr; i++)
@@ -190,7 +193,7 @@ int cmd_plot(int argc, char **argv)
 		free(paths);
 		free(runs);
 		free(dir);
-		return ret ? EXIT_USAGE : 0;
+		return ret;
 	}
 	if (cmd_load_result(argv[optind], &a) ||
 	    (nargs == 2 && cmd_load_result(argv[optind + 1], &b))) {
@@ -200,7 +203,7 @@ int cmd_plot(int argc, char **argv)
 	ret = b ? kscen_plot_compare(a, b, output) : kscen_plot_sweep(a, output);
 	kscen_run_free(a);
 	kscen_run_free(b);
-	return ret ? EXIT_USAGE : 0;
+	return ret == -EINTR ? cmd_signal_exit() : ret ? EXIT_USAGE : 0;
 }
 
 /* ---- merge ---------------------------------------------------------------- */

@@ -27,16 +27,6 @@
 #include "options.h"
 #include "sampler.h"
 
-/* The first SIGINT/SIGTERM stops the run and keeps it; a second kills. */
-static void on_signal(int sig)
-{
-	if (kscen_interrupted) {
-		signal(sig, SIG_DFL);
-		raise(sig);
-	}
-	kscen_interrupted = sig;
-}
-
 /*
  * A --compare path must be a result file or a directory of them: anything
  * else (a FIFO, a device, a typo) is refused before the run, not after it.
@@ -259,8 +249,11 @@ static int run_main(int argc, char **argv, bool *bisect)
 	run->shard_balance = balance;	/* the run owns it now */
 	balance = NULL;
 
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	/*
+	 * The first SIGINT, SIGTERM or SIGHUP (a closed terminal, an ssh
+	 * session gone) stops the run and keeps it; a second kills.
+	 */
+	cmd_catch_signals(true);
 	run->started = resume ? kscen_xstrdup(jh.started) : kscen_utc_now();
 	if (resume)
 		run->command = (free(run->command), kscen_xstrdup(jh.command ? jh.command : ""));

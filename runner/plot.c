@@ -7,20 +7,34 @@
  * both with their CIs) and a history (one job's median and CI over the
  * stored runs). kscen writes the data and the script into a temporary
  * directory and runs gnuplot on them; SVG or PNG by the output's name.
+ *
+ * Nothing read from a result (names, labels, units) or given on the command
+ * line (-o) becomes gnuplot commands: numbers go to gnuplot as data files,
+ * every text is one single-quoted gnuplot string (gnuplot expands nothing
+ * in one: no backquotes, no macros, no escapes; '' is a quote) with its
+ * control characters made blanks, since gnuplot ends a command at a
+ * newline even inside quotes and runs the next line as one. gnuplot writes
+ * the picture into the temporary directory (whose name is kscen's own) and
+ * kscen copies it to -o: the output's path is never script text either.
+ * ^C, SIGTERM or SIGHUP kill gnuplot and remove the directory.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "child.h"
 #include "plot.h"
 #include "report.h"
+#include "runner.h"
 #include "util.h"
 
 #define ROW_HEIGHT 360
@@ -28,6 +42,9 @@
 struct plot {
 	char dir[64];		/* the temporary directory */
 	FILE *gp;		/* its script */
+	const char *out;	/* the picture's path (-o) */
+	const char *ext;	/* ".svg" or ".png" */
+	bool made;		/* dir exists */
 	unsigned files;
 };
 
@@ -36,36 +53,63 @@ static const char *str(const char *s)
 	return s ? s : "";
 }
 
-/* gnuplot's single-quoted strings: '' is a quote; no enhanced text. */
-static void gp_quote(FILE *f, const char *s)
+/*
+ * @s as one gnuplot single-quoted string: '' for a quote, %% in a tic
+ * label (@tic: gnuplot formats those), a blank for a control character,
+ * '?' for a byte that is not UTF-8.
+ */
+static void gp_string(FILE *f, const char *s, bool tic)
 {
 	fputc('\'', f);
-	for (; *s; s++)
-		fputs(*s == '\'' ? "''" : (char[]){ *s, 0 }, f);
+	while (*s) {
+		unsigned char c = *s;
+		unsigned n = c >= 0x80 ? kscen_utf8_len(s) : 1;
+
+		if (c == '\'')
+			fputs("''", f);
+		else if (c == '%' && tic)
+			fputs("%%", f);
+		else if (c < 0x20 || c == 0x7f)
+			fputc(' ', f);
+		else if (!n)
+			fputc('?', f);
+		else
+			fwrite(s, 1, n, f);
+		s += n ? n : 1;
+	}
 	fputc('\'', f);
 }
 
-/* A tic label: quoted, and % doubled (gnuplot formats tic labels). */
+static void gp_quote(FILE *f, const char *s)
+{
+	gp_string(f, s, false);
+}
+
 static void gp_label(FILE *f, const char *s)
 {
-	fputc('\'', f);
-	for (; *s; s++)
-		fputs(*s == '\'' ? "''" : *s == '%' ? "%%" : (char[]){ *s, 0 }, f);
-	fputc('\'', f);
+	gp_string(f, s, true);
 }
 
 static int plot_open(struct plot *p, const char *out, unsigned rows, unsigned height)
 {
 	const char *ext = strrchr(out, '.');
+	struct stat st;
 	char path[128];
 
 	if (!ext || (strcmp(ext, ".svg") && strcmp(ext, ".png"))) {
 		fprintf(stderr, "kscen plot: %s: the output is a .svg or a .png\n", out);
 		return -EINVAL;
 	}
+	if (!stat(out, &st) && !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "kscen plot: %s: exists and is not a regular file\n", out);
+		return -EINVAL;
+	}
+	p->out = out;
+	p->ext = ext;
 	snprintf(p->dir, sizeof(p->dir), "/tmp/kscen-plot-XXXXXX");
 	if (!mkdtemp(p->dir))
 		return -errno;
+	p->made = true;
 	snprintf(path, sizeof(path), "%s/plot.gp", p->dir);
 	p->gp = fopen(path, "w");
 	if (!p->gp)
@@ -76,9 +120,8 @@ static int plot_open(struct plot *p, const char *out, unsigned rows, unsigned he
 	else
 		fprintf(p->gp, "set terminal pngcairo size 900,%u font 'sans,10'\n",
 			height);
-	fputs("set output ", p->gp);
-	gp_quote(p->gp, out);
-	fputs("\nset encoding utf8\nset termoption noenhanced\nset grid ytics\n"
+	fprintf(p->gp, "set output '%s/plot%s'\n", p->dir, ext);
+	fputs("set encoding utf8\nset termoption noenhanced\nset grid ytics\n"
 	      "set key outside right top\nset bars small\n", p->gp);
 	if (rows > 1)
 		fprintf(p->gp, "set multiplot layout %u,1\n", rows);
@@ -96,25 +139,77 @@ static void plot_cleanup(struct plot *p)
 {
 	char path[160];
 
+	if (p->gp)
+		fclose(p->gp);
+	p->gp = NULL;
+	if (!p->made)
+		return;
 	for (unsigned i = 0; i < p->files; i++) {
 		snprintf(path, sizeof(path), "%s/d%u.dat", p->dir, i);
 		unlink(path);
 	}
 	snprintf(path, sizeof(path), "%s/plot.gp", p->dir);
 	unlink(path);
+	snprintf(path, sizeof(path), "%s/plot%s", p->dir, p->ext);
+	unlink(path);
 	rmdir(p->dir);
+	p->made = false;
 }
 
-/* Run gnuplot on the script; 0, or its complaint on stderr and -EIO. */
+/* The picture gnuplot drew, to -o: a temp file beside it, renamed. */
+static int plot_place(const struct plot *p)
+{
+	char from[160], *tmp = kscen_xasprintf("%s.tmp-XXXXXX", p->out), buf[65536];
+	int in, out, ret = 0;
+	ssize_t n;
+
+	snprintf(from, sizeof(from), "%s/plot%s", p->dir, p->ext);
+	in = open(from, O_RDONLY | O_CLOEXEC);
+	out = in < 0 ? -1 : mkostemp(tmp, O_CLOEXEC);
+	if (in < 0 || out < 0) {
+		ret = -errno;
+		goto out;
+	}
+	fchmod(out, 0644);
+	errno = 0;
+	while ((n = read(in, buf, sizeof(buf))) > 0 && !kscen_interrupted) {
+		ssize_t w = 0;
+
+		for (ssize_t o = 0; o < n && w >= 0; o += w)
+			w = write(out, buf + o, n - o);
+		if (w < 0)
+			break;
+	}
+	if (n != 0 || kscen_interrupted || fsync(out) < 0 || rename(tmp, p->out) < 0)
+		ret = kscen_interrupted ? -EINTR : errno ? -errno : -EIO;
+out:
+	if (out >= 0)
+		close(out);
+	if (in >= 0)
+		close(in);
+	if (ret && out >= 0)
+		unlink(tmp);
+	if (ret && ret != -EINTR)
+		fprintf(stderr, "kscen plot: %s: %s\n", p->out, strerror(-ret));
+	free(tmp);
+	return ret;
+}
+
+/*
+ * Run gnuplot on the script, then place the picture; 0, -EINTR on a
+ * signal (gnuplot killed), or its complaint on stderr and -EIO.
+ */
 static int plot_run(struct plot *p, bool multi)
 {
-	char script[128], err[4096] = "", how[96];
+	char script[128], how[96];
 	char *argv[] = { "gnuplot", script, NULL };
 	struct kscen_child c = {
 		.argv = argv, .in = KSCEN_CHILD_NULL, .out = KSCEN_CHILD_NULL,
-		.err = KSCEN_CHILD_PIPE, .flags = KSCEN_CHILD_PATH | KSCEN_CHILD_CLEAN,
+		.err = KSCEN_CHILD_PIPE,
+		.flags = KSCEN_CHILD_PATH | KSCEN_CHILD_CLEAN | KSCEN_CHILD_PIDFD |
+			 KSCEN_CHILD_PDEATHSIG | KSCEN_CHILD_PGROUP,
 	};
-	ssize_t n, got = 0;
+	struct kscen_child_output err = { .max = 4095, .keep_tail = true };
 	int ret;
 
 	if (multi)
@@ -125,33 +220,39 @@ static int plot_run(struct plot *p, bool multi)
 	ret = kscen_child_start(&c);
 	if (ret)
 		return ret;
-	while ((n = read(c.err_fd, err + got, sizeof(err) - 1 - got)) > 0 ||
-	       (n < 0 && errno == EINTR))
-		got += n > 0 ? n : 0;
-	ret = kscen_child_reap(&c);
-	kscen_child_kill(&c);
-	if (ret)
-		return ret;
+	err.data = kscen_xmalloc(err.max + 1);
+	err.data[0] = '\0';
+	err.fd = c.err_fd;
+	ret = kscen_child_capture(&c, &err, 1, -1, &kscen_interrupted);
+	if (!ret)
+		ret = kscen_child_finish(&c, -1);
+	kscen_child_kill(&c);	/* on ^C, before it writes more */
+	if (ret) {
+		free(err.data);
+		return ret == -EINTR ? ret : -EIO;
+	}
 	if (WIFEXITED(c.status) && WEXITSTATUS(c.status) == 127) {
 		fprintf(stderr, "kscen plot: needs gnuplot (apt-get install gnuplot-nox)\n");
-		return -ENOENT;
-	}
-	if (!WIFEXITED(c.status) || WEXITSTATUS(c.status)) {
+		ret = -ENOENT;
+	} else if (!WIFEXITED(c.status) || WEXITSTATUS(c.status)) {
 		fprintf(stderr, "kscen plot: gnuplot %s:\n%s",
-			kscen_wait_status_text(c.status, how, sizeof(how)), err);
-		return -EIO;
+			kscen_wait_status_text(c.status, how, sizeof(how)), err.data);
+		ret = -EIO;
 	}
-	return 0;
+	free(err.data);
+	return ret ? ret : plot_place(p);
 }
 
+/* A finite number, all of @s: it is written to the data as the number. */
 static bool is_number(const char *s)
 {
 	char *end;
+	double v;
 
-	if (!*s)
+	if (!*s || *s == ' ' || (*s >= '\t' && *s <= '\r'))
 		return false;
-	strtod(s, &end);
-	return !*end;
+	v = strtod(s, &end);
+	return !*end && isfinite(v);
 }
 
 /* ---- sweep ------------------------------------------------------------------ */
@@ -175,7 +276,7 @@ static void line_name(const struct kscen_job_result *j, const unsigned *keys,
 	size_t o = 0;
 
 	buf[0] = '\0';
-	for (unsigned i = 0; i < nk; i++)
+	for (unsigned i = 0; i < nk && o < len; i++)
 		if (i != skip && keys[i] < j->nr_kv)
 			o += snprintf(buf + o, o < len ? len - o : 0, "%s%s=%s", o ? " " : "",
 				      str(j->keys[keys[i]]), str(j->values[keys[i]]));
@@ -245,7 +346,7 @@ static void sweep_entry(struct plot *p, const struct kscen_run *run,
 			continue;
 		/* categorical values: their position on the axis */
 		if (numeric)
-			snprintf(xv, sizeof(xv), "%s", str(j->values[keys[xk]]));
+			snprintf(xv, sizeof(xv), "%.17g", strtod(j->values[keys[xk]], NULL));
 		else
 			snprintf(xv, sizeof(xv), "%u", i - first);
 		fprintf(f[l], "%s %.17g %.17g %.17g\n", xv, m->sum.median,
@@ -287,8 +388,10 @@ int kscen_plot_sweep(const struct kscen_run *run, const char *out)
 		return -EINVAL;
 	}
 	ret = plot_open(&p, out, entries, ROW_HEIGHT * entries);
-	if (ret)
+	if (ret) {
+		plot_cleanup(&p);
 		return ret;
+	}
 	for (unsigned first = 0; first < run->nr_jobs; first = last + 1) {
 		last = kscen_entry_last(run, first);
 		sweep_entry(&p, run, first, last);
@@ -329,7 +432,7 @@ int kscen_plot_compare(const struct kscen_run *old, const struct kscen_run *new_
 
 	ret = plot_open(&p, out, 1, ROW_HEIGHT * 3 / 2);
 	if (ret)
-		return ret;
+		goto out;
 	fo = plot_data(&p, po, sizeof(po));
 	fn = plot_data(&p, pn, sizeof(pn));
 	if (!fo || !fn) {
@@ -375,8 +478,6 @@ int kscen_plot_compare(const struct kscen_run *old, const struct kscen_run *new_
 	fputs(", 1 with lines lc rgb 'gray' notitle\n", p.gp);
 	ret = plot_run(&p, false);
 out:
-	if (p.gp)
-		fclose(p.gp);
 	plot_cleanup(&p);
 	return ret;
 }
@@ -393,7 +494,7 @@ int kscen_plot_history(struct kscen_run *const *runs, unsigned nr, const char *g
 
 	ret = plot_open(&p, out, 1, ROW_HEIGHT);
 	if (ret)
-		return ret;
+		goto out;
 	f = plot_data(&p, path, sizeof(path));
 	if (!f) {
 		ret = -errno;
@@ -432,8 +533,6 @@ int kscen_plot_history(struct kscen_run *const *runs, unsigned nr, const char *g
 		"title 'median, 95%% CI'\n", path);
 	ret = plot_run(&p, false);
 out:
-	if (p.gp)
-		fclose(p.gp);
 	plot_cleanup(&p);
 	return ret;
 }

@@ -391,7 +391,7 @@ int kscen_run_exit_code(const struct kscen_run *run, int ret, int tripped, bool 
 int kscen_run_bisect_code(int code, const struct kscen_run *run,
 			  const struct kscen_refs *refs, int tripped)
 {
-	if (code == 128 + SIGINT || code == 128 + SIGTERM)
+	if (code == 128 + SIGINT || code == 128 + SIGTERM || code == 128 + SIGHUP)
 		return code;
 	if (code && code != KSCEN_EXIT_GATE)
 		return KSCEN_EXIT_BISECT_SKIP;

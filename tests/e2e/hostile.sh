@@ -1,0 +1,130 @@
+#!/bin/bash
+# hostile.sh [KSCEN] - end-to-end tests: what a result file, a journal, a
+# module or a regex cannot make kscen do (docs/reliability.md, section 10):
+# run a command, touch a path kscen did not create, crash, hang or lose
+# what was taken. Each test failed before its fix.
+. "$(dirname "$0")/lib.sh"
+
+h=$tmp/hostile
+mkdir -p "$h"
+
+# yaml_edit IN OUT PYTHON: OUT is IN loaded, changed by PYTHON (on `r`, with
+# $P as P), dumped
+yaml_edit() {
+	/usr/bin/python3 - "$1" "$2" "$3" <<'PY'
+import os, sys, yaml
+P = os.environ.get("P", "")
+r = yaml.safe_load(open(sys.argv[1]))
+exec(sys.argv[3])
+yaml.safe_dump(r, open(sys.argv[2], "w"), sort_keys=False, allow_unicode=True)
+PY
+}
+
+# ---- 1. plot: nothing a result, a scenario or -o holds is gnuplot script ----
+# Each way in carries 'system("touch F")' on a line of its own: the plot
+# is drawn, the label shown on one line, and F never made.
+if ! why=$(need_tool gnuplot gnuplot-nox); then
+	for t in plot_unit_is_not_script plot_job_name_is_not_script \
+		plot_label_is_not_script plot_scenario_unit_is_not_script \
+		plot_output_path_is_not_script; do skip $t "$why"; done
+else
+	pwn() { printf "x'\nsystem(\"touch %s\")\n#'" "$h/$1"; }
+	svg_has() {	# svg_has FILE TEXT: a <text> of FILE holds TEXT, on one line
+		/usr/bin/python3 - "$1" "$2" <<'PY'
+import sys
+import xml.etree.ElementTree as E
+ns = "{http://www.w3.org/2000/svg}"
+t = ["".join(x.itertext()) for x in E.parse(sys.argv[1]).iter(ns + "text")]
+assert any(sys.argv[2] in s for s in t), t
+PY
+	}
+	base=$fx/results/tiny.yaml
+	P=$(pwn unit) yaml_edit $base "$h/unit.yaml" "r['jobs'][0]['metrics'][0]['unit'] = P"
+	run "$kscen" plot "$h/unit.yaml" -o "$h/unit.svg"
+	[ $rc = 0 ] && [ ! -e "$h/unit" ] && svg_has "$h/unit.svg" "x' system(\"touch $h/unit\") #'" &&
+		pass plot_unit_is_not_script ||
+		fail plot_unit_is_not_script "rc=$rc $(ls "$h/unit" 2>&1) $(cat "$tmp/err")"
+
+	P=$(pwn name) yaml_edit $base "$h/name.yaml" "
+for j in r['jobs']:
+    j['name'] = P + j['name']"
+	run "$kscen" plot "$h/name.yaml" -o "$h/name.svg"
+	[ $rc = 0 ] && [ ! -e "$h/name" ] && svg_has "$h/name.svg" "system(\"touch $h/name\")" &&
+		pass plot_job_name_is_not_script ||
+		fail plot_job_name_is_not_script "rc=$rc $(ls "$h/name" 2>&1) $(cat "$tmp/err")"
+
+	P=$(pwn label) yaml_edit $base "$h/label.yaml" "r['label'] = P"
+	run "$kscen" plot "$h/label.yaml" $base -o "$h/label.svg"
+	[ $rc = 0 ] && [ ! -e "$h/label" ] && svg_has "$h/label.svg" "system(\"touch $h/label\")" &&
+		pass plot_label_is_not_script ||
+		fail plot_label_is_not_script "rc=$rc $(ls "$h/label" 2>&1) $(cat "$tmp/err")"
+
+	# an exec metrics: unit, from the scenario to the result to the plot
+	cat >"$h/unit-scn.yaml" <<YAML
+scenario: hostile-unit
+repeat: 2
+warmup: 0
+jobs:
+  - name: j
+    workload: exec
+    params: {command: "echo v 5"}
+    metrics:
+      - {name: v, regex: "v ([0-9]+)", unit: "x'\nsystem(\"touch $h/scn\")\n#'"}
+YAML
+	run "$kscen" run -q -o "$h/res" --compare none "$h/unit-scn.yaml"
+	r=$(ls "$h"/res/hostile-unit/*.yaml 2>/dev/null | head -1)
+	if [ $rc = 0 ] && [ -n "$r" ]; then
+		run "$kscen" plot "$r" -o "$h/scn.svg"
+		[ $rc = 0 ] && [ ! -e "$h/scn" ] && svg_has "$h/scn.svg" "system(\"touch $h/scn\")" &&
+			pass plot_scenario_unit_is_not_script ||
+			fail plot_scenario_unit_is_not_script "rc=$rc $(ls "$h/scn" 2>&1) $(cat "$tmp/err")"
+	else
+		fail plot_scenario_unit_is_not_script "run: rc=$rc $(cat "$tmp/err")"
+	fi
+
+	# no '/' in a file name: the command makes "out" where gnuplot runs
+	out="o$(printf "x'\nsystem(\"touch out\")\n#'").svg"
+	rc=$(cd "$h" && "$kscen" plot "$OLDPWD/$base" -o "$out" 2>"$tmp/err"; echo $?)
+	[ "$rc" = 0 ] && [ ! -e "$h/out" ] && [ -s "$h/$out" ] && svg_has "$h/$out" sleep &&
+		pass plot_output_path_is_not_script ||
+		fail plot_output_path_is_not_script "rc=$rc $(ls "$h/out" 2>&1) $(cat "$tmp/err")"
+fi
+
+# wait_for FILE [TENTHS]: until FILE exists, at most TENTHS/10 s (default 10 s)
+wait_for() {
+	for _ in $(seq "${2:-100}"); do [ -e "$1" ] && return 0; sleep 0.1; done
+	return 1
+}
+# gone PID: until PID has exited, at most 5 s
+gone() {
+	for _ in $(seq 50); do kill -0 "$1" 2>/dev/null || return 0; sleep 0.1; done
+	return 1
+}
+
+# ---- 6. plot under SIGTERM: gnuplot killed, its temporary files gone -------
+mkdir -p "$h/fakebin"
+cat >"$h/fakebin/gnuplot" <<SH
+#!/bin/sh
+echo \$\$ >"$h/gp.pid"
+echo "\$1" >"$h/gp.script"
+sleep 30
+echo late >"$h/gp.late"
+SH
+chmod +x "$h/fakebin/gnuplot"
+PATH=$h/fakebin:$PATH "$kscen" plot $fx/results/tiny.yaml -o "$h/sig.svg" 2>"$tmp/err" &
+pid=$!
+if wait_for "$h/gp.script"; then
+	kill -TERM $pid
+	wait $pid
+	rc=$?
+	gp=$(cat "$h/gp.pid")
+	[ $rc = 143 ] && gone "$gp" && [ ! -e "$(dirname "$(cat "$h/gp.script")")" ] &&
+		[ ! -e "$h/sig.svg" ] && ! ls "$h"/sig.svg.tmp-* >/dev/null 2>&1 &&
+		pass plot_sigterm_kills_gnuplot_removes_temp ||
+		fail plot_sigterm_kills_gnuplot_removes_temp "rc=$rc gnuplot $(ps -o pid=,cmd= -p "$gp") $(ls -d "$(dirname "$(cat "$h/gp.script")")" 2>&1)"
+else
+	kill -9 $pid
+	fail plot_sigterm_kills_gnuplot_removes_temp "the stand-in gnuplot never started: $(cat "$tmp/err")"
+fi
+
+finish hostile
