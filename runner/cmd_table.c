@@ -63,7 +63,7 @@ void cmd_main_help(FILE *out)
 	fprintf(out, "\n'kscen COMMAND --help' shows a command's options.\n"
 		"exit codes: 0 ok, 1 regression gate, 2 invalid input or nothing to\n"
 		"compare, 3 a job failed, 4 results not saved (kept in the journal),\n"
-		"125 run --bisect cannot tell, 130 SIGINT, 143 SIGTERM\n");
+		"125 run --bisect cannot tell, 129 SIGHUP, 130 SIGINT, 143 SIGTERM\n");
 }
 
 const unsigned cmd_table_nr = ARRAY_SIZE(cmd_table);

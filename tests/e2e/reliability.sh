@@ -71,7 +71,9 @@ PY
 then pass resume_after_sigkill_one_complete_result; else
 	fail resume_after_sigkill_one_complete_result "rc=$rc journal=$journal taken=$taken $(ls "$rel/res/rel-slow") $(cat "$tmp/err")"; fi
 
-for sig in TERM INT; do
+# SIGHUP (a terminal closed, an ssh session gone) as SIGTERM: it used to
+# end the run with 129 and no partial result.
+for sig in TERM INT HUP; do
 	rm -rf "$rel/res"
 	"$kscen" run -q -o "$rel/res" --compare none "$rel/slow.yaml" >/dev/null 2>"$tmp/err" &
 	pid=$!
@@ -79,7 +81,7 @@ for sig in TERM INT; do
 	kill -$sig $pid
 	wait $pid
 	rc=$?
-	want=$([ $sig = TERM ] && echo 143 || echo 130)
+	want=$(case $sig in TERM) echo 143 ;; INT) echo 130 ;; HUP) echo 129 ;; esac)
 	journal=$(ls "$rel"/res/rel-slow/*.journal 2>/dev/null)
 	if [ $rc = $want ] && [ -n "$journal" ] && grep -q '^partial: true' "$rel"/res/rel-slow/*.yaml &&
 	   grep -q "kscen run --resume $journal" "$tmp/err"; then
