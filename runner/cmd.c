@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "history.h"
 #include "store.h"
@@ -41,6 +42,8 @@ void cmd_help(const struct cmd *c, FILE *out)
 static void on_signal(int sig)
 {
 	if (kscen_interrupted) {
+		if (kscen_signal_unlink)
+			unlink(kscen_signal_unlink);
 		signal(sig, SIG_DFL);
 		raise(sig);
 	}

@@ -29,6 +29,7 @@
 #include "sampler.h"
 
 volatile sig_atomic_t kscen_interrupted;
+const char *volatile kscen_signal_unlink;
 
 /* setup -> sample -> teardown of @r's workload, in whichever process. */
 static void take_sample(const struct kscen_sample_req *r, struct kscen_sample_out *out)

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "runner.h"
 #include "util.h"
 #include "runmodel.h"
 #include "store.h"
@@ -162,25 +163,37 @@ static int write_fd(int fd, const struct kscen_run *run)
 	return ret;
 }
 
-/* @run to the file @path: a temp file beside it, fsync, rename. */
-int kscen_result_write(struct kscen_run *run, const char *path)
+/* @run to the file @path: a temp file beside it, fsync, link or rename. */
+int kscen_result_write(struct kscen_run *run, const char *path, bool replace)
 {
 	char *tmp = kscen_xasprintf("%s.tmp-XXXXXX", path);
+	struct stat st;
 	int fd, ret;
 
+	/* never a device, a FIFO, a directory or a symlink's target */
+	if (!lstat(path, &st) && (!S_ISREG(st.st_mode) || !replace)) {
+		ret = S_ISREG(st.st_mode) ? -EEXIST : -ENODEV;
+		goto out;
+	}
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
 		goto out;
 	}
+	kscen_signal_unlink = tmp;
 	fchmod(fd, 0644);
 	ret = write_fd(fd, run);
-	if (!ret && rename(tmp, path) < 0)
-		ret = -errno;
-	if (ret) {
+	if (!ret && kscen_interrupted)
+		ret = -EINTR;
+	if (!ret && replace && !lstat(path, &st) && !S_ISREG(st.st_mode))
+		ret = -ENODEV;	/* made since */
+	if (!ret)
+		ret = replace ? (rename(tmp, path) < 0 ? -errno : 0) : place(tmp, path);
+	if (ret || !replace)
 		unlink(tmp);
+	kscen_signal_unlink = NULL;
+	if (ret)
 		goto out;
-	}
 	free(run->path);
 	run->path = kscen_xstrdup(path);
 out:

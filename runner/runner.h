@@ -37,6 +37,11 @@ void kscen_contain_keep(pid_t pid, bool keep);
 
 /* Set by SIGINT/SIGTERM: stop after the current sample, keep what ran. */
 extern volatile sig_atomic_t kscen_interrupted;
+/*
+ * A temporary file of ours, or NULL: the handler of a second signal, which
+ * ends the process at once, removes it first (cmd_catch_signals()).
+ */
+extern const char *volatile kscen_signal_unlink;
 
 /*
  * Run setup/sample/teardown of @job in a child process (for exec, whose

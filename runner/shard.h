@@ -59,13 +59,16 @@ void kscen_jobs_subset(const struct kscen_jobs *in, const bool *sel,
 /* merge.c */
 struct kscen_merge_opts {
 	bool force;		/* join mixed versions and scenario hashes */
+	bool replace;		/* replace an existing regular file @out_path */
 	bool quiet;
 };
 /*
  * Join the shard runs in @paths (files, or directories of runs) into one
  * run, saved at @out_path. Returns 0, or -EINVAL with the reason on stderr:
  * not shard runs, mixed scenarios, hashes or versions (without @force), a
- * job or a shard present twice. Missing shards make the run partial.
+ * job or a shard present twice; @out_path existing (without @replace), not
+ * a regular file, or one of the runs to merge. -EINTR: a signal came
+ * (kscen_interrupted), nothing written. Missing shards make the run partial.
  */
 int kscen_merge(const char *out_path, char **paths, unsigned nr,
 		const struct kscen_merge_opts *o, struct kscen_run **out);

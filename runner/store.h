@@ -13,8 +13,14 @@
  * atomically (temp file, fsync, rename); sets run->path.
  */
 int kscen_result_save(struct kscen_run *run, const char *dir);
-/* Write @run to the file @path atomically; sets run->path. */
-int kscen_result_write(struct kscen_run *run, const char *path);
+/*
+ * Write @run to the file @path atomically (a temp file beside it, fsync,
+ * then link(), or with @replace rename()); sets run->path. -EEXIST if
+ * @path exists and not @replace; -ENODEV if it is not a regular file,
+ * @replace or not; -EINTR (the temp file removed) if a signal came
+ * (kscen_interrupted).
+ */
+int kscen_result_write(struct kscen_run *run, const char *path, bool replace);
 /*
  * Can runs of @scenario be stored under @dir? Creates the directory; 0 or
  * -errno. Checked before a run, so that no run is lost at the end.

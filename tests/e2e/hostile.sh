@@ -101,6 +101,71 @@ gone() {
 	return 1
 }
 
+# ---- 2. merge OUT: never replaces a file unasked, a device, or an input ------
+for k in 1 2; do
+	"$kscen" run -q -r 1 --compare none --shard $k/2 -o "$h/sh" $fx/e2e/shard.yaml >/dev/null 2>&1
+done
+s1=$(grep -l "^shard: '1/2'" "$h"/sh/e2e-shard/*.yaml)
+s2=$(grep -l "^shard: '2/2'" "$h"/sh/e2e-shard/*.yaml)
+sum() { sha256sum "$@" 2>/dev/null | cut -d' ' -f1; }
+echo "mine" >"$h/existing.yaml"
+run "$kscen" merge -q "$h/existing.yaml" "$s1" "$s2"
+[ $rc = 2 ] && [ "$(cat "$h/existing.yaml")" = mine ] &&
+	grep -q "existing.yaml exists; --force replaces it" "$tmp/err" &&
+	pass merge_refuses_existing_out ||
+	fail merge_refuses_existing_out "rc=$rc $(cat "$tmp/err")"
+run "$kscen" merge -q --force "$h/existing.yaml" "$s1" "$s2"
+[ $rc = 0 ] && grep -q '^partial: false' "$h/existing.yaml" && ! ls "$h"/existing.yaml.tmp-* >/dev/null 2>&1 &&
+	pass merge_force_replaces_existing_out ||
+	fail merge_force_replaces_existing_out "rc=$rc $(cat "$tmp/err")"
+before=$(sum "$s1")
+run "$kscen" merge -q --force "$s1" "$s1" "$s2"
+[ $rc = 2 ] && [ "$(sum "$s1")" = "$before" ] && grep -q "is one of the runs to merge" "$tmp/err" &&
+	pass merge_never_replaces_an_input ||
+	fail merge_never_replaces_an_input "rc=$rc $(cat "$tmp/err")"
+# a directory of shards holding OUT: the same file, reached another way
+run "$kscen" merge -q --force "$h/sh/e2e-shard/../e2e-shard/$(basename "$s2")" "$h/sh"
+[ $rc = 2 ] && [ "$(grep -c "^shard: '2/2'" "$s2")" = 1 ] && grep -q "is one of the runs to merge" "$tmp/err" &&
+	pass merge_never_replaces_an_input_in_a_dir ||
+	fail merge_never_replaces_an_input_in_a_dir "rc=$rc $(cat "$tmp/err")"
+mkfifo "$h/fifo.yaml"
+run timeout 10 "$kscen" merge -q --force "$h/fifo.yaml" "$s1" "$s2"
+[ $rc = 2 ] && [ -p "$h/fifo.yaml" ] && grep -q "fifo.yaml: not a regular file" "$tmp/err" &&
+	pass merge_never_replaces_a_fifo ||
+	fail merge_never_replaces_a_fifo "rc=$rc $(cat "$tmp/err")"
+# /dev/null's twin, made here: as root it was replaced by a regular file
+if why=$(need_root) && mknod "$h/null" c 1 3 2>/dev/null; then
+	run "$kscen" merge -q --force "$h/null" "$s1" "$s2"
+	[ $rc = 2 ] && [ -c "$h/null" ] && grep -q "null: not a regular file" "$tmp/err" &&
+		pass merge_never_replaces_a_device ||
+		fail merge_never_replaces_a_device "rc=$rc $(ls -l "$h/null") $(cat "$tmp/err")"
+else
+	skip merge_never_replaces_a_device "${why:-mknod failed}"
+fi
+# SIGTERM while OUT's temp file is written (a preloaded fsync() sends it):
+# the temp file is removed, OUT not made, exit 143
+if need_tool cc gcc >/dev/null; then
+	cat >"$h/termfsync.c" <<'C'
+#define _GNU_SOURCE
+#include <signal.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+int fsync(int fd)
+{
+	kill(getpid(), SIGTERM);
+	return syscall(SYS_fsync, fd);
+}
+C
+	cc -shared -fPIC -o "$h/termfsync.so" "$h/termfsync.c"
+	LD_PRELOAD="$h/termfsync.so" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+		run "$kscen" merge -q "$h/termed.yaml" "$s1" "$s2"
+	[ $rc = 143 ] && [ ! -e "$h/termed.yaml" ] && ! ls "$h"/termed.yaml.tmp-* >/dev/null 2>&1 &&
+		pass merge_sigterm_removes_temp ||
+		fail merge_sigterm_removes_temp "rc=$rc $(ls "$h") $(cat "$tmp/err")"
+else
+	skip merge_sigterm_removes_temp "$(need_tool cc gcc)"
+fi
+
 # ---- 6. plot under SIGTERM: gnuplot killed, its temporary files gone -------
 mkdir -p "$h/fakebin"
 cat >"$h/fakebin/gnuplot" <<SH

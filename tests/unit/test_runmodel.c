@@ -205,7 +205,7 @@ static void every_field_round_trips(void **state)
 	free(j->profile->reason);	/* one with a reason stops there */
 	j->profile->reason = NULL;
 
-	assert_int_equal(kscen_result_write(run, path), 0);
+	assert_int_equal(kscen_result_write(run, path, true), 0);
 	check_order(path, KREC_RUN, NULL, "");
 	check_order(path, KREC_SYSTEM, "\nsystem:\n", "  ");
 	assert_int_equal(kscen_result_load(path, &back), 0);
