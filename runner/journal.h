@@ -29,15 +29,18 @@ int kscen_journal_create(const char *path, const struct kscen_journal_hdr *h,
 /*
  * Open @path to finish its run: fills @h (free with kscen_journal_hdr_fini),
  * drops a torn last record, and replays the recorded samples through
- * kscen_journal_sample() before any new one is taken.
+ * kscen_journal_sample() before any new one is taken. -EBUSY (said) while
+ * another kscen holds it; -EINVAL (said, with the line) for a damaged
+ * header or a "p" record that is not a partial result of this run beside
+ * the journal.
  */
 int kscen_journal_resume(const char *path, struct kscen_journal_hdr *h,
 			 struct kscen_journal **out);
 void kscen_journal_hdr_fini(struct kscen_journal_hdr *h);
 /*
- * Sample @k of round @round: the recorded outcome while replaying (-EBADMSG
- * when the journal holds another sample there), otherwise a new sample,
- * appended. @seconds: the runner's time on it, recorded or measured (the
+ * Sample @k of round @round: the recorded outcome while replaying (a
+ * damaged record there, or another sample's, cuts the journal: said with
+ * its line), otherwise a new sample, appended. @seconds: the runner's time on it, recorded or measured (the
  * job's `seconds`, which shards are balanced by). @j may be NULL: just
  * kscen_sample_isolated().
  */
@@ -51,6 +54,8 @@ int kscen_journal_error(const struct kscen_journal *j);
 void kscen_journal_note_result(struct kscen_journal *j, const char *path);
 /* The partial result recorded by an earlier, interrupted part of the run. */
 const char *kscen_journal_partial(const struct kscen_journal *j);
+/* Is @path, still, a partial result of this run beside the journal? */
+bool kscen_journal_partial_ok(const struct kscen_journal *j, const char *path);
 const char *kscen_journal_path(const struct kscen_journal *j);
 unsigned long kscen_journal_replayed(const struct kscen_journal *j);
 /* Close; @remove: unlink it too (the complete result is saved). */

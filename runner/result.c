@@ -341,6 +341,13 @@ static bool run_name(const char *name, size_t *host_len)
 	return *host_len > 0;
 }
 
+bool kscen_result_name_ok(const char *name)
+{
+	size_t hlen;
+
+	return !strchr(name, '/') && run_name(name, &hlen);
+}
+
 static int cmp_name_desc(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)b, *(char *const *)a);

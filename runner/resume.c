@@ -10,6 +10,7 @@
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <stdio.h>
@@ -61,9 +62,12 @@ struct kscen_journal *kscen_journal_start(const char *results,
 		.profile = ro->profile,
 	};
 	struct kscen_journal *j = NULL;
-	char stamp[32], host[65];
+	char stamp[32], host[65], *real = realpath(run->scenario_file, NULL);
 	int ret = -EEXIST;
 
+	/* absolute: a resume may start in another directory */
+	if (real)
+		h.scenario_file = real;
 	stamp_of(run->started, stamp, sizeof(stamp));
 	host_of(run->system.hostname, host, sizeof(host));
 	/* Two runs started in the same second get -2, -3, ... */
@@ -78,7 +82,15 @@ struct kscen_journal *kscen_journal_start(const char *results,
 				"cut short cannot be resumed\n", path, strerror(-ret));
 		free(path);
 	}
+	free(real);
 	return j;
+}
+
+static bool same_file(const char *a, const char *b)
+{
+	struct stat x, y;
+
+	return !stat(a, &x) && !stat(b, &y) && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
 }
 
 void kscen_journal_finish(struct kscen_journal *j, const struct kscen_run *run,
@@ -88,8 +100,13 @@ void kscen_journal_finish(struct kscen_journal *j, const struct kscen_run *run,
 
 	if (!j)
 		return;
-	/* The new result holds every sample of the earlier partial one. */
-	if (prev && run->path && strcmp(prev, run->path))
+	/*
+	 * The new result holds every sample of the earlier partial one,
+	 * which is removed if it still is that: a partial result of this
+	 * run beside the journal.
+	 */
+	if (prev && run->path && !same_file(prev, run->path) &&
+	    kscen_journal_partial_ok(j, prev))
 		unlink(prev);
 	if (complete) {
 		kscen_journal_close(j, true);

@@ -268,13 +268,6 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 			}
 			/* what the job costs a machine: shards balance by it */
 			r->seconds += secs;
-			if (ret == -EBADMSG) {
-				kscen_progress_clear(&pr);
-				fprintf(stderr, "kscen: %s: does not match this run at "
-					"round %u, job %s\n", kscen_journal_path(o->journal),
-					round + 1, job->id);
-				break;
-			}
 			if (ret) {
 				job_stop(r, KSCEN_FAILED, strerror(-ret));
 				break;

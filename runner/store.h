@@ -65,6 +65,8 @@ int kscen_result_load_some(const char *path, const struct kscen_idset *want,
  * when that is a directory of runs; NULL path in *out when there is none.
  */
 int kscen_result_latest(const char *dir, const char *hostname, char **out);
+/* Is @name one kscen_result_save() makes: <stamp>-<host>[+<label>].yaml? */
+bool kscen_result_name_ok(const char *name);
 /*
  * Every stored run in @dir (from @hostname, NULL: any), newest first, as
  * malloc'ed paths in a malloc'ed array of *@nr.

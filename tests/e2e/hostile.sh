@@ -166,6 +166,109 @@ else
 	skip merge_sigterm_removes_temp "$(need_tool cc gcc)"
 fi
 
+# ---- 3. journals: paths checked, damage named and cut, one resume at a time --
+cat >"$h/slow.yaml" <<'YAML'
+scenario: hostile-slow
+repeat: 4
+warmup: 0
+jobs:
+  - name: s
+    workload: exec
+    params:
+      command: ["sleep 0.05", "sleep 0.06"]
+YAML
+# journal DIR [SCENARIO]: a run of SCENARIO (default slow.yaml) under DIR
+# killed after 3 samples; prints its journal
+journal() {
+	local j
+	"$kscen" run -q -o "$1" --compare none "${2:-$h/slow.yaml}" >/dev/null 2>&1 &
+	local pid=$!
+	for _ in $(seq 200); do
+		j=$(ls "$1"/*/*.journal 2>/dev/null | head -1)
+		[ -n "$j" ] && [ "$(grep -c '^s ' "$j")" -ge 3 ] && break
+		sleep 0.05
+	done
+	{ kill -9 $pid; wait $pid; } 2>/dev/null
+	echo "$j"
+}
+# samples_ok RESULT N: every job of RESULT has N finite samples, partial: false
+samples_ok() {
+	/usr/bin/python3 - "$1" "$2" <<'PY'
+import math, sys, yaml
+r = yaml.safe_load(open(sys.argv[1]))
+assert r["partial"] is False, r["partial"]
+for j in r["jobs"]:
+    s = j["metrics"][0]["samples"]
+    assert len(s) == int(sys.argv[2]) and all(math.isfinite(x) for x in s), (j["id"], s)
+PY
+}
+# A "p PATH" record names the partial result to remove once the run is
+# whole: only a result of this run, beside its journal, is ever removed.
+j=$(journal "$h/jp")
+echo secret >"$h/victim"
+echo "p $h/victim" >>"$j"
+n=$(wc -l <"$j")
+run "$kscen" run -q --resume "$j"
+[ $rc = 2 ] && [ -e "$h/victim" ] && grep -q "$j:$n:1: p: $h/victim is not a result kscen saved beside this journal" "$tmp/err" &&
+	pass journal_p_record_cannot_delete_a_file ||
+	fail journal_p_record_cannot_delete_a_file "rc=$rc $(ls "$h/victim" 2>&1) $(cat "$tmp/err")"
+# another run's result beside the journal: kept too
+j=$(journal "$h/jp2")
+"$kscen" run -q -r 1 -o "$h/jp2" --compare none "$h/slow.yaml" >/dev/null 2>&1
+other=$(ls "$h"/jp2/hostile-slow/*.yaml | head -1)
+echo "p $other" >>"$j"
+n=$(wc -l <"$j")
+run "$kscen" run -q --resume "$j"
+[ $rc = 2 ] && [ -e "$other" ] && grep -q "$j:$n:1: p: $other is not a result of this run" "$tmp/err" &&
+	pass journal_p_record_cannot_delete_another_run ||
+	fail journal_p_record_cannot_delete_another_run "rc=$rc $(ls "$other" 2>&1) $(cat "$tmp/err")"
+# a duplicated record: named by its line, cut there, its samples taken again
+j=$(journal "$h/jd")
+n=$(grep -n '^s ' "$j" | head -1 | cut -d: -f1)
+sed -i "${n}p" "$j"
+run "$kscen" run -q --resume "$j"
+r=$(ls "$h"/jd/hostile-slow/*.yaml 2>/dev/null | head -1)
+[ $rc = 0 ] && grep -q "$j:$((n + 1)):1: .*the journal is cut here" "$tmp/err" && [ ! -e "$j" ] &&
+	samples_ok "$r" 4 && pass journal_damaged_record_named_and_cut ||
+	fail journal_damaged_record_named_and_cut "rc=$rc $(cat "$tmp/err")"
+# nan, inf and a short record: refused as damage, never stored as a sample
+for bad in nan inf short; do
+	j=$(journal "$h/jv-$bad")
+	n=$(grep -n '^s ' "$j" | sed -n 2p | cut -d: -f1)
+	case $bad in
+	short) sed -i "${n}s/^\(s [0-9]* [0-9]* [-0-9]* [0-9]* [^ ]*\) .*/\1/" "$j" ;;
+	*) sed -i "${n}s/^\(s [0-9]* [0-9]* [-0-9]* [0-9]*\) [^ ]*/\1 $bad/" "$j" ;;
+	esac
+	run "$kscen" run -q --resume "$j"
+	r=$(ls "$h"/jv-$bad/hostile-slow/*.yaml 2>/dev/null | head -1)
+	[ $rc = 0 ] && grep -q "$j:$n:1: " "$tmp/err" && samples_ok "$r" 4 &&
+		pass journal_${bad}_record_refused ||
+		fail journal_${bad}_record_refused "rc=$rc $(sed -n ${n}p "$j" 2>/dev/null) $(cat "$tmp/err")"
+done
+# two resumes of one journal at once: the second is refused, one result
+sed 's/^repeat: 4/repeat: 30/' "$h/slow.yaml" >"$h/slower.yaml"
+j=$(journal "$h/jl" "$h/slower.yaml")
+n=$(grep -c '^s ' "$j")
+"$kscen" run -q --resume "$j" >/dev/null 2>"$h/first.err" &
+pid=$!
+for _ in $(seq 200); do [ "$(grep -c '^s ' "$j" 2>/dev/null)" -gt "$n" ] && break; sleep 0.05; done
+run "$kscen" run -q --resume "$j"
+rc2=$rc
+wait $pid
+rc=$?
+[ $rc2 = 2 ] && grep -q "$j: another kscen is running this journal" "$tmp/err" && [ $rc = 0 ] &&
+	[ "$(ls "$h"/jl/hostile-slow/*.yaml | wc -l)" = 1 ] &&
+	pass journal_locked_against_a_second_resume ||
+	fail journal_locked_against_a_second_resume "rc=$rc/$rc2 $(cat "$tmp/err" "$h/first.err")"
+# the scenario's path, relative where the run started: resumed from elsewhere
+mkdir -p "$h/jr"
+cp "$h/slow.yaml" "$h/jr/rel.yaml"
+j=$(cd "$h/jr" && journal res rel.yaml)
+run "$kscen" run -q --resume "$h/jr/$j"
+[ $rc = 0 ] && samples_ok "$(ls "$h"/jr/res/hostile-slow/*.yaml)" 4 &&
+	pass journal_scenario_path_resolved ||
+	fail journal_scenario_path_resolved "rc=$rc $(cat "$tmp/err")"
+
 # ---- 6. plot under SIGTERM: gnuplot killed, its temporary files gone -------
 mkdir -p "$h/fakebin"
 cat >"$h/fakebin/gnuplot" <<SH
