@@ -183,6 +183,7 @@ int kscen_cmd_agent(int argc, char **argv)
 			memset(&so, 0, sizeof(so));
 			so.ret = jobs.job[idx].workload->supported(&ctx);
 			memcpy(so.reason, ctx.reason, sizeof(so.reason));
+			so.reason[sizeof(so.reason) - 1] = '\0';
 		}
 		if (so.ret) {
 			so.nr = 0;

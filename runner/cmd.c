@@ -3,15 +3,19 @@
  * cmd.c - what the commands share: usage errors, strict option values,
  * loading and expanding a scenario, shards of a plan, a result argument.
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "history.h"
 #include "store.h"
 #include "shard.h"
@@ -64,6 +68,41 @@ void cmd_catch_signals(bool restart)
 int cmd_signal_exit(void)
 {
 	return 128 + (kscen_interrupted > 0 ? kscen_interrupted : SIGINT);
+}
+
+int cmd_in_child(const char *cmd, int (*fn)(int argc, char **argv), int argc, char **argv)
+{
+	int pfd[2], status, code;
+	char done = 0, how[96];
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	if (pipe2(pfd, O_CLOEXEC) || (pid = fork()) < 0) {
+		fprintf(stderr, "kscen %s: %s\n", cmd, strerror(errno));
+		return EXIT_USAGE;
+	}
+	if (!pid) {
+		close(pfd[0]);
+		code = fn(argc, argv);
+		fflush(stdout);
+		fflush(stderr);
+		if (write(pfd[1], "1", 1) != 1)
+			_exit(EXIT_USAGE);
+		exit(code);	/* atexit: LeakSanitizer's check, in an ASan build */
+	}
+	close(pfd[1]);
+	while (read(pfd[0], &done, 1) < 0 && errno == EINTR)
+		;
+	close(pfd[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (done && WIFEXITED(status))
+		return WEXITSTATUS(status);
+	fprintf(stderr, "kscen %s: ended before it finished (%s): a workload module's "
+		"code that exits or crashes?\n", cmd,
+		kscen_wait_status_text(status, how, sizeof(how)));
+	return EXIT_USAGE;
 }
 
 /* Strict non-negative integer for an option. */

@@ -57,6 +57,13 @@ int cmd_opt_pct(const char *cmd, const char *opt, const char *arg, double *out);
 void cmd_catch_signals(bool restart);
 int cmd_signal_exit(void);
 
+/*
+ * Run @fn(@argc, @argv) in a child process and give back its exit code;
+ * if it ends before @fn returns (a module calling exit(), a crash), say so
+ * and return EXIT_USAGE.
+ */
+int cmd_in_child(const char *cmd, int (*fn)(int argc, char **argv), int argc, char **argv);
+
 /* Load @path and expand it: 0, or -EINVAL with the problems said. */
 int cmd_load_and_expand(const char *path, unsigned long max_jobs,
 			struct kscen_scenario **s, struct kscen_jobs *jobs);

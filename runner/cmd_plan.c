@@ -49,7 +49,7 @@ static int stream_jobs(const char *path, unsigned long max_jobs, bool print,
 	return ret;
 }
 
-int cmd_validate(int argc, char **argv)
+static int validate_main(int argc, char **argv)
 {
 	unsigned long max_jobs = DEFAULT_MAX_JOBS;
 	const struct kscen_option opts[] = {
@@ -76,7 +76,7 @@ int cmd_validate(int argc, char **argv)
 	return bad ? EXIT_USAGE : 0;
 }
 
-int cmd_plan(int argc, char **argv)
+static int plan_main(int argc, char **argv)
 {
 	unsigned long max_jobs = DEFAULT_MAX_JOBS, shards = 0;
 	const char *filter = NULL, *shard = NULL, *results = "results";
@@ -179,7 +179,7 @@ static void list_one(const struct kscen_workload *w)
 	}
 }
 
-int cmd_list(int argc, char **argv)
+static int list_main(int argc, char **argv)
 {
 	const struct kscen_option opts[] = { OPT_END() };
 
@@ -217,3 +217,23 @@ int cmd_list(int argc, char **argv)
 }
 
 /* A result file, or the newest run in a directory of them. */
+
+/*
+ * These commands read and print; a module's code (its constructors, its
+ * check() and job_metrics()) runs only in their child process, and one
+ * that ends it (exit(0), a crash) is an error, never a silent success.
+ */
+int cmd_validate(int argc, char **argv)
+{
+	return cmd_in_child("validate", validate_main, argc, argv);
+}
+
+int cmd_plan(int argc, char **argv)
+{
+	return cmd_in_child("plan", plan_main, argc, argv);
+}
+
+int cmd_list(int argc, char **argv)
+{
+	return cmd_in_child("list", list_main, argc, argv);
+}

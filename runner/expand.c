@@ -515,21 +515,42 @@ int expand_check_params(const struct kscen_job_spec *j, const char *id,
 			const void *params, unsigned nr_metrics)
 {
 	const struct kscen_workload *w = j->workload;
-	char err[256];
+	char err[256] = "";
 
+	/* a module's message may fill the buffer without its NUL */
 	if (w->check && w->check(params, err, sizeof(err))) {
+		err[sizeof(err) - 1] = '\0';
 		kscen_file_error(j->spec_file, j->mark, "job %s: %s", id, err);
 		return -EINVAL;
 	}
 	if (!j->nr_captures)
 		return 0;
 	if (w->check_captures(params, j->nr_captures, err, sizeof(err))) {
+		err[sizeof(err) - 1] = '\0';
 		kscen_file_error(j->spec_file, j->mark, "job %s: metrics: %s", id, err);
 		return -EINVAL;
 	}
 	if (j->nr_captures + nr_metrics > KSCEN_MAX_METRICS) {
 		kscen_file_error(j->spec_file, j->mark, "job %s: metrics: more than %d "
 				 "metrics in all", id, KSCEN_MAX_METRICS);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int expand_job_metrics(const struct kscen_job_spec *j, const char *id,
+		       const void *params, struct kscen_metric_desc *m, unsigned *nr)
+{
+	const struct kscen_workload *w = j->workload;
+	char err[256];
+
+	memcpy(m, w->metrics, w->nr_metrics * sizeof(*w->metrics));
+	*nr = w->nr_metrics;
+	if (!w->job_metrics)
+		return 0;
+	*nr = w->job_metrics(params, m);
+	if (kscen_job_metrics_check(w, params, m, *nr, err, sizeof(err))) {
+		kscen_file_error(j->spec_file, j->mark, "job %s: %s", id, err);
 		return -EINVAL;
 	}
 	return 0;
@@ -567,10 +588,12 @@ static int finish_job(struct kscen_job *job, struct combo *c)
 	job->nr_metrics = w->nr_metrics;
 	if (w->job_metrics || job->spec->nr_captures) {
 		m = kscen_xcalloc(KSCEN_MAX_METRICS, sizeof(*m));
-		memcpy(m, w->metrics, w->nr_metrics * sizeof(*w->metrics));
-		if (w->job_metrics)
-			job->nr_metrics = w->job_metrics(job->params, m);
 		job->metrics = job->own_metrics = m;
+		ret = expand_job_metrics(job->spec, job->id, job->params, m, &job->nr_metrics);
+		if (ret) {
+			job->nr_metrics = 0;
+			return ret;
+		}
 	}
 	ret = expand_check_params(job->spec, job->id, job->params, job->nr_metrics);
 	if (!ret && job->spec->nr_captures)

@@ -45,6 +45,12 @@ const char *expand_label_of(const struct kscen_map *pm, const char *key,
 char **expand_shown_values(const struct entry_keys *k, const struct combo *c);
 char *expand_make_id(const struct kscen_job_spec *j, const struct entry_keys *k,
 	char **v);
+/*
+ * @j's metrics for @params (a copy of its workload's, or what job_metrics()
+ * gives, checked) into @m (room for KSCEN_MAX_METRICS); -EINVAL said.
+ */
+int expand_job_metrics(const struct kscen_job_spec *j, const char *id,
+		       const void *params, struct kscen_metric_desc *m, unsigned *nr);
 int expand_check_params(const struct kscen_job_spec *j, const char *id,
 	const void *params, unsigned nr_metrics);
 int expand_count_jobs(const struct kscen_scenario *s, unsigned long max_jobs,

@@ -628,7 +628,7 @@ static int check_job(struct kscen_expander *x, const struct xentry *e,
 	struct kscen_metric_desc m[KSCEN_MAX_METRICS];
 	unsigned nr_metrics = w->nr_metrics;
 
-	if (!w->check && !j->nr_captures)
+	if (!w->check && !j->nr_captures && !w->job_metrics)
 		return 0;
 	for (unsigned i = 0; i < w->nr_params; i++) {
 		const struct kscen_param *p = &w->params[i];
@@ -638,10 +638,8 @@ static int check_job(struct kscen_expander *x, const struct xentry *e,
 			*(char **)((char *)x->params + p->offset) = NULL;
 		kscen_value_store(p, x->params, &v);
 	}
-	if (j->nr_captures && w->job_metrics) {
-		memcpy(m, w->metrics, w->nr_metrics * sizeof(*w->metrics));
-		nr_metrics = w->job_metrics(x->params, m);
-	}
+	if (expand_job_metrics(j, id, x->params, m, &nr_metrics))
+		return -EINVAL;
 	return expand_check_params(j, id, x->params, nr_metrics);
 }
 

@@ -192,6 +192,12 @@ int kscen_journal_create(const char *path, const struct kscen_journal_hdr *h,
 		put_str(j, "label", h->label);
 	if (h->profile)
 		put(j, "profile 1\n");
+	for (unsigned i = 0; i < h->nr_modules; i++) {
+		char *e = enc(h->modules[i]);
+
+		put(j, "module %s %s\n", e, h->module_shas[i]);
+		free(e);
+	}
 	put(j, "jobs %u\n", jobs->nr);
 	for (unsigned i = 0; i < jobs->nr; i++)
 		put_str(j, "job", jobs->job[i].id);
@@ -231,6 +237,12 @@ static void hdr_fini(struct kscen_journal_hdr *h)
 	for (unsigned i = 0; i < h->nr_ids; i++)
 		free(h->ids[i]);
 	free(h->ids);
+	for (unsigned i = 0; i < h->nr_modules; i++) {
+		free(h->modules[i]);
+		free(h->module_shas[i]);
+	}
+	free(h->modules);
+	free(h->module_shas);
 	memset(h, 0, sizeof(*h));
 }
 
@@ -282,6 +294,19 @@ static int read_header(FILE *f, struct kscen_journal_hdr *h, unsigned *lineno)
 			if (*str || dec(val))
 				goto out;
 			*str = kscen_xstrdup(val);
+		} else if (!strcmp(line, "module")) {
+			char *sha = strchr(val, ' ');
+
+			if (!sha || h->nr_modules >= 4096)
+				goto out;
+			*sha++ = '\0';
+			if (dec(val) || strlen(sha) != 64 || strspn(sha, "0123456789abcdef") != 64)
+				goto out;
+			h->modules = kscen_xrealloc(h->modules, (h->nr_modules + 1) * sizeof(char *));
+			h->module_shas = kscen_xrealloc(h->module_shas,
+							(h->nr_modules + 1) * sizeof(char *));
+			h->modules[h->nr_modules] = kscen_xstrdup(val);
+			h->module_shas[h->nr_modules++] = kscen_xstrdup(sha);
 		} else if (!strcmp(line, "job")) {
 			if (h->nr_ids >= h->nr_jobs || dec(val))
 				goto out;

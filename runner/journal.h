@@ -16,6 +16,9 @@ struct kscen_journal_hdr {
 	char *compare;		/* run --compare as given: last, none, label:NAME or a path */
 	char *label;		/* run --label, or NULL */
 	bool profile;		/* run --profile */
+	/* the module files loaded, and the sha256 of each: a resume needs the same */
+	char **modules, **module_shas;
+	unsigned nr_modules;
 	/* resume only: the job ids the run had, to check the expansion */
 	char **ids;
 	unsigned nr_ids, nr_jobs;

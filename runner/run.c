@@ -56,6 +56,7 @@ static void result_init(struct kscen_job_result *r, const struct kscen_job *job)
 	if (w->describe) {
 		buf[0] = '\0';
 		w->describe(job->params, buf, sizeof(buf));
+		buf[sizeof(buf) - 1] = '\0';
 		r->describe = buf[0] ? kscen_xstrdup(buf) : NULL;
 	}
 	r->nr_metrics = job->nr_metrics;
@@ -134,8 +135,10 @@ static void check_supported(const struct kscen_job *job, struct kscen_job_result
 		.captures = job->spec->captures, .nr_captures = job->spec->nr_captures,
 	};
 
-	if (job->workload->supported && job->workload->supported(&ctx))
+	if (job->workload->supported && job->workload->supported(&ctx)) {
+		ctx.reason[sizeof(ctx.reason) - 1] = '\0';	/* a module's: bounded */
 		job_stop(r, KSCEN_SKIPPED, ctx.reason);
+	}
 }
 
 static void sample_line(const struct kscen_run_opts *o, unsigned round,

@@ -269,6 +269,158 @@ run "$kscen" run -q --resume "$h/jr/$j"
 	pass journal_scenario_path_resolved ||
 	fail journal_scenario_path_resolved "rc=$rc $(cat "$tmp/err")"
 
+# ---- 4. modules: owner and mode up to /, no symlink trick, constructors in a
+# child, the build that ran is the build hashed, what a module hands over
+# bounded ----------------------------------------------------------------------
+cc=${CC:-cc}
+md=$h/mods	# a directory only root (or we) may write, as modules need
+mkdir -p "$md" "$h/inc/kscen"
+chmod 755 "$tmp" "$h" "$md"
+cp runner/workload.h "$h/inc/kscen/workload.h"
+# hmod NAME [CFLAGS]: $md/NAME.so from the C of stdin, against <kscen/workload.h>
+hmod() {
+	local n=$1
+	shift
+	cat >"$h/$n.c"
+	"$cc" -std=gnu11 -O1 -fPIC -shared -I"$h/inc" "$@" -o "$md/$n.so" "$h/$n.c"
+}
+# a good module: one workload, its sample sleeps 20 ms (BUILD: which build)
+good_c='#include <kscen/workload.h>
+#include <unistd.h>
+#ifndef BUILD
+#define BUILD 1
+#endif
+static const char build[] = "build " "BUILD";
+static const struct kscen_metric_desc m[] = { { "v", "units", KSCEN_LOWER } };
+static int s(struct kscen_ctx *c, double *v) { (void)c; usleep(20000); v[0] = BUILD + sizeof(build); return 0; }
+static const struct kscen_workload w = {
+	.name = "hostile.good", .summary = "s", .metrics = m, .nr_metrics = 1, .sample = s,
+};
+KSCEN_MODULE(&w);'
+echo "$good_c" | hmod good
+mscn() {	# mscn FILE MODULE [REPEAT] [PREPARE]: a scenario of one job of MODULE's workload
+	printf 'scenario: hostile-mod\nrepeat: %s\nwarmup: 0\nmodules: [%s]\njobs:\n  - name: j\n    workload: %s\n%s' \
+		"${3:-2}" "$2" "${WL:-hostile.good}" "${4:+    prepare: $4
+}" >"$1"
+}
+mscn "$h/good.yaml" "$md/good.so"
+run "$kscen" validate "$h/good.yaml"
+if [ $rc != 0 ]; then
+	fail module_tests "a good module is refused: $(cat "$tmp/err")"
+else
+	# owned by another user, or in a directory another user owns
+	if why=$(need_root); then
+		cp "$md/good.so" "$md/nobody.so" && chown nobody "$md/nobody.so"
+		mscn "$h/nobody.yaml" "$md/nobody.so"
+		run "$kscen" validate "$h/nobody.yaml"
+		[ $rc = 2 ] && grep -q "nobody.so: refused: the file is owned by uid $(id -u nobody), not root or uid 0" "$tmp/err" &&
+			pass module_owned_by_another_user_refused ||
+			fail module_owned_by_another_user_refused "rc=$rc $(cat "$tmp/err")"
+		mkdir -p "$h/nobodys"
+		cp "$md/good.so" "$h/nobodys/good.so"
+		chown nobody "$h/nobodys"
+		mscn "$h/nobodydir.yaml" "$h/nobodys/good.so"
+		run "$kscen" validate "$h/nobodydir.yaml"
+		[ $rc = 2 ] && grep -q "refused: the directory $h/nobodys is owned by uid" "$tmp/err" &&
+			pass module_in_another_users_dir_refused ||
+			fail module_in_another_users_dir_refused "rc=$rc $(cat "$tmp/err")"
+		# group-writable, the group not root's
+		cp "$md/good.so" "$md/group.so" && chgrp nogroup "$md/group.so" && chmod 664 "$md/group.so"
+		mscn "$h/group.yaml" "$md/group.so"
+		run "$kscen" validate "$h/group.yaml"
+		[ $rc = 2 ] && grep -q "group.so: refused: the file is group-writable" "$tmp/err" &&
+			pass module_group_writable_refused ||
+			fail module_group_writable_refused "rc=$rc $(cat "$tmp/err")"
+	else
+		for t in module_owned_by_another_user_refused module_in_another_users_dir_refused \
+			module_group_writable_refused; do skip $t "$why"; done
+	fi
+	# a symlink in a directory anyone may write: it can be pointed elsewhere
+	mkdir -p "$h/open"
+	chmod 777 "$h/open"
+	ln -sf "$md/good.so" "$h/open/link.so"
+	mscn "$h/link.yaml" "$h/open/link.so"
+	run "$kscen" validate "$h/link.yaml"
+	[ $rc = 2 ] && grep -q "link.so: refused: the directory $h/open is world-writable" "$tmp/err" &&
+		pass module_symlink_in_open_dir_refused ||
+		fail module_symlink_in_open_dir_refused "rc=$rc $(cat "$tmp/err")"
+
+	# constructors: one that exits 0, one that hangs
+	printf '%s\n%s\n' "$good_c" '__attribute__((constructor)) static void bye(void) { _exit(0); }' |
+		sed 's/hostile.good/hostile.exits/' | hmod exits
+	mscn "$h/exits.yaml" "$md/exits.so"
+	for cmd in validate plan run; do
+		run "$kscen" $cmd "$h/exits.yaml"
+		[ $rc = 2 ] && grep -q "exits.so: loading it ended the process (exited with status 0) before kscen could check it" "$tmp/err" &&
+			pass module_constructor_exit_is_an_error_$cmd ||
+			fail module_constructor_exit_is_an_error_$cmd "rc=$rc $(cat "$tmp/out" "$tmp/err")"
+	done
+	printf '%s\n%s\n' "$good_c" '__attribute__((constructor)) static void hang(void) { for (;;) pause(); }' |
+		sed 's/hostile.good/hostile.hangs/' | hmod hangs
+	mscn "$h/hangs.yaml" "$md/hangs.so"
+	run timeout 60 "$kscen" validate "$h/hangs.yaml"
+	[ $rc = 2 ] && grep -q "hangs.so: loading it did not finish in 10 s" "$tmp/err" &&
+		pass module_constructor_hang_is_an_error ||
+		fail module_constructor_hang_is_an_error "rc=$rc $(cat "$tmp/err")"
+
+	# swapped during the run (prepare: copies build 2 over it before the
+	# job's first sample, after the run loaded build 1): refused, not two
+	# builds under one sha256
+	echo "$good_c" | hmod good2 -DBUILD=2
+	cp "$md/good.so" "$md/swap.so"
+	mscn "$h/swap.yaml" "$md/swap.so" 2 "cp $md/good2.so $md/swap.so"
+	run "$kscen" run -q --no-save --compare none "$h/swap.yaml"
+	[ $rc = 3 ] && grep -q "module $md/swap.so changed since the run loaded it" "$tmp/out" &&
+		pass module_swapped_during_run_refused ||
+		fail module_swapped_during_run_refused "rc=$rc $(cat "$tmp/out" "$tmp/err")"
+	# rebuilt before --resume
+	cp "$md/good.so" "$md/re.so"
+	mscn "$h/re.yaml" "$md/re.so" 40
+	mkdir -p "$h/jm"
+	j=$(journal "$h/jm" "$h/re.yaml")
+	cp "$md/good2.so" "$md/re.so"
+	run "$kscen" run -q --resume "$j"
+	[ $rc = 2 ] && grep -q "the module $md/re.so was rebuilt since the run started" "$tmp/err" &&
+		[ -e "$j" ] && pass module_rebuilt_resume_refused ||
+		fail module_rebuilt_resume_refused "rc=$rc $(cat "$tmp/err")"
+
+	# bounds: job_metrics() of 50 metrics, or of NULL names; a 1-byte
+	# kscen_module; an error message without its NUL
+	# hookmod NAME HOOK C: the good module as hostile.NAME, its .HOOK the
+	# function h that C defines, and $h/NAME.yaml a job of it
+	hookmod() {
+		printf '%s\n' "$good_c" | sed -e "s/hostile.good/hostile.$1/" \
+			-e "s/\.sample = s,/.sample = s, .$2 = h,/" \
+			-e "s|^static const struct kscen_workload w|$3\n&|" | hmod "$1"
+		WL=hostile.$1 mscn "$h/$1.yaml" "$md/$1.so"
+	}
+	for t in 50 null_name; do
+		hookmod jm job_metrics "static unsigned h(const void *p, struct kscen_metric_desc *m) { (void)p; $([ $t = 50 ] && echo 'return 50;' || echo 'm[0].name = 0; return 1;') }"
+		run "$kscen" validate "$h/jm.yaml"
+		[ $rc = 2 ] && grep -q "job j: workload hostile.jm: job_metrics()" "$tmp/err" &&
+			pass module_job_metrics_${t}_refused ||
+			fail module_job_metrics_${t}_refused "rc=$rc $(cat "$tmp/err")"
+	done
+	printf '#include <kscen/workload.h>\nconst char kscen_module = 1;\n' | hmod tiny
+	mscn "$h/tiny.yaml" "$md/tiny.so"
+	run "$kscen" validate "$h/tiny.yaml"
+	[ $rc = 2 ] && grep -q "tiny.so: its 'kscen_module' symbol is 1 bytes, not a struct kscen_module" "$tmp/err" &&
+		pass module_tiny_symbol_refused ||
+		fail module_tiny_symbol_refused "rc=$rc $(cat "$tmp/err")"
+	hookmod chk check "#include <string.h>\nstatic int h(const void *p, char *e, size_t n) { (void)p; memset(e, 65, n); return -22; }"
+	run "$kscen" validate "$h/chk.yaml"
+	a=$(grep -o 'AAAA*' "$tmp/err" | head -1)
+	[ $rc = 2 ] && [ ${#a} = 255 ] && pass module_unterminated_error_bounded ||
+		fail module_unterminated_error_bounded "rc=$rc ${#a} A's $(head -c 300 "$tmp/err")"
+	# check() that exits: validate's child ends, validate says so
+	hookmod chx check "static int h(const void *p, char *e, size_t n) { (void)p; (void)e; (void)n; _exit(0); }"
+	run "$kscen" validate "$h/chx.yaml"
+	[ $rc = 2 ] && [ ! -s "$tmp/out" ] &&
+		grep -q "kscen validate: ended before it finished (exited with status 0)" "$tmp/err" &&
+		pass module_check_exit_is_an_error_validate ||
+		fail module_check_exit_is_an_error_validate "rc=$rc $(cat "$tmp/out" "$tmp/err")"
+fi
+
 # ---- 6. plot under SIGTERM: gnuplot killed, its temporary files gone -------
 mkdir -p "$h/fakebin"
 cat >"$h/fakebin/gnuplot" <<SH
