@@ -184,9 +184,12 @@ int kscen_open_trusted(const char *path, bool dir, char *real, char *err, size_t
 			bool last = !*rest || !rest[strspn(rest, "/")];
 			const char *bad = untrusted(&st, uid, why, sizeof(why));
 
-			if (!S_ISDIR(st.st_mode) && !(last && !dir && S_ISREG(st.st_mode))) {
-				ret = say(err, len, last ? -EINVAL : -ENOTDIR, "%s: %s", path,
-					  last ? "not a regular file" : strerror(ENOTDIR));
+			if (last && !dir && !S_ISREG(st.st_mode)) {
+				ret = say(err, len, -EINVAL, "%s: not a regular file", path);
+				goto out;
+			}
+			if (!last && !S_ISDIR(st.st_mode)) {
+				ret = say(err, len, -ENOTDIR, "%s: %s", path, strerror(ENOTDIR));
 				goto out;
 			}
 			if (last && dir && !S_ISDIR(st.st_mode)) {

@@ -75,10 +75,10 @@ void kscen_num_decimals(const struct kscen_metric *m, struct kscen_num *st)
 	double half = isfinite(hw) && hw > 0 ? v * hw / 100 : 0;
 
 	/* The last digit where the CI is; 4 significant ones without one. */
-	if (half > 0)
+	if (half > 0 && isfinite(half))
 		st->decimals = (int)ceil(-log10(half));
-	else
-		st->decimals = v > 0 ? 3 - (int)floor(log10(v)) : 0;
+	else	/* no cast of an infinite logarithm to int: undefined */
+		st->decimals = v > 0 && isfinite(v) ? 3 - (int)floor(log10(v)) : 0;
 	st->decimals = st->decimals < 0 ? 0 : st->decimals > 6 ? 6 : st->decimals;
 }
 

@@ -421,6 +421,48 @@ else
 		fail module_check_exit_is_an_error_validate "rc=$rc $(cat "$tmp/out" "$tmp/err")"
 fi
 
+# ---- 5. regexes: matching within the sample's timeout, ^C at once ----------
+# (a*)x on 256 KiB of "a": more than 30 s of regexec(), past the timeout
+cat >"$h/re.yaml" <<YAML
+scenario: hostile-re
+repeat: 1
+warmup: 0
+timeout: 2s
+jobs:
+  - name: j
+    workload: exec
+    params:
+      command: "head -c 262144 /dev/zero | tr '\\\\0' a; touch $h/printed"
+      metric_regex: "(a*)x"
+YAML
+t0=$(date +%s%N)
+run timeout 120 "$kscen" run -q --no-save --compare none "$h/re.yaml"
+ms=$((($(date +%s%N) - t0) / 1000000))
+[ $rc = 3 ] && grep -q 'timed out' "$tmp/out" && [ $ms -lt 8000 ] &&
+	pass regex_match_within_sample_timeout ||
+	fail regex_match_within_sample_timeout "rc=$rc ${ms} ms $(cat "$tmp/out" "$tmp/err" | tail -5)"
+sed 's/^timeout: 2s/timeout: 600s/' "$h/re.yaml" >"$h/re-long.yaml"
+rm -f "$h/printed"
+"$kscen" run -q --no-save --compare none "$h/re-long.yaml" >/dev/null 2>&1 &
+pid=$!
+if wait_for "$h/printed" 300; then
+	t0=$(date +%s%N)
+	kill -INT $pid
+	gone $pid || { kill -9 $pid; echo "still matching 5 s after SIGINT" >"$tmp/err"; }
+	wait $pid
+	rc=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	[ $rc = 130 ] && [ $ms -lt 2000 ] && pass regex_match_stops_on_sigint ||
+		fail regex_match_stops_on_sigint "rc=$rc ${ms} ms $(cat "$tmp/err")"
+else
+	kill -9 $pid
+	fail regex_match_stops_on_sigint "the command never ran"
+fi
+# a count past 255: refused at once, before regcomp() expands it (6 GB)
+run timeout 20 "$kscen" validate $fx/bad/regex-count.yaml
+[ $rc = 2 ] && grep -q 'the repetition count 30000 is above 255' "$tmp/err" &&
+	pass regex_large_count_refused || fail regex_large_count_refused "rc=$rc $(cat "$tmp/err")"
+
 # ---- 6. plot under SIGTERM: gnuplot killed, its temporary files gone -------
 mkdir -p "$h/fakebin"
 cat >"$h/fakebin/gnuplot" <<SH
