@@ -48,7 +48,7 @@ static int load_label(const char *arg, const char *dir, struct kscen_run **out)
 	struct kscen_history h;
 
 	*out = NULL;
-	kscen_history_load(dir, NULL, NULL, NULL, &h);
+	kscen_history_load_label(dir, NULL, arg + 6, NULL, NULL, NULL, &h);
 	for (unsigned i = 0; i < h.nr && !*out; i++) {
 		if (!h.run[i]->label || strcmp(h.run[i]->label, arg + 6))
 			continue;
