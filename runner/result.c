@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "runner.h"
+#include "scenario_load.h"
 #include "util.h"
 #include "runmodel.h"
 #include "store.h"
@@ -128,10 +129,11 @@ static int place(const char *tmp, const char *final)
 /* Make <dir>/<scenario>/, or say why not; @out gets its path when asked. */
 static int scenario_dir(const char *dir, const char *scenario, char **out)
 {
-	char *sdir;
+	char *sdir, why[KSCEN_NAME_MAX + 128];
 	int ret;
 
-	if (!scenario || !*scenario || strchr(scenario, '/') || scenario[0] == '.')
+	/* validate's rule, so that what validates can be stored */
+	if (!scenario || kscen_scenario_name_why(scenario, why, sizeof(why)))
 		return -EINVAL;
 	sdir = join(dir, scenario);
 	ret = mkdir_p(sdir);
@@ -355,7 +357,8 @@ static int cmp_name_desc(const void *a, const void *b)
 
 /*
  * Only names kscen_result_save() makes count, so a result copied in by hand
- * as "baseline.yaml" is never taken for a stored run. The timestamp leads
+ * as "baseline.yaml" is never taken for a stored run, and only regular
+ * files (a symlink to one too). The timestamp leads
  * the name, so sorting the names sorts the runs, newest first.
  */
 int kscen_result_list(const char *dir, const char *hostname, char ***out,
@@ -376,8 +379,13 @@ int kscen_result_list(const char *dir, const char *hostname, char ***out,
 		host_part(hostname, host, sizeof(host));
 	while ((de = readdir(d))) {
 		const char *name = de->d_name;
+		struct stat st;
 
 		if (!run_name(name, &hlen))
+			continue;
+		/* a FIFO or a device named as a run is none (it would be newest) */
+		if (de->d_type != DT_REG &&
+		    (fstatat(dirfd(d), name, &st, 0) || !S_ISREG(st.st_mode)))
 			continue;
 		if (hostname && (hlen != strlen(host) ||
 				 strncmp(name + STAMP_LEN + 1, host, hlen)))

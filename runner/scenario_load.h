@@ -33,6 +33,12 @@ void kscen_yaml_error(const char *file, struct yaml_parser_s *p);
  */
 #define KSCEN_NAME_MAX 128
 bool kscen_name_ok(const char *s);
+/*
+ * A scenario's name, the directory of its runs under results/: a name as
+ * above that does not start with '.' either (a hidden directory). NULL, or
+ * why not, naming the character, in @why: one rule for validate and run.
+ */
+const char *kscen_scenario_name_why(const char *s, char *why, size_t len);
 /* The malloc'ed lowercase hex SHA-256 of @len bytes at @buf (sha256.c). */
 char *kscen_sha256_hex(const void *buf, size_t len);
 /* "5%" or "5" -> 5: above 0, at most 100 (until_ci:, --until-ci). */

@@ -477,6 +477,30 @@ grep -q '^     vs old: ' "$tmp/out"; got=$?
 run "$kscen" compare label:old label:old "$h/lab/e2e-tiny"
 [ $rc1 = 0 ] && [ $got = 0 ] && [ $rc = 0 ] && pass label_found_past_newest_100_runs ||
 	fail label_found_past_newest_100_runs "rc=$rc1/$rc $(cat "$tmp/err")"
+# kscen vm with a kernel that is none: no ./results left behind (made for
+# the guest to write into, in a working directory out of /tmp, which the
+# guest could not see: beside the binary)
+vmcwd=$(mktemp -d "$(dirname "$kscen")/.kscen-test-vm.XXXXXX")
+cp $fx/e2e/tiny.yaml "$vmcwd/"
+run sh -c "cd '$vmcwd' && exec '$kscen' vm --kernel /etc/passwd -- run tiny.yaml"
+[ $rc = 2 ] && [ ! -e "$vmcwd/results" ] && grep -q '/etc/passwd is not a bzImage\|under /tmp or /run' "$tmp/err" &&
+	pass vm_bad_kernel_leaves_no_results_dir ||
+	fail vm_bad_kernel_leaves_no_results_dir "rc=$rc $(ls "$vmcwd") $(cat "$tmp/err")"
+rm -rf "$vmcwd"
+# report DIR whose newest entry is a FIFO named as a run: the newest run
+mkdir -p "$h/fifodir"
+cp "$(ls "$h"/lab/e2e-tiny/*+old.yaml)" "$h/fifodir/20260101T000000Z-vm.yaml"
+mkfifo "$h/fifodir/20991231T235959Z-vm.yaml"
+run timeout 10 "$kscen" report "$h/fifodir"
+[ $rc = 0 ] && grep -q '^# label: old' "$tmp/out" && pass report_dir_skips_a_fifo ||
+	fail report_dir_skips_a_fifo "rc=$rc $(cat "$tmp/err")"
+# scenario: .hidden: validate and run refuse it alike, naming why
+run "$kscen" validate $fx/bad/hidden-name.yaml
+v=$(cat "$tmp/err")
+run "$kscen" run -q -o "$h/hid" $fx/bad/hidden-name.yaml
+[ $rc = 2 ] && [ -n "$v" ] && [ "$(cat "$tmp/err")" = "$v" ] && [ ! -e "$h/hid/.hidden" ] &&
+	grep -q "'.hidden' starts with '.'" "$tmp/err" && pass scenario_name_one_rule_validate_run ||
+	fail scenario_name_one_rule_validate_run "rc=$rc validate: $v run: $(cat "$tmp/err")"
 
 # ---- plot under SIGTERM: gnuplot killed, its temporary files gone ----------
 mkdir -p "$h/fakebin"
