@@ -145,8 +145,8 @@ int kscen_vm_opt_accel(const char *cmd, const struct kscen_option *o, const char
 	OPT_CALLBACK(0, "memory", &(c)->memory, "SIZE", "guest memory (default 1G)",	\
 		     kscen_vm_opt_memory),						\
 	OPT_CALLBACK(0, "accel", &(c)->accel, "A",					\
-		     "auto (default: KVM if it runs guests, else TCG),\n"		\
-		     "kvm or tcg", kscen_vm_opt_accel),				\
+		     "auto (default: KVM if it runs guests and QEMU starts\n"	\
+		     "under it, else TCG), kvm or tcg", kscen_vm_opt_accel),	\
 	OPT_STRING(0, "append", &(c)->append, "ARGS", "more kernel command line"),	\
 	OPT_UINT(0, "boot-timeout", (boot), "S", 1, 86400,				\
 		 "give up on a boot after S seconds (default 300)")
