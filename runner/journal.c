@@ -614,6 +614,13 @@ bad:
 	return 1;
 }
 
+int kscen_journal_replay_next(struct kscen_journal *j, unsigned round, unsigned k,
+			      struct kscen_sample_out *out, double *seconds)
+{
+	*seconds = 0;
+	return j && j->replay ? replay_one(j, round, k, out, seconds) : 1;
+}
+
 int kscen_journal_sample(struct kscen_journal *j, unsigned round, unsigned k,
 			 const struct kscen_job *job, long long timeout_ns,
 			 struct kscen_sample_out *out, double *seconds)
@@ -622,13 +629,10 @@ int kscen_journal_sample(struct kscen_journal *j, unsigned round, unsigned k,
 	char *reason;
 	int ret;
 
+	ret = kscen_journal_replay_next(j, round, k, out, seconds);
+	if (ret <= 0)
+		return ret;
 	*seconds = 0;
-	if (j && j->replay) {
-		ret = replay_one(j, round, k, out, seconds);
-		if (ret <= 0)
-			return ret;
-		*seconds = 0;
-	}
 	t0 = kscen_now_ns();
 	ret = kscen_sample_isolated(job, timeout_ns, out);
 	*seconds = (kscen_now_ns() - t0) / 1e9;

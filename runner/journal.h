@@ -50,6 +50,13 @@ void kscen_journal_hdr_fini(struct kscen_journal_hdr *h);
 int kscen_journal_sample(struct kscen_journal *j, unsigned round, unsigned k,
 			 const struct kscen_job *job, long long timeout_ns,
 			 struct kscen_sample_out *out, double *seconds);
+/*
+ * The replay of that sample alone: 0 and @out, @seconds filled from the
+ * journal, or 1 when there is none to replay (the journal at its end, or
+ * cut at a damaged record). What kscen_journal_sample() starts with.
+ */
+int kscen_journal_replay_next(struct kscen_journal *j, unsigned round, unsigned k,
+			      struct kscen_sample_out *out, double *seconds);
 /* End of a round: fdatasync. Returns the first write error, sticky. */
 int kscen_journal_round_end(struct kscen_journal *j);
 int kscen_journal_error(const struct kscen_journal *j);
