@@ -355,6 +355,7 @@ static int partial_ok(const char *journal, const char *started, const char *path
 	char *jdir = dirname(jcopy), *name = basename(pcopy), jreal[PATH_MAX], real[PATH_MAX];
 	const char *slash = strrchr(path, '/');
 	struct kscen_run *r = NULL;
+	char lerr[8] = "";	/* quiet: its own message is this one */
 	int ret = -EINVAL;
 
 	*full = NULL;
@@ -378,7 +379,7 @@ static int partial_ok(const char *journal, const char *started, const char *path
 		ret = 0;
 		goto out;
 	}
-	if (kscen_result_load_err(*full, &r, NULL, 0) || !r->partial ||
+	if (kscen_result_load_err(*full, &r, lerr, sizeof(lerr)) || !r->partial ||
 	    !kscen_same_str(r->started, started)) {
 		snprintf(err, len, "p: %s is not a result of this run (a partial one "
 			 "that started at %s)", path, started);

@@ -580,6 +580,20 @@ static int probe(const char *self, const char *real, const char *sha, char *err,
 	return ret;
 }
 
+/* Is the module at @real loaded (1), and as @expect_sha (-ESTALE if not)? */
+static int loaded(const char *real, const char *expect_sha, char *err, size_t len)
+{
+	for (unsigned i = 0; i < mods.nr_paths; i++) {
+		if (strcmp(mods.paths[i], real))
+			continue;
+		if (expect_sha && strcmp(expect_sha, mods.shas[i]))
+			return fail(err, len, -ESTALE, "module %s: the run loaded sha256 %s, "
+				    "this process %s", real, expect_sha, mods.shas[i]);
+		return 1;
+	}
+	return 0;
+}
+
 /*
  * Load @path: through a trusted path, hashed, from a copy in memory;
  * probed in a child first unless @expect_sha (the fork server: the runner
@@ -592,17 +606,17 @@ static int load(const char *path, const char *expect_sha, char *err, size_t len)
 	size_t n = 0;
 	void *h;
 
+	/* loaded: by its real path, as each sample's request names it */
+	ret = loaded(path, expect_sha, err, len);
+	if (ret)
+		return ret < 0 ? ret : 0;
 	fd = kscen_open_trusted(path, false, real, err, len);
 	if (fd < 0)
 		return fd;
-	for (unsigned i = 0; i < mods.nr_paths; i++) {
-		if (strcmp(mods.paths[i], real))
-			continue;
+	ret = loaded(real, expect_sha, err, len);
+	if (ret) {
 		close(fd);
-		if (expect_sha && strcmp(expect_sha, mods.shas[i]))
-			return fail(err, len, -ESTALE, "module %s: the run loaded sha256 %s, "
-				    "this process %s", real, expect_sha, mods.shas[i]);
-		return 0;
+		return ret < 0 ? ret : 0;
 	}
 	/* What a stored run names, so that two builds are not compared as one. */
 	ret = read_all(fd, &buf, &n);
