@@ -207,7 +207,7 @@ asan:
 # libFuzzer targets in tests/fuzz/ (fuzz_X.c -> build-fuzz/fuzz_X), linked
 # against every object of kscen but main.o, built with clang.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := scenario result value
+FUZZ_TARGETS := scenario result value journal
 FUZZ_CFLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined \
 	-fno-omit-frame-pointer -fno-sanitize-recover=undefined
 

@@ -151,6 +151,15 @@ static bool ab_boot(struct ab *ab, const struct kscen_vm_config *c, const char *
 		fprintf(stderr, "kscen ab: neither kernel booted; nothing run\n");
 		return false;
 	}
+	/* one under KVM, the other fallen back to TCG: no comparison */
+	if (!ab->g[0].dead && !ab->g[1].dead && ab->g[0].vm.kvm != ab->g[1].vm.kvm) {
+		fprintf(stderr, "kscen ab: kernel %s runs under KVM and kernel %s under "
+			"TCG (%s): their numbers cannot be compared (--accel tcg runs "
+			"both under TCG); nothing run\n", ab->g[0].vm.kvm ? "A" : "B",
+			ab->g[0].vm.kvm ? "B" : "A",
+			ab->g[0].vm.kvm ? ab->g[1].vm.accel_why : ab->g[0].vm.accel_why);
+		return false;
+	}
 	fprintf(stderr, "kscen ab: A = %s, B = %s, under %s%s%s%s\n",
 		ab->g[0].vm.release ? ab->g[0].vm.release : kernel[0],
 		ab->g[1].vm.release ? ab->g[1].vm.release : kernel[1],

@@ -4,13 +4,17 @@
  * KSCEN_COMMANDS in cmd.h), usage errors, strict option values, loading and
  * expanding a scenario, shards of a plan, a result argument.
  */
+#define _GNU_SOURCE	/* pipe2 */
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "store/history.h"
@@ -18,6 +22,7 @@
 #include "expand/jobs.h"
 #include "expand/shard.h"
 #include "scenario/scenario_load.h"
+#include "lib/child.h"
 #include "lib/util.h"
 #include "cmd.h"
 #include "options.h"
@@ -61,7 +66,7 @@ void cmd_main_help(FILE *out)
 		"kscen(1) and kscen-scenario(5) ('man kscen').\n"
 		"exit codes: 0 ok, 1 regression gate, 2 invalid input or nothing to\n"
 		"compare, 3 a job failed, 4 results not saved (kept in the journal),\n"
-		"125 run --bisect cannot tell, 130 SIGINT, 143 SIGTERM\n");
+		"125 run --bisect cannot tell, 129 SIGHUP, 130 SIGINT, 143 SIGTERM\n");
 }
 
 void cmd_help(const struct cmd *c, FILE *out)
@@ -100,6 +105,69 @@ int cmd_opt_format(const char *cmd, const char *arg, enum kscen_format *f)
 		}
 	cmd_usage_error(cmd, "--format: '%s' is not text, markdown, json, csv or mail", arg);
 	return -EINVAL;
+}
+
+/* The first SIGINT/SIGTERM/SIGHUP is noted; a second ends us at once. */
+static void on_signal(int sig)
+{
+	if (kscen_interrupted) {
+		if (kscen_signal_unlink)
+			unlink(kscen_signal_unlink);
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+	kscen_interrupted = sig;
+}
+
+void cmd_catch_signals(bool restart)
+{
+	struct sigaction sa = { .sa_handler = on_signal,
+				.sa_flags = restart ? SA_RESTART : 0 };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+int cmd_signal_exit(void)
+{
+	return 128 + (kscen_interrupted > 0 ? kscen_interrupted : SIGINT);
+}
+
+int cmd_in_child(const char *cmd, int (*fn)(int argc, char **argv), int argc, char **argv)
+{
+	int pfd[2], status, code;
+	char done = 0, how[96];
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	if (pipe2(pfd, O_CLOEXEC) || (pid = fork()) < 0) {
+		fprintf(stderr, "kscen %s: %s\n", cmd, strerror(errno));
+		return EXIT_USAGE;
+	}
+	if (!pid) {
+		close(pfd[0]);
+		code = fn(argc, argv);
+		fflush(stdout);
+		fflush(stderr);
+		if (write(pfd[1], "1", 1) != 1)
+			_exit(EXIT_USAGE);
+		exit(code);	/* atexit: LeakSanitizer's check, in an ASan build */
+	}
+	close(pfd[1]);
+	while (read(pfd[0], &done, 1) < 0 && errno == EINTR)
+		;
+	close(pfd[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (done && WIFEXITED(status))
+		return WEXITSTATUS(status);
+	fprintf(stderr, "kscen %s: ended before it finished (%s): a workload module's "
+		"code that exits or crashes?\n", cmd,
+		kscen_wait_status_text(status, how, sizeof(how)));
+	return EXIT_USAGE;
 }
 
 /* --gate PCT, --until-ci PCT: "5", "5%", "2.5%". */

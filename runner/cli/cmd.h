@@ -99,6 +99,22 @@ int cmd_opt_fdr(const char *cmd, const struct kscen_option *o, const char *arg);
 struct kscen_option;
 int cmd_opt_name(const char *cmd, const struct kscen_option *o, const char *arg);
 
+/*
+ * SIGINT, SIGTERM and SIGHUP set kscen_interrupted (the first; a second
+ * ends the process): @restart, system calls go on (SA_RESTART), else they
+ * fail with EINTR, for a command that waits on a child. The exit code of
+ * the noted signal: 128 + its number.
+ */
+void cmd_catch_signals(bool restart);
+int cmd_signal_exit(void);
+
+/*
+ * Run @fn(@argc, @argv) in a child process and give back its exit code;
+ * if it ends before @fn returns (a module calling exit(), a crash), say so
+ * and return EXIT_USAGE.
+ */
+int cmd_in_child(const char *cmd, int (*fn)(int argc, char **argv), int argc, char **argv);
+
 /* Load @path and expand it: 0, or -EINVAL with the problems said. */
 int cmd_load_and_expand(const char *path, unsigned long max_jobs,
 			struct kscen_scenario **s, struct kscen_jobs *jobs);
@@ -152,7 +168,8 @@ int kscen_vm_opt_accel(const char *cmd, const struct kscen_option *o, const char
 	OPT_CALLBACK(0, "memory", &(c)->memory, "SIZE", "guest memory (default 1G)",	\
 		     kscen_vm_opt_memory),						\
 	OPT_CALLBACK(0, "accel", &(c)->accel, "A",					\
-		     "auto (default: KVM if it runs guests, else TCG),\n"		\
+		     "auto (default: KVM if it runs guests and QEMU starts\n"	\
+		     "under it, else TCG),\n"		\
 		     "kvm or tcg", kscen_vm_opt_accel),				\
 	OPT_STRING(0, "append", &(c)->append, "ARGS", "more kernel command line"),	\
 	OPT_UINT(0, "boot-timeout", (boot), "S", 1, 86400,				\

@@ -27,7 +27,12 @@ static int load_label(const char *arg, const char *dir, struct kscen_run **out)
 	struct kscen_history h;
 
 	*out = NULL;
-	kscen_history_load(dir, NULL, NULL, NULL, &h);
+	/* by file name: however many runs are newer than the labelled ones */
+	kscen_history_load_label(dir, NULL, arg + 6, NULL, NULL, NULL, &h);
+	if (!h.nr) {	/* files named otherwise (copied, or written elsewhere) */
+		kscen_history_free(&h);
+		kscen_history_load(dir, NULL, NULL, NULL, &h);
+	}
 	for (unsigned i = 0; i < h.nr && !*out; i++) {
 		if (!h.run[i]->label || strcmp(h.run[i]->label, arg + 6))
 			continue;

@@ -64,7 +64,7 @@ static void list_one(const struct kscen_workload *w)
 	}
 }
 
-int cmd_list(int argc, char **argv)
+static int list_main(int argc, char **argv)
 {
 	const struct kscen_option opts[] = { OPT_END() };
 
@@ -99,4 +99,14 @@ int cmd_list(int argc, char **argv)
 		printf("%-20s %s (module %s)\n", w->name, w->summary, path);
 	}
 	return 0;
+}
+
+/*
+ * This command reads and prints; a module's code (its constructors, its
+ * check() and job_metrics()) runs only in its child process, and one that
+ * ends it (exit(0), a crash) is an error, never a silent success.
+ */
+int cmd_list(int argc, char **argv)
+{
+	return cmd_in_child("list", list_main, argc, argv);
 }

@@ -7,7 +7,7 @@
  * Exit codes (cmd.h): 0 success, skips included; 1 a regression gate
  * tripped; 2 invalid usage or input, nothing run; 3 some job failed; 4 the
  * results could not be saved (the journal keeps them); 128 + N killed by
- * signal N (SIGINT 130, SIGTERM 143), what was taken kept.
+ * signal N (SIGHUP 129, SIGINT 130, SIGTERM 143), what was taken kept.
  */
 #include <stdio.h>
 #include <string.h>

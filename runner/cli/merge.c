@@ -25,10 +25,13 @@ int cmd_merge(int argc, char **argv)
 	struct kscen_merge_opts mo = { 0 };
 	enum kscen_format fmt = KSCEN_FMT_TEXT;
 	struct kscen_run *run;
+	int ret;
 	const struct kscen_option opts[] = {
 		OPT_BOOL('f', "force", &mo.force,
 			 "merge shards of other scenario files, kscen or\n"
-			 "workload versions (a job measured twice never)"),
+			 "workload versions (a job measured twice never), and\n"
+			 "replace an existing OUT (never a device, a FIFO or\n"
+			 "one of the runs merged)"),
 		OPT_FORMAT(&fmt),
 		OPT__QUIET(&mo.quiet, "no report, only the path"),
 		OPT_END(),
@@ -40,8 +43,12 @@ int cmd_merge(int argc, char **argv)
 	if (argc - optind < 2)
 		return cmd_usage_error("merge", "needs OUT and at least one shard run "
 				   "or directory of them");
-	if (kscen_merge(argv[optind], argv + optind + 1, argc - optind - 1, &mo, &run))
-		return EXIT_USAGE;
+	mo.replace = mo.force;
+	/* ^C, SIGTERM, SIGHUP: OUT's temporary file removed, OUT not made */
+	cmd_catch_signals(false);
+	ret = kscen_merge(argv[optind], argv + optind + 1, argc - optind - 1, &mo, &run);
+	if (ret)
+		return ret == -EINTR ? cmd_signal_exit() : EXIT_USAGE;
 	if (!mo.quiet)
 		kscen_report(stdout, run, NULL, fmt);
 	fflush(stdout);		/* never part of the report: run.c */

@@ -17,7 +17,7 @@
 #include "cmd.h"
 #include "options.h"
 
-int cmd_plan(int argc, char **argv)
+static int plan_main(int argc, char **argv)
 {
 	unsigned long max_jobs = DEFAULT_MAX_JOBS, shards = 0;
 	const char *filter = NULL, *shard = NULL, *results = "results";
@@ -70,4 +70,14 @@ int cmd_plan(int argc, char **argv)
 	kscen_jobs_free(&jobs);
 	kscen_scenario_free(s);
 	return 0;
+}
+
+/*
+ * This command reads and prints; a module's code (its constructors, its
+ * check() and job_metrics()) runs only in its child process, and one that
+ * ends it (exit(0), a crash) is an error, never a silent success.
+ */
+int cmd_plan(int argc, char **argv)
+{
+	return cmd_in_child("plan", plan_main, argc, argv);
 }

@@ -64,6 +64,8 @@ int cmd_plot(int argc, char **argv)
 		return cmd_usage_error("plot", "-o: the output is a .svg, a .png or a .pdf");
 	if (all && !history)
 		return cmd_usage_error("plot", "--all goes with --history");
+	/* ^C: gnuplot killed, the temporary files removed, nothing written */
+	cmd_catch_signals(false);
 	if (history) {
 		char **paths, *dir = cmd_runs_dir(argv[optind], results);
 		struct kscen_run **runs;
@@ -86,8 +88,10 @@ int cmd_plot(int argc, char **argv)
 
 			cmd_no_match("plot", "--history", history, where);
 			free(where);
+			ret = EXIT_USAGE;
 		} else {
 			ret = kscen_plot_history(runs, ok, history, all, output);
+			ret = ret == -EINTR ? cmd_signal_exit() : ret ? EXIT_USAGE : 0;
 		}
 		for (unsigned i = 0; i < ok; i++)
 			kscen_run_free(runs[i]);
@@ -96,7 +100,7 @@ int cmd_plot(int argc, char **argv)
 		free(paths);
 		free(runs);
 		free(dir);
-		return ret ? EXIT_USAGE : 0;
+		return ret;
 	}
 	if (cmd_load_result(argv[optind], &a) ||
 	    (nargs == 2 && cmd_load_result(argv[optind + 1], &b))) {
@@ -106,5 +110,5 @@ int cmd_plot(int argc, char **argv)
 	ret = b ? kscen_plot_compare(a, b, output) : kscen_plot_sweep(a, output);
 	kscen_run_free(a);
 	kscen_run_free(b);
-	return ret ? EXIT_USAGE : 0;
+	return ret == -EINTR ? cmd_signal_exit() : ret ? EXIT_USAGE : 0;
 }

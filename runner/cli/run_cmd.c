@@ -195,22 +195,15 @@ void run_cmd_new(struct run_cmd *rc, int argc, char **argv)
 			"what each does)\n", rc->run->system_check);
 }
 
-/* The first SIGINT/SIGTERM stops the run and keeps it; a second kills. */
-static void on_signal(int sig)
-{
-	if (kscen_interrupted) {
-		signal(sig, SIG_DFL);
-		raise(sig);
-	}
-	kscen_interrupted = sig;
-}
-
 void run_cmd_take(struct run_cmd *rc)
 {
 	struct kscen_run *run = rc->run;
 
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	/*
+	 * The first SIGINT, SIGTERM or SIGHUP (a closed terminal, an ssh
+	 * session gone) stops the run and keeps it; a second kills.
+	 */
+	cmd_catch_signals(true);
 	run->started = rc->resume ? kscen_xstrdup(rc->jh.started) : kscen_utc_now();
 	if (rc->resume && rc->jh.scenario_copy)	/* what it was, not where it is kept */
 		run->scenario_file = (free(run->scenario_file),

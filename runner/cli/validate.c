@@ -18,7 +18,7 @@
 #include "cmd.h"
 #include "options.h"
 
-int cmd_validate(int argc, char **argv)
+static int validate_main(int argc, char **argv)
 {
 	unsigned long max_jobs = DEFAULT_MAX_JOBS;
 	const struct kscen_option opts[] = {
@@ -42,4 +42,14 @@ int cmd_validate(int argc, char **argv)
 		printf("%s: ok, %lu job%s\n", argv[i], nr, nr == 1 ? "" : "s");
 	}
 	return bad ? EXIT_USAGE : 0;
+}
+
+/*
+ * This command reads and prints; a module's code (its constructors, its
+ * check() and job_metrics()) runs only in its child process, and one that
+ * ends it (exit(0), a crash) is an error, never a silent success.
+ */
+int cmd_validate(int argc, char **argv)
+{
+	return cmd_in_child("validate", validate_main, argc, argv);
 }

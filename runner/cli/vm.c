@@ -42,23 +42,44 @@ static const char *results_arg(int argc, char **argv)
 	return dir;
 }
 
-static int mkdir_p(const char *path)
+/* mkdir -p @path; *@made: the first directory it made (malloc'ed), or NULL. */
+static int mkdir_p(const char *path, char **made)
 {
 	char *p = kscen_xstrdup(path);
 	int ret = 0;
 
-	for (char *s = p + 1; *s; s++) {
-		if (*s != '/')
+	*made = NULL;
+	for (char *s = p + 1; !ret; s++) {
+		bool end = !*s;
+		int r;
+
+		if (!end && *s != '/')
 			continue;
 		*s = '\0';
-		if (mkdir(p, 0755) && errno != EEXIST)
+		r = mkdir(p, 0755);
+		if (r && errno != EEXIST)
 			ret = -errno;
+		else if (!r && !*made)
+			*made = kscen_xstrdup(p);
+		if (end)
+			break;
 		*s = '/';
 	}
-	if (!ret && mkdir(p, 0755) && errno != EEXIST)
-		ret = -errno;
 	free(p);
 	return ret;
+}
+
+/* Remove @path and its parents up to @made, which mkdir_p() made (if empty). */
+static void unmake(const char *path, char *made)
+{
+	char *p = kscen_xstrdup(path), *slash;
+
+	if (made) {
+		while (strlen(p) >= strlen(made) && !rmdir(p) && (slash = strrchr(p, '/')))
+			*slash = '\0';
+	}
+	free(p);
+	free(made);
 }
 
 int cmd_vm(int argc, char **argv)
@@ -69,7 +90,8 @@ int cmd_vm(int argc, char **argv)
 	};
 	unsigned long cpus = 2, boot = 300;
 	struct kscen_vm vm;
-	char *rw = NULL, *script = NULL;
+	char *rw = NULL, *script = NULL, *made = NULL;
+	const char *dir = "";
 	int ret, code;
 	const struct kscen_option opts[] = {
 		OPT_STRING(0, "kernel", &c.kernel, "BZIMAGE", "the kernel to boot"),
@@ -99,12 +121,13 @@ int cmd_vm(int argc, char **argv)
 		fprintf(stderr, "kscen vm: '%s' does not run in a guest\n", argv[0]);
 		return EXIT_USAGE;
 	}
+	/* made for the guest to write; removed again if it never boots */
 	if (!strcmp(argv[0], "run")) {
-		const char *dir = results_arg(argc, argv);
-
-		if ((ret = mkdir_p(dir)) || !(rw = realpath(dir, NULL))) {
+		dir = results_arg(argc, argv);
+		if ((ret = mkdir_p(dir, &made)) || !(rw = realpath(dir, NULL))) {
 			fprintf(stderr, "kscen vm: results directory %s: %s\n", dir,
 				strerror(ret ? -ret : errno));
+			unmake(dir, made);
 			return EXIT_USAGE;
 		}
 		c.rw_dir = rw;
@@ -112,6 +135,7 @@ int cmd_vm(int argc, char **argv)
 	script = kscen_vm_script(argc, argv, rw);
 	if (!script) {
 		free(rw);
+		unmake(dir, made);
 		return EXIT_USAGE;
 	}
 	c.script = script;
@@ -120,9 +144,11 @@ int cmd_vm(int argc, char **argv)
 		kscen_vm_free(&vm);
 		free(script);
 		free(rw);
+		unmake(dir, made);	/* nothing was booted: nothing stored */
 		return ret == -ENOENT || ret == -ENOEXEC || ret == -EINVAL ?
 		       EXIT_USAGE : EXIT_FAILED_JOBS;
 	}
+	free(made);
 	fprintf(stderr, "kscen vm: kernel %s booted in %.1f s (guest uptime %.1f s) "
 		"under %s%s%s%s\n", vm.release, vm.boot_s, vm.guest_up, vm.kvm ? "KVM" : "TCG",
 		vm.kvm ? "" : " (", vm.kvm ? "" : vm.accel_why, vm.kvm ? "" : ")");

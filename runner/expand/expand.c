@@ -183,9 +183,9 @@ static int check_job(struct kscen_expander *x, const char *id)
 	const struct kscen_workload *w = j->workload;
 	struct kscen_metric_desc m[KSCEN_MAX_METRICS];
 	unsigned nr_metrics = w->nr_metrics;
-	char err[256];
+	char err[256] = "";
 
-	if (!w->check && !j->nr_captures)
+	if (!w->check && !j->nr_captures && !w->job_metrics)
 		return 0;
 	/* the values borrowed from the walk: nothing to free (every job: hot) */
 	for (unsigned i = 0; i < w->nr_params; i++) {
@@ -197,14 +197,24 @@ static int check_job(struct kscen_expander *x, const char *id)
 		kscen_value_store(p, x->params, &v);
 	}
 	if (w->check && w->check(x->params, err, sizeof(err))) {
+		/* a module's message may fill the buffer without its NUL */
+		err[sizeof(err) - 1] = '\0';
 		kscen_file_error(j->spec_file, j->mark, "job %s: %s", id, err);
 		return -EINVAL;
 	}
+	/* a module's job_metrics(): checked before any job takes them */
+	if (w->job_metrics) {
+		nr_metrics = expand_metrics(j, x->params, m);
+		if (kscen_job_metrics_check(w, x->params, m, nr_metrics, err, sizeof(err))) {
+			err[sizeof(err) - 1] = '\0';
+			kscen_file_error(j->spec_file, j->mark, "job %s: %s", id, err);
+			return -EINVAL;
+		}
+	}
 	if (!j->nr_captures)
 		return 0;
-	if (w->job_metrics)
-		nr_metrics = expand_metrics(j, x->params, m);
 	if (w->check_captures(x->params, j->nr_captures, err, sizeof(err))) {
+		err[sizeof(err) - 1] = '\0';
 		kscen_file_error(j->spec_file, j->mark, "job %s: metrics: %s", id, err);
 		return -EINVAL;
 	}

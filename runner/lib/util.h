@@ -81,6 +81,15 @@ int kscen_read_regular(const char *path, size_t max, char **out, size_t *len);
  * the fd, its size in *@size; or kscen_read_regular()'s -errno.
  */
 int kscen_open_regular(const char *path, size_t max, size_t *size);
+/*
+ * trust.c: open @path (a regular file; @dir: a directory) if nobody but
+ * root and the caller could have changed it or any directory or symlink on
+ * the way from / (owned by root or the caller; not writable by its group,
+ * unless that is root's, or the world, unless sticky): the fd, and in
+ * @real (PATH_MAX bytes) the path it resolves to. -errno with why in @err
+ * ("PATH: refused: the directory D is world-writable").
+ */
+int kscen_open_trusted(const char *path, bool dir, char *real, char *err, size_t len);
 /* The message for kscen_read_regular()'s error @err. */
 const char *kscen_read_strerror(int err);
 /*
@@ -100,5 +109,10 @@ extern int kscen_verbose;
  * by the commands' handlers, read by every wait, which then gives up.
  */
 extern volatile sig_atomic_t kscen_interrupted;
+/*
+ * A temporary file of ours, or NULL: the handler of a second signal, which
+ * ends the process at once, removes it first (cli's cmd_catch_signals()).
+ */
+extern const char *volatile kscen_signal_unlink;
 
 #endif

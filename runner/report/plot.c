@@ -10,12 +10,14 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <strings.h>
 #include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -32,6 +34,9 @@
 struct plot {
 	char dir[64];		/* the temporary directory */
 	FILE *gp;		/* its script */
+	const char *out;	/* the picture's path (-o) */
+	const char *ext;	/* ".svg", ".png" or ".pdf" */
+	bool made;		/* dir exists */
 	unsigned files;
 	unsigned rows, row;	/* panels, one a row; the one being drawn */
 	unsigned height;	/* pixels, all rows */
@@ -45,7 +50,7 @@ static void gp_quote(FILE *f, const char *s)
 {
 	fputc('\'', f);
 	for (; *s; s++)
-		fputs(*s == '\'' ? "''" : (unsigned char)*s < 0x20 || *s == 0x7f ? "?" :
+		fputs(*s == '\'' ? "''" : (unsigned char)*s < 0x20 || *s == 0x7f ? " " :
 		      (char[]){ *s, 0 }, f);
 	fputc('\'', f);
 }
@@ -56,7 +61,7 @@ static void gp_label(FILE *f, const char *s)
 	fputc('\'', f);
 	for (; *s; s++)
 		fputs(*s == '\'' ? "''" : *s == '%' ? "%%" :
-		      (unsigned char)*s < 0x20 || *s == 0x7f ? "?" : (char[]){ *s, 0 }, f);
+		      (unsigned char)*s < 0x20 || *s == 0x7f ? " " : (char[]){ *s, 0 }, f);
 	fputc('\'', f);
 }
 
@@ -77,15 +82,24 @@ enum kscen_plot_fmt kscen_plot_format(const char *out)
 static int plot_open(struct plot *p, const char *out, unsigned rows, unsigned height)
 {
 	enum kscen_plot_fmt fmt = kscen_plot_format(out);
+	struct stat st;
 	char path[128];
 
 	if (fmt == KSCEN_PLOT_NONE) {
 		kscen_error("plot", "%s: the output is a .svg, a .png or a .pdf", out);
 		return -EINVAL;
 	}
+	/* never a device, a FIFO or a directory */
+	if (!stat(out, &st) && !S_ISREG(st.st_mode)) {
+		kscen_error("plot", "%s: exists and is not a regular file", out);
+		return -EINVAL;
+	}
+	p->out = out;
+	p->ext = strrchr(out, '.');
 	snprintf(p->dir, sizeof(p->dir), "/tmp/kscen-plot-XXXXXX");
 	if (!mkdtemp(p->dir))
 		return -errno;
+	p->made = true;
 	snprintf(path, sizeof(path), "%s/plot.gp", p->dir);
 	p->gp = fopen(path, "w");
 	if (!p->gp)
@@ -101,10 +115,10 @@ static int plot_open(struct plot *p, const char *out, unsigned rows, unsigned he
 	else	/* pdfcairo counts in inches: 96 pixels an inch */
 		fprintf(p->gp, "set terminal pdfcairo size %.3fin,%.3fin font 'sans,8'\n",
 			900 / 96.0, height / 96.0);
-	fputs("set output ", p->gp);
-	gp_quote(p->gp, out);
+	/* gnuplot draws into our directory; plot_place() copies it to -o */
+	fprintf(p->gp, "set output '%s/plot%s'\n", p->dir, p->ext);
 	/* error bars with caps, drawn over the lines */
-	fputs("\nset encoding utf8\nset termoption noenhanced\nset grid ytics\n"
+	fputs("set encoding utf8\nset termoption noenhanced\nset grid ytics\n"
 	      "set key outside right top\nset bars large front\n", p->gp);
 	if (rows > 1)
 		fprintf(p->gp, "set multiplot layout %u,1\n", rows);
@@ -176,25 +190,74 @@ static void plot_cleanup(struct plot *p)
 {
 	char path[160];
 
+	if (p->gp)
+		fclose(p->gp);
+	p->gp = NULL;
+	if (!p->made)
+		return;
 	for (unsigned i = 0; i < p->files; i++) {
 		snprintf(path, sizeof(path), "%s/d%u.dat", p->dir, i);
 		unlink(path);
 	}
 	snprintf(path, sizeof(path), "%s/plot.gp", p->dir);
 	unlink(path);
+	snprintf(path, sizeof(path), "%s/plot%s", p->dir, p->ext);
+	unlink(path);
 	rmdir(p->dir);
+	p->made = false;
+}
+
+/* The picture gnuplot drew, to -o: a temp file beside it, renamed. */
+static int plot_place(const struct plot *p)
+{
+	char from[160], *tmp = kscen_xasprintf("%s.tmp-XXXXXX", p->out), buf[65536];
+	int in, out, ret = 0;
+	ssize_t n;
+
+	snprintf(from, sizeof(from), "%s/plot%s", p->dir, p->ext);
+	in = open(from, O_RDONLY | O_CLOEXEC);
+	out = in < 0 ? -1 : mkostemp(tmp, O_CLOEXEC);
+	if (in < 0 || out < 0) {
+		ret = -errno;
+		goto out;
+	}
+	fchmod(out, 0644);
+	errno = 0;
+	while ((n = read(in, buf, sizeof(buf))) > 0 && !kscen_interrupted) {
+		ssize_t w = 0;
+
+		for (ssize_t o = 0; o < n && w >= 0; o += w)
+			w = write(out, buf + o, n - o);
+		if (w < 0)
+			break;
+	}
+	if (n != 0 || kscen_interrupted || fsync(out) < 0 || rename(tmp, p->out) < 0)
+		ret = kscen_interrupted ? -EINTR : errno ? -errno : -EIO;
+out:
+	if (out >= 0)
+		close(out);
+	if (in >= 0)
+		close(in);
+	if (ret && out >= 0)
+		unlink(tmp);
+	if (ret && ret != -EINTR)
+		kscen_error("plot", "%s: %s", p->out, strerror(-ret));
+	free(tmp);
+	return ret;
 }
 
 /* Run gnuplot on the script; 0, or its complaint on stderr and -EIO. */
 static int plot_run(struct plot *p, bool multi)
 {
-	char script[128], err[4096] = "", how[96];
+	char script[128], how[96];
 	char *argv[] = { "gnuplot", script, NULL };
 	struct kscen_child c = {
 		.argv = argv, .in = KSCEN_CHILD_NULL, .out = KSCEN_CHILD_NULL,
-		.err = KSCEN_CHILD_PIPE, .flags = KSCEN_CHILD_PATH | KSCEN_CHILD_CLEAN,
+		.err = KSCEN_CHILD_PIPE,
+		.flags = KSCEN_CHILD_PATH | KSCEN_CHILD_CLEAN | KSCEN_CHILD_PIDFD |
+			 KSCEN_CHILD_PDEATHSIG | KSCEN_CHILD_PGROUP,
 	};
-	ssize_t n, got = 0;
+	struct kscen_child_output err = { .max = 4095, .keep_tail = true };
 	int ret;
 
 	if (multi)
@@ -205,24 +268,29 @@ static int plot_run(struct plot *p, bool multi)
 	ret = kscen_child_start(&c);
 	if (ret)
 		return ret;
-	while ((n = read(c.err_fd, err + got, sizeof(err) - 1 - got)) > 0 ||
-	       (n < 0 && errno == EINTR))
-		got += n > 0 ? n : 0;
-	ret = kscen_child_reap(&c);
-	kscen_child_kill(&c);
-	if (ret)
-		return ret;
+	err.data = kscen_xmalloc(err.max + 1);
+	err.data[0] = '\0';
+	err.fd = c.err_fd;
+	/* ^C, SIGTERM, SIGHUP: gnuplot killed, nothing placed */
+	ret = kscen_child_capture(&c, &err, 1, -1, &kscen_interrupted);
+	if (!ret)
+		ret = kscen_child_finish(&c, -1);
+	kscen_child_kill(&c);	/* on ^C, before it writes more */
+	if (ret) {
+		free(err.data);
+		return ret == -EINTR ? ret : -EIO;
+	}
 	if (WIFEXITED(c.status) && WEXITSTATUS(c.status) == 127) {
 		kscen_error("plot", "needs gnuplot (apt-get install gnuplot-nox)");
-		return -ENOENT;
-	}
-	if (!WIFEXITED(c.status) || WEXITSTATUS(c.status)) {
+		ret = -ENOENT;
+	} else if (!WIFEXITED(c.status) || WEXITSTATUS(c.status)) {
 		kscen_error("plot", "gnuplot %s:",
 			    kscen_wait_status_text(c.status, how, sizeof(how)));
-		kscen_diag_info("%s", err);	/* gnuplot's own words */
-		return -EIO;
+		kscen_diag_info("%s", err.data);	/* gnuplot's own words */
+		ret = -EIO;
 	}
-	return 0;
+	free(err.data);
+	return ret ? ret : plot_place(p);
 }
 
 /* ---- sweep ------------------------------------------------------------------ */

@@ -7,6 +7,8 @@
  * isolate.c fork such a process; an inline sample (isolate.c) runs the
  * same hooks in the runner.
  */
+#include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -44,6 +46,13 @@ __attribute__((hot)) void kscen_take_sample(const struct kscen_sample_req *r, st
 	}
 	memcpy(out->reason, ctx.reason, sizeof(out->reason));
 	out->reason[sizeof(out->reason) - 1] = '\0';
+	/* inf or nan is no sample: it would poison every summary after it */
+	for (unsigned i = 0; out->ret == 0 && i < out->nr && i < KSCEN_MAX_METRICS; i++)
+		if (!isfinite(out->v[i])) {
+			out->ret = -ERANGE;
+			snprintf(out->reason, sizeof(out->reason), "sample() gave metric %u "
+				 "the value %g, not a finite number", i + 1, out->v[i]);
+		}
 	if (out->ret && !out->reason[0])
 		snprintf(out->reason, sizeof(out->reason), "%s", strerror(-out->ret));
 }

@@ -15,6 +15,7 @@
  */
 #define _GNU_SOURCE	/* pipe2 */
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>

@@ -19,29 +19,46 @@
  * Text, one record a line: a torn last line (power loss mid-write) is
  * dropped on resume. Numbers are C99 hex floats (%a), exact both ways;
  * strings are percent-encoded so that a record is always one line.
+ *
+ * A journal is read as hostile input: the one path it names that kscen
+ * acts on ("p", a partial result it removes once the run is whole) must
+ * be a result of this very run beside the journal, or the journal is
+ * refused with its line; a damaged sample record (a line repeated or cut,
+ * a value that is not a finite number) is named by its line and the
+ * journal cut there, so the samples from it on are taken again rather
+ * than the resume failing the same way each time. The run holding the
+ * journal, or resuming it, has an exclusive flock() on it: a second resume
+ * is refused while it runs.
  */
 #define _GNU_SOURCE	/* getline */
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <stdio.h>
 #include "lib/util.h"
+#include "store/store.h"
 #include "journal.h"
 
 #define MAGIC "kscen-journal 1"
 
 struct kscen_journal {
 	char *path;
-	int fd;			/* O_APPEND */
+	int fd;			/* O_APPEND, flock()ed */
 	FILE *replay;		/* the records still to replay; NULL when none */
+	unsigned lineno;	/* the line of the next record to replay */
+	off_t off;		/* and where it starts */
 	unsigned long replayed;
 	char *partial;		/* a partial result of this run, to replace */
+	char *started;		/* the run's start, which that result must have */
 	int err;		/* the first write error, sticky */
 	long long synced_ns;	/* the last fdatasync, kscen_now_ns() */
 };
@@ -186,6 +203,8 @@ int kscen_journal_create(const char *path, const struct kscen_journal_hdr *h,
 		return ret;
 	}
 	j->path = kscen_xstrdup(path);
+	j->started = kscen_xstrdup(h->started);
+	flock(j->fd, LOCK_EX | LOCK_NB);	/* new: nobody else has it */
 	if (h->scenario_text && (ret = write_copy(path, h->scenario_text))) {
 		kscen_journal_close(j, true);
 		return ret;
@@ -210,6 +229,12 @@ int kscen_journal_create(const char *path, const struct kscen_journal_hdr *h,
 		put(j, "scenario_copy 1\n");
 	if (h->noise)
 		put(j, "noise %u\n", h->noise);
+	for (unsigned i = 0; i < h->nr_modules; i++) {
+		char *e = enc(h->modules[i]);
+
+		put(j, "module %s %s\n", e, h->module_shas[i]);
+		free(e);
+	}
 	put(j, "jobs %u\n", jobs->nr);
 	for (unsigned i = 0; i < jobs->nr; i++)
 		put_str(j, "job", jobs->job[i].id);
@@ -251,6 +276,12 @@ static void hdr_fini(struct kscen_journal_hdr *h)
 	for (unsigned i = 0; i < h->nr_ids; i++)
 		free(h->ids[i]);
 	free(h->ids);
+	for (unsigned i = 0; i < h->nr_modules; i++) {
+		free(h->modules[i]);
+		free(h->module_shas[i]);
+	}
+	free(h->modules);
+	free(h->module_shas);
 	memset(h, 0, sizeof(*h));
 }
 
@@ -302,6 +333,19 @@ static int read_header(FILE *f, struct kscen_journal_hdr *h, unsigned *lineno)
 			if (*str || dec(val))
 				goto out;
 			*str = kscen_xstrdup(val);
+		} else if (!strcmp(line, "module")) {
+			char *sha = strchr(val, ' ');
+
+			if (!sha || h->nr_modules >= 4096)
+				goto out;
+			*sha++ = '\0';
+			if (dec(val) || strlen(sha) != 64 || strspn(sha, "0123456789abcdef") != 64)
+				goto out;
+			h->modules = kscen_xrealloc(h->modules, (h->nr_modules + 1) * sizeof(char *));
+			h->module_shas = kscen_xrealloc(h->module_shas,
+							(h->nr_modules + 1) * sizeof(char *));
+			h->modules[h->nr_modules] = kscen_xstrdup(val);
+			h->module_shas[h->nr_modules++] = kscen_xstrdup(sha);
 		} else if (!strcmp(line, "job")) {
 			if (h->nr_ids >= h->nr_jobs || dec(val))
 				goto out;
@@ -342,17 +386,71 @@ out:
 	return ret;
 }
 
+/*
+ * Is @path a partial result of the run that started at @started, saved
+ * beside the journal @journal? 0 with *@full its path there (malloc'ed), or
+ * -EINVAL with why in @err. A result no longer there is fine: removed.
+ */
+static int partial_ok(const char *journal, const char *started, const char *path,
+		      char **full, char *err, size_t len)
+{
+	char *jcopy = kscen_xstrdup(journal), *pcopy = kscen_xstrdup(path);
+	char *jdir = dirname(jcopy), *name = basename(pcopy), jreal[PATH_MAX], real[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	struct kscen_run *r = NULL;
+	char lerr[8] = "";	/* quiet: its own message is this one */
+	int ret = -EINVAL;
+
+	*full = NULL;
+	if (!kscen_result_name_ok(name) || !realpath(jdir, jreal)) {
+		snprintf(err, len, "p: %s is not a result kscen saved beside this journal", path);
+		goto out;
+	}
+	if (slash) {	/* the directory it was saved in must be the journal's */
+		char *d = kscen_xasprintf("%.*s", (int)(slash - path + 1), path);
+		bool same = realpath(d, real) && !strcmp(real, jreal);
+
+		free(d);
+		if (!same) {
+			snprintf(err, len, "p: %s is not a result kscen saved beside this "
+				 "journal", path);
+			goto out;
+		}
+	}
+	*full = kscen_xasprintf("%s/%s", jreal, name);
+	if (access(*full, F_OK) && errno == ENOENT) {
+		ret = 0;
+		goto out;
+	}
+	if (kscen_result_load_err(*full, &r, lerr, sizeof(lerr)) || !r->partial ||
+	    !kscen_same_str(r->started, started)) {
+		snprintf(err, len, "p: %s is not a result of this run (a partial one "
+			 "that started at %s)", path, started);
+		goto out;
+	}
+	ret = 0;
+out:
+	if (ret) {
+		free(*full);
+		*full = NULL;
+	}
+	kscen_run_free(r);
+	free(jcopy);
+	free(pcopy);
+	return ret;
+}
+
 int kscen_journal_resume(const char *path, struct kscen_journal_hdr *h,
 			 struct kscen_journal **out)
 {
 	struct kscen_journal *j = NULL;
-	char *buf = NULL;
+	char *buf = NULL, *partial = NULL, err[PATH_MAX + 128];
 	size_t cap = 0;
 	off_t end = 0;
-	unsigned lineno = 1;
+	unsigned lineno = 1, first;
 	ssize_t n;
-	FILE *f;
-	int ret;
+	FILE *f = NULL;
+	int fd, ret;
 
 	*out = NULL;
 	/* Regular files only, never blocking: the same rule as every input. */
@@ -361,9 +459,23 @@ int kscen_journal_resume(const char *path, struct kscen_journal_hdr *h,
 	buf = NULL;
 	if (ret && ret != -EFBIG)
 		return ret;
-	f = fopen(path, "re");
-	if (!f)
+	/* Ours alone from here: another run or resume of it holds the lock. */
+	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0)
 		return -errno;
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		ret = errno == EWOULDBLOCK ? -EBUSY : -errno;
+		if (ret == -EBUSY)
+			fprintf(stderr, "%s: another kscen is running this journal (its "
+				"run, or a resume of it); not resumed\n", path);
+		close(fd);
+		return ret;
+	}
+	f = fopen(path, "re");
+	if (!f) {
+		ret = -errno;
+		goto fail;
+	}
 	ret = read_header(f, h, &lineno);
 	/* The copy's name is the journal's, never one the journal says. */
 	if (h->scenario_copy)
@@ -371,20 +483,34 @@ int kscen_journal_resume(const char *path, struct kscen_journal_hdr *h,
 	if (ret) {
 		fprintf(stderr, "%s:%u:1: not a kscen journal, or a damaged header\n",
 			path, lineno);
-		fclose(f);
-		hdr_fini(h);
-		return -EINVAL;
+		ret = -EINVAL;
+		goto fail;
 	}
-	/* Where the whole lines end: a torn record is cut off before appending. */
+	/*
+	 * Where the whole lines end: a torn record is cut off before
+	 * appending. Every "p" record is checked here, before anything runs.
+	 */
 	end = ftello(f);
-	while ((n = getline(&buf, &cap, f)) > 0 && buf[n - 1] == '\n')
+	first = ++lineno;
+	for (; (n = getline(&buf, &cap, f)) > 0 && buf[n - 1] == '\n'; lineno++) {
 		end += n;
+		buf[n - 1] = '\0';
+		if (strncmp(buf, "p ", 2))
+			continue;
+		free(partial);
+		partial = NULL;
+		if (dec(buf + 2) ? (snprintf(err, sizeof(err), "p: a damaged path"), 1) :
+		    partial_ok(path, h->started, buf + 2, &partial, err, sizeof(err))) {
+			fprintf(stderr, "%s:%u:1: %s; not resumed\n", path, lineno, err);
+			ret = -EINVAL;
+			goto fail;
+		}
+	}
 	free(buf);
-	if (truncate(path, end) < 0) {
+	buf = NULL;
+	if (ftruncate(fd, end) < 0) {
 		ret = -errno;
-		fclose(f);
-		hdr_fini(h);
-		return ret;
+		goto fail;
 	}
 	/* Back to the first record, to replay from there. */
 	clearerr(f);
@@ -398,15 +524,21 @@ int kscen_journal_resume(const char *path, struct kscen_journal_hdr *h,
 	j = kscen_xcalloc(1, sizeof(*j));
 	j->path = kscen_xstrdup(path);
 	j->replay = f;
-	j->fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
-	if (j->fd < 0) {
-		ret = -errno;
-		kscen_journal_close(j, false);
-		hdr_fini(h);
-		return ret;
-	}
+	j->fd = fd;
+	j->lineno = first;
+	j->off = ftello(f);
+	j->partial = partial;
+	j->started = kscen_xstrdup(h->started);
 	*out = j;
 	return 0;
+fail:
+	free(buf);
+	free(partial);
+	if (f)
+		fclose(f);
+	close(fd);
+	hdr_fini(h);
+	return ret;
 }
 
 const char *kscen_journal_path(const struct kscen_journal *j)
@@ -417,6 +549,32 @@ const char *kscen_journal_path(const struct kscen_journal *j)
 unsigned long kscen_journal_replayed(const struct kscen_journal *j)
 {
 	return j ? j->replayed : 0;
+}
+
+/*
+ * The record at the replay's line is damaged (@why): say so with its line,
+ * cut the journal there and stop replaying: the samples from here on are
+ * taken again, and appended where the damage was.
+ */
+static void cut(struct kscen_journal *j, const char *why)
+{
+	fprintf(stderr, "%s:%u:1: %s; the journal is cut here and the samples from "
+		"it on are taken again\n", j->path, j->lineno, why);
+	fclose(j->replay);
+	j->replay = NULL;
+	if (ftruncate(j->fd, j->off) < 0 && !j->err)
+		j->err = -errno;
+	if (j->partial)		/* its "p" record may have been past the cut */
+		put_str(j, "p", j->partial);
+}
+
+/* A finite hex float (or decimal), all of @tok. */
+static bool finite_num(const char *tok, double *v)
+{
+	char *end;
+
+	*v = strtod(tok, &end);
+	return end != tok && !*end && isfinite(*v);
 }
 
 /*
@@ -455,24 +613,22 @@ static int replay_noise(char **save, struct kscen_noise_raw *d)
 
 /*
  * "s ROUND JOB RET NR V... REASON [SECONDS [n NOISE...]]": the next record,
- * if it is this sample's. SECONDS, the runner's time on the sample, is
- * missing in a journal of kscen before 2026-12: 0.
+ * if it is this sample's (1: none left, take it; 0: replayed). SECONDS,
+ * the runner's time on the sample, is missing in a journal of kscen
+ * before 2026-12: 0. A damaged record cuts the journal (cut()).
  */
 static int replay_one(struct kscen_journal *j, unsigned round, unsigned k,
 		      struct kscen_sample_out *out, double *seconds)
 {
-	char *buf = NULL, *line, *tok, *save;
+	char *buf = NULL, *line, *tok, *save, why[160];
 	size_t cap = 0;
 	unsigned long r, kk, nr;
 	long ret;
-	int err = -EBADMSG;
 
-	/* "p PATH": a partial result saved when the run was interrupted. */
+	/* "p PATH" records were checked when the journal was opened */
 	while ((line = next_line(j->replay, &buf, &cap)) && !strncmp(line, "p ", 2)) {
-		if (dec(line + 2))
-			break;
-		free(j->partial);
-		j->partial = kscen_xstrdup(line + 2);
+		j->lineno++;
+		j->off = ftello(j->replay);
 	}
 	if (!line) {	/* all replayed: from here on, samples are taken */
 		fclose(j->replay);
@@ -481,47 +637,73 @@ static int replay_one(struct kscen_journal *j, unsigned round, unsigned k,
 		return 1;
 	}
 	memset(out, 0, sizeof(*out));
+	snprintf(why, sizeof(why), "not a sample record");
 	tok = strtok_r(line, " ", &save);
 	if (!tok || strcmp(tok, "s"))
-		goto out;
+		goto bad;
 	if (!(tok = strtok_r(NULL, " ", &save)) || parse_uint(tok, ~0U, &r) ||
-	    !(tok = strtok_r(NULL, " ", &save)) || parse_uint(tok, ~0U, &kk) ||
-	    r != round || kk != k)
-		goto out;
+	    !(tok = strtok_r(NULL, " ", &save)) || parse_uint(tok, ~0U, &kk))
+		goto bad;
+	if (r != round || kk != k) {
+		snprintf(why, sizeof(why), "a sample of round %lu, job %lu where this "
+			 "run takes round %u, job %u (a line repeated or lost?)",
+			 r + 1, kk + 1, round + 1, k + 1);
+		goto bad;
+	}
+	snprintf(why, sizeof(why), "a damaged sample record");
 	if (!(tok = strtok_r(NULL, " ", &save)))
-		goto out;
+		goto bad;
 	ret = strtol(tok, &tok, 10);
 	if (*tok || ret > KSCEN_SKIP || ret < -4095)
-		goto out;
+		goto bad;
 	out->ret = ret;
 	if (!(tok = strtok_r(NULL, " ", &save)) ||
 	    parse_uint(tok, KSCEN_MAX_METRICS, &nr))
-		goto out;
+		goto bad;
 	out->nr = nr;
 	for (unsigned i = 0; i < nr; i++) {
-		if (!(tok = strtok_r(NULL, " ", &save)))
-			goto out;
-		out->v[i] = strtod(tok, &tok);
-		if (*tok)
-			goto out;
+		if (!(tok = strtok_r(NULL, " ", &save))) {
+			snprintf(why, sizeof(why), "a sample record cut short: %u of "
+				 "%lu values", i, nr);
+			goto bad;
+		}
+		if (!finite_num(tok, &out->v[i])) {
+			snprintf(why, sizeof(why), "value %u of a sample record is '%.32s', "
+				 "not a finite number", i + 1, tok);
+			goto bad;
+		}
 	}
-	if (!(tok = strtok_r(NULL, " ", &save)) || dec(tok))
-		goto out;
+	if (!(tok = strtok_r(NULL, " ", &save)) || dec(tok)) {
+		snprintf(why, sizeof(why), "a sample record without its reason");
+		goto bad;
+	}
 	snprintf(out->reason, sizeof(out->reason), "%s", tok);
 	*seconds = 0;
 	if ((tok = strtok_r(NULL, " ", &save))) {
-		*seconds = strtod(tok, &tok);
-		if (*tok || !(*seconds >= 0))
-			goto out;
+		if (!finite_num(tok, seconds) || *seconds < 0)
+			goto bad;
 		tok = strtok_r(NULL, " ", &save);
 		if (tok && (strcmp(tok, "n") || replay_noise(&save, &out->noise)))
-			goto out;
+			goto bad;
 	}
 	j->replayed++;
-	err = 0;
-out:
+	j->lineno++;
+	j->off = ftello(j->replay);
 	free(buf);
-	return err;
+	return 0;
+bad:
+	free(buf);
+	memset(out, 0, sizeof(*out));
+	*seconds = 0;
+	cut(j, why);
+	return 1;
+}
+
+int kscen_journal_replay_next(struct kscen_journal *j, unsigned round, unsigned k,
+			      struct kscen_sample_out *out, double *seconds)
+{
+	*seconds = 0;
+	return j && j->replay ? replay_one(j, round, k, out, seconds) : 1;
 }
 
 int kscen_journal_sample(struct kscen_journal *j, unsigned round, unsigned k,
@@ -532,12 +714,10 @@ int kscen_journal_sample(struct kscen_journal *j, unsigned round, unsigned k,
 	char *reason;
 	int ret;
 
+	ret = kscen_journal_replay_next(j, round, k, out, seconds);
+	if (ret <= 0)
+		return ret;
 	*seconds = 0;
-	if (j && j->replay) {
-		ret = replay_one(j, round, k, out, seconds);
-		if (ret <= 0)
-			return ret;
-	}
 	t0 = kscen_now_ns();
 	ret = kscen_sample_isolated(job, timeout_ns, out);
 	*seconds = (kscen_now_ns() - t0) / 1e9;
@@ -602,14 +782,20 @@ void kscen_journal_close(struct kscen_journal *j, bool remove)
 	}
 	free(j->path);
 	free(j->partial);
+	free(j->started);
 	free(j);
 }
 
 void kscen_journal_note_result(struct kscen_journal *j, const char *path)
 {
+	char *real;
+
 	if (!j)
 		return;
-	put_str(j, "p", path);
+	/* where a resume from another directory finds it: the absolute path */
+	real = realpath(path, NULL);
+	put_str(j, "p", real ? real : path);
+	free(real);
 	if (!j->err && fdatasync(j->fd) < 0)
 		j->err = -errno;
 }
@@ -617,4 +803,16 @@ void kscen_journal_note_result(struct kscen_journal *j, const char *path)
 const char *kscen_journal_partial(const struct kscen_journal *j)
 {
 	return j ? j->partial : NULL;
+}
+
+bool kscen_journal_partial_ok(const struct kscen_journal *j, const char *path)
+{
+	char err[PATH_MAX + 128], *full;
+	bool ok;
+
+	if (!j || !path)
+		return false;
+	ok = !partial_ok(j->path, j->started, path, &full, err, sizeof(err)) && full;
+	free(full);
+	return ok;
 }

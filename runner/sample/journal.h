@@ -24,6 +24,9 @@ struct kscen_journal_hdr {
 	const char *scenario_text;
 	char *scenario_copy;
 	enum kscen_noise_policy noise;	/* run --noise; UNSET: the scenario's */
+	/* the module files loaded, and the sha256 of each: a resume needs the same */
+	char **modules, **module_shas;
+	unsigned nr_modules;
 	/* resume only: the job ids the run had, to check the expansion */
 	char **ids;
 	unsigned nr_ids, nr_jobs;
@@ -37,21 +40,31 @@ int kscen_journal_create(const char *path, const struct kscen_journal_hdr *h,
 /*
  * Open @path to finish its run: fills @h (free with kscen_journal_hdr_fini),
  * drops a torn last record, and replays the recorded samples through
- * kscen_journal_sample() before any new one is taken.
+ * kscen_journal_sample() before any new one is taken. -EBUSY (said) while
+ * another kscen holds it; -EINVAL (said, with the line) for a damaged
+ * header or a "p" record that is not a partial result of this run beside
+ * the journal.
  */
 int kscen_journal_resume(const char *path, struct kscen_journal_hdr *h,
 			 struct kscen_journal **out);
 void kscen_journal_hdr_fini(struct kscen_journal_hdr *h);
 /*
- * Sample @k of round @round: the recorded outcome while replaying (-EBADMSG
- * when the journal holds another sample there), otherwise a new sample,
- * appended. @seconds: the runner's time on it, recorded or measured (the
+ * Sample @k of round @round: the recorded outcome while replaying (a
+ * damaged record there, or another sample's, cuts the journal: said with
+ * its line), otherwise a new sample, appended. @seconds: the runner's time on it, recorded or measured (the
  * job's `seconds`, which shards are balanced by). @j may be NULL: just
  * kscen_sample_isolated().
  */
 int kscen_journal_sample(struct kscen_journal *j, unsigned round, unsigned k,
 			 const struct kscen_job *job, long long timeout_ns,
 			 struct kscen_sample_out *out, double *seconds);
+/*
+ * The replay of that sample alone: 0 and @out, @seconds filled from the
+ * journal, or 1 when there is none to replay (the journal at its end, or
+ * cut at a damaged record). What kscen_journal_sample() starts with.
+ */
+int kscen_journal_replay_next(struct kscen_journal *j, unsigned round, unsigned k,
+			      struct kscen_sample_out *out, double *seconds);
 /* End of a round: fdatasync. Returns the first write error, sticky. */
 int kscen_journal_round_end(struct kscen_journal *j);
 int kscen_journal_error(const struct kscen_journal *j);
@@ -59,6 +72,8 @@ int kscen_journal_error(const struct kscen_journal *j);
 void kscen_journal_note_result(struct kscen_journal *j, const char *path);
 /* The partial result recorded by an earlier, interrupted part of the run. */
 const char *kscen_journal_partial(const struct kscen_journal *j);
+/* Is @path, still, a partial result of this run beside the journal? */
+bool kscen_journal_partial_ok(const struct kscen_journal *j, const char *path);
 const char *kscen_journal_path(const struct kscen_journal *j);
 unsigned long kscen_journal_replayed(const struct kscen_journal *j);
 /* Close; @remove: unlink it too (the complete result is saved). */

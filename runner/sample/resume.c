@@ -8,8 +8,10 @@
 #define _GNU_SOURCE	/* strdupa */
 #include <errno.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <stdio.h>
@@ -17,6 +19,7 @@
 #include "journal.h"
 #include "runner.h"
 #include "expand/shard.h"
+#include "workloads/registry.h"
 
 /* "2026-12-02T16:51:06Z" -> "20261202T165106Z", keeping only digits and T/Z. */
 static void stamp_of(const char *iso, char *buf, size_t len)
@@ -83,11 +86,20 @@ struct kscen_journal *kscen_journal_start(const char *results,
 		.noise = ro->noise,
 	};
 	struct kscen_journal *j = NULL;
-	char stamp[32], host[65];
+	char stamp[32], host[65], *real = realpath(run->scenario_file, NULL);
 	int ret = -EEXIST;
 
 	if (!from_file(run))
 		h.scenario_text = run->scenario_text;
+	/* absolute: a resume may start in another directory */
+	if (real)
+		h.scenario_file = real;
+	/* a resume must load the very same builds */
+	h.nr_modules = kscen_module_nr_files();
+	h.modules = kscen_xcalloc(h.nr_modules + 1, sizeof(char *));
+	h.module_shas = kscen_xcalloc(h.nr_modules + 1, sizeof(char *));
+	for (unsigned i = 0; i < h.nr_modules; i++)
+		h.modules[i] = (char *)kscen_module_file(i, (const char **)&h.module_shas[i]);
 	stamp_of(run->started, stamp, sizeof(stamp));
 	host_of(run->system.hostname, host, sizeof(host));
 	/* Two runs started in the same second get -2, -3, ... */
@@ -102,7 +114,17 @@ struct kscen_journal *kscen_journal_start(const char *results,
 				"cut short cannot be resumed\n", path, strerror(-ret));
 		free(path);
 	}
+	free(h.modules);
+	free(h.module_shas);
+	free(real);
 	return j;
+}
+
+static bool same_file(const char *a, const char *b)
+{
+	struct stat x, y;
+
+	return !stat(a, &x) && !stat(b, &y) && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
 }
 
 void kscen_journal_finish(struct kscen_journal *j, const struct kscen_run *run,
@@ -112,8 +134,13 @@ void kscen_journal_finish(struct kscen_journal *j, const struct kscen_run *run,
 
 	if (!j)
 		return;
-	/* The new result holds every sample of the earlier partial one. */
-	if (prev && run->path && strcmp(prev, run->path))
+	/*
+	 * The new result holds every sample of the earlier partial one,
+	 * which is removed if it still is that: a partial result of this
+	 * run beside the journal.
+	 */
+	if (prev && run->path && !same_file(prev, run->path) &&
+	    kscen_journal_partial_ok(j, prev))
 		unlink(prev);
 	if (complete) {
 		kscen_journal_close(j, true);
@@ -139,8 +166,8 @@ void kscen_save_failed(const char *results, int err, struct kscen_journal *j)
 int kscen_resume_open(const char *path, struct kscen_journal_hdr *h,
 		      struct kscen_journal **j, char **results)
 {
-	char *copy;
-	int ret;
+	char *copy, real[PATH_MAX], err[PATH_MAX + 128];
+	int ret, fd;
 
 	ret = kscen_journal_resume(path, h, j);
 	if (ret) {
@@ -148,6 +175,21 @@ int kscen_resume_open(const char *path, struct kscen_journal_hdr *h,
 			fprintf(stderr, "%s: %s\n", path, kscen_read_strerror(ret));
 		return ret;
 	}
+	/*
+	 * The journal names the scenario to run (or keeps its text beside it,
+	 * for one from no file): one whose file nobody but root and the
+	 * caller could have written, as a module's (lib/trust.c).
+	 */
+	fd = kscen_open_trusted(h->scenario_copy ? h->scenario_copy : h->scenario_file,
+				false, real, err, sizeof(err));
+	if (fd < 0) {
+		fprintf(stderr, "%s: the scenario it names: %s; not resumed\n", path, err);
+		kscen_journal_close(*j, false);
+		*j = NULL;
+		kscen_journal_hdr_fini(h);
+		return -EINVAL;
+	}
+	close(fd);
 	/* <results>/<scenario>/<name>.journal */
 	copy = kscen_xstrdup(path);
 	*results = kscen_xstrdup(dirname(dirname(copy)));
@@ -162,6 +204,24 @@ int kscen_resume_check(const char *path, const struct kscen_journal_hdr *h,
 		fprintf(stderr, "%s: the scenario %s changed since the run started; "
 			"it cannot be resumed\n", path, s->file);
 		return -EINVAL;
+	}
+	for (unsigned i = 0; i < h->nr_modules; i++) {
+		const char *sha = NULL, *file = NULL;
+
+		for (unsigned k = 0; !file && kscen_module_file(k, &sha); k++)
+			if (!strcmp(kscen_module_file(k, NULL), h->modules[i]))
+				file = h->modules[i];
+		if (!file) {
+			fprintf(stderr, "%s: the run loaded the module %s, which this one "
+				"does not; it cannot be resumed\n", path, h->modules[i]);
+			return -EINVAL;
+		}
+		if (strcmp(sha, h->module_shas[i])) {
+			fprintf(stderr, "%s: the module %s was rebuilt since the run started "
+				"(sha256 %s, now %s): samples of two builds are not one run; "
+				"it cannot be resumed\n", path, file, h->module_shas[i], sha);
+			return -EINVAL;
+		}
 	}
 	if (jobs->nr != h->nr_jobs) {
 		fprintf(stderr, "%s: %s now expands to %u jobs, not %u\n", path,

@@ -59,6 +59,7 @@ static void result_init(struct kscen_job_result *r, const struct kscen_job *job)
 	if (w->describe) {
 		buf[0] = '\0';
 		w->describe(job->params, buf, sizeof(buf));
+		buf[sizeof(buf) - 1] = '\0';
 		r->describe = buf[0] ? kscen_xstrdup(buf) : NULL;
 	}
 	r->nr_metrics = job->nr_metrics;
@@ -198,6 +199,7 @@ int kscen_job_supported(const struct kscen_job *job, char *reason, size_t len)
 	};
 	int ret = job->workload->supported ? job->workload->supported(&ctx) : 0;
 
+	ctx.reason[sizeof(ctx.reason) - 1] = '\0';	/* a module's: bounded */
 	snprintf(reason, len, "%s", ret ? ctx.reason : "");
 	return ret;
 }
@@ -495,7 +497,7 @@ int kscen_run_exit_code(const struct kscen_run *run, int ret, int tripped, bool 
 int kscen_run_bisect_code(int code, const struct kscen_run *run,
 			  const struct kscen_refs *refs, int tripped)
 {
-	if (code == 128 + SIGINT || code == 128 + SIGTERM)
+	if (code == 128 + SIGINT || code == 128 + SIGTERM || code == 128 + SIGHUP)
 		return code;
 	if (code && code != KSCEN_EXIT_GATE)
 		return KSCEN_EXIT_BISECT_SKIP;

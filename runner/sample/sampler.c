@@ -20,7 +20,9 @@
  * The request is one SOCK_SEQPACKET message of NUL-terminated fields:
  * workload, its module's path ("" for a built-in one: a module the runner
  * loaded after the fork, from the scenario's modules:, is loaded by the
- * server too, once, before it forks the sample), nr_metrics, verbose, one
+ * server too, once, before it forks the sample), the sha256 of the module
+ * the runner loaded (the server refuses a file that no longer hashes to
+ * it: a module rebuilt during the run), nr_metrics, verbose, one
  * value a parameter in the table's order (numbers as decimal text; a
  * string '=' + text, NULL as '-'), the number of captures and name, regex,
  * unit, better of each. The replies are a struct msg each. The server ends
@@ -90,6 +92,7 @@ static void encode(const struct kscen_job *job, struct buf *b)
 
 	put(b, w->name);
 	put(b, kscen_workload_origin(w) ? kscen_workload_origin(w) : "");
+	put(b, kscen_workload_module_sha256(w) ? kscen_workload_module_sha256(w) : "");
 	putf(b, "%lld", job->nr_metrics);
 	putf(b, "%lld", kscen_verbose);
 	for (unsigned i = 0; i < w->nr_params; i++) {
@@ -163,13 +166,13 @@ static bool next_num(struct buf *b, long long *v)
  */
 static const struct kscen_workload *workload(struct buf *b, char *err, size_t len)
 {
-	const char *name = next(b), *module = next(b);
+	const char *name = next(b), *module = next(b), *sha = next(b);
 	const struct kscen_workload *w;
 
-	if (!name || !module)
+	if (!name || !module || !sha)
 		return NULL;
 	w = kscen_workload_find(name);
-	if (!w && *module && kscen_module_load(module, err, len))
+	if (*module && kscen_module_load_as(module, sha, err, len))
 		return NULL;
 	if (!w && !(w = kscen_workload_find(name)))
 		snprintf(err, len, "sampler: no workload %s%s%s", name,
@@ -332,11 +335,11 @@ static bool say(int sock, const struct msg *m)
 static void preload(char *req, size_t len)
 {
 	struct buf b = { .p = req, .cap = len };
-	const char *module = next(&b) ? next(&b) : NULL;
+	const char *module = next(&b) ? next(&b) : NULL, *sha = module ? next(&b) : NULL;
 	char err[8];
 
-	if (module && *module)
-		kscen_module_load(module, err, sizeof(err));
+	if (module && *module && sha)
+		kscen_module_load_as(module, sha, err, sizeof(err));
 }
 
 /*

@@ -38,6 +38,29 @@ static yaml_node_t *get(struct kscen_loader *ld, yaml_node_t *map, const char *k
 	return kscen_yget(&ld->doc, map, key);
 }
 
+const char *kscen_scenario_name_why(const char *s, char *why, size_t len)
+{
+	size_t n = strlen(s), ok;
+
+	if (!n)
+		snprintf(why, len, "the name is empty");
+	else if (n > KSCEN_NAME_MAX)
+		snprintf(why, len, "the name is %zu characters, at most %d", n, KSCEN_NAME_MAX);
+	else if (s[0] == '.')
+		snprintf(why, len, "'%s' starts with '.': the directory of its runs would "
+			 "be hidden, or '.' or '..'", s);
+	else if ((ok = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			      "0123456789_.-")) == n)
+		return NULL;
+	else if ((unsigned char)s[ok] > ' ' && (unsigned char)s[ok] < 0x7f)
+		snprintf(why, len, "'%s': '%c' (character %zu) is not a letter, a digit, "
+			 "'_', '.' or '-'", s, s[ok], ok + 1);
+	else	/* a blank, a control character, a byte of UTF-8: by its value */
+		snprintf(why, len, "the byte 0x%02x (character %zu) is not a letter, a "
+			 "digit, '_', '.' or '-'", (unsigned char)s[ok], ok + 1);
+	return why;
+}
+
 /* Job @j from its fixed fields in @dj (libcyaml's) and its node @n. */
 static void read_job(struct kscen_loader *ld, yaml_node_t *n,
 		     const struct kscen_doc_job *dj, struct kscen_job_spec *j)
@@ -272,11 +295,11 @@ static int walk(struct kscen_loader *ld, const struct kscen_doc *doc,
 	yaml_node_t *root = yaml_document_get_root_node(&ld->doc), *n, *jobs;
 	yaml_node_t *dn = doc->defaults ? get(ld, root, "defaults") : NULL, *map;
 	const char *repeat;
+	char why[KSCEN_NAME_MAX + 128];
 	long long v;
 
-	if (!kscen_name_ok(doc->scenario))
-		kscen_lerr(ld, get(ld, root, "scenario"), "scenario: the name must be "
-		     "letters, digits, '_', '.' or '-', at most %d", KSCEN_NAME_MAX);
+	if (kscen_scenario_name_why(doc->scenario, why, sizeof(why)))
+		kscen_lerr(ld, get(ld, root, "scenario"), "scenario: %s", why);
 	if ((n = get(ld, root, "description")) && kscen_lis_null(n))
 		kscen_lerr(ld, n, "description: must be text");
 	s->name = kscen_xstrdup(doc->scenario);

@@ -145,8 +145,19 @@ int kscen_scenario_prescan(const char *file, const char *buf, size_t len)
 		}
 		struct kscen_mark m = mark_of(ev.start_mark);
 		yaml_event_type_t t = ev.type;
+		/* "true\0rm ...": every reader would stop at the NUL */
+		bool nul = t == YAML_SCALAR_EVENT &&
+			   memchr(ev.data.scalar.value, 0, ev.data.scalar.length);
 
+		if (nul)
+			kscen_file_error(file, m, "a NUL character (\\0) in a value: it would "
+					 "end the text there (\"%.40s\"), not at the value's end",
+					 (const char *)ev.data.scalar.value);
 		yaml_event_delete(&ev);
+		if (nul) {
+			ret = -EINVAL;
+			break;
+		}
 		if (t == YAML_STREAM_END_EVENT)
 			break;
 		if (++events > MAX_EVENTS) {

@@ -44,4 +44,12 @@ int kscen_parse_pct(const char *text, double *out);
 /* The time parameter that "timeout:" is parsed as. */
 extern const struct kscen_param kscen_timeout_param;
 
+/*
+ * A scenario's name, the directory of its runs under results/: a name as
+ * kscen_name_ok() takes it that does not start with '.' either (a hidden
+ * directory). NULL, or why not, naming the character, in @why: one rule for
+ * validate and run.
+ */
+const char *kscen_scenario_name_why(const char *s, char *why, size_t len);
+
 #endif

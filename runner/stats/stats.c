@@ -160,11 +160,26 @@ void kscen_summarize(const double *x, unsigned n, struct kscen_summary *out)
 	for (i = 0; i < n; i++)
 		sum += s[i];
 	out->mean = sum / n;
+	if (!isfinite(out->mean)) {	/* near DBL_MAX: the sum overflowed */
+		for (i = 0, sum = 0; i < n; i++)
+			sum += s[i] / n;
+		out->mean = sum;
+	}
 	for (i = 0; i < n; i++) {
 		d = s[i] - out->mean;
 		ss += d * d;
 	}
 	out->stddev = n < 2 ? 0 : sqrt(ss / (n - 1));
+	if (!isfinite(out->stddev) && isfinite(out->mean)) {
+		/* the squares overflowed: scaled by the largest magnitude */
+		double scale = fmax(fabs(s[0]), fabs(s[n - 1]));
+
+		for (i = 0, ss = 0; i < n; i++) {
+			d = s[i] / scale - out->mean / scale;
+			ss += d * d;
+		}
+		out->stddev = scale * sqrt(ss / (n - 1));
+	}
 	out->cv = out->mean != 0 ? out->stddev / fabs(out->mean) : NAN;
 
 	k = kscen_median_ci_rank(n);

@@ -57,12 +57,25 @@ int kscen_history_load(const char *dir, const char *scenario,
 	return kscen_history_load_some(dir, scenario, before, exclude, NULL, h);
 }
 
-/* The runs of @dir, newest first; with @fits, only the first that fits. */
+/* Is @path's file name that of a run labelled @label: ...+<label>.yaml? */
+static bool labelled(const char *path, const char *label)
+{
+	size_t n = strlen(path), l = strlen(label);
+
+	return n > l + 6 && path[n - l - 6] == '+' && !strncmp(path + n - l - 5, label, l) &&
+	       !strcmp(path + n - 5, ".yaml");
+}
+
+/*
+ * The runs of @dir, newest first; with @fits, only the first that fits;
+ * with @label, only those labelled so (by their file names: the newest
+ * KSCEN_HISTORY_MAX_FILES of them, however many runs are not).
+ */
 static int load(const char *dir, const char *scenario, const char *before,
-		const char *exclude, const struct kscen_idset *want,
+		const char *exclude, const char *label, const struct kscen_idset *want,
 		bool (*fits)(const struct kscen_run *run), struct kscen_history *h)
 {
-	unsigned nr, skipped = 0;
+	unsigned nr, skipped = 0, seen = 0;
 	char **paths, now[32];
 	int ret;
 
@@ -77,7 +90,8 @@ static int load(const char *dir, const char *scenario, const char *before,
 		const char *why = NULL;
 		char err[512] = "";
 
-		if (i >= KSCEN_HISTORY_MAX_FILES || (fits && h->nr) ||
+		if ((label && !labelled(paths[i], label)) ||
+		    seen++ >= KSCEN_HISTORY_MAX_FILES || (fits && h->nr) ||
 		    (exclude && !strcmp(paths[i], exclude)))
 			goto next;
 		if (kscen_result_load_some(paths[i], want, &run, err, sizeof(err)))
@@ -87,6 +101,8 @@ static int load(const char *dir, const char *scenario, const char *before,
 			goto next;	/* later than the run at hand: silently */
 		if (!why && fits && !fits(run))
 			goto next;
+		if (!why && label && !kscen_same_str(run->label, label))
+			goto next;	/* a file renamed by hand */
 		if (!why) {
 			h->run[h->nr++] = run;
 			run = NULL;
@@ -114,7 +130,14 @@ int kscen_history_load_some(const char *dir, const char *scenario,
 			    const char *before, const char *exclude,
 			    const struct kscen_idset *want, struct kscen_history *h)
 {
-	return load(dir, scenario, before, exclude, want, NULL, h);
+	return load(dir, scenario, before, exclude, NULL, want, NULL, h);
+}
+
+int kscen_history_load_label(const char *dir, const char *scenario, const char *label,
+			     const char *before, const char *exclude,
+			     const struct kscen_idset *want, struct kscen_history *h)
+{
+	return load(dir, scenario, before, exclude, label, want, NULL, h);
 }
 
 int kscen_history_newest(const char *dir, const char *scenario,
@@ -122,7 +145,7 @@ int kscen_history_newest(const char *dir, const char *scenario,
 			 bool (*fits)(const struct kscen_run *run),
 			 struct kscen_history *h)
 {
-	return load(dir, scenario, NULL, NULL, want, fits, h);
+	return load(dir, scenario, NULL, NULL, NULL, want, fits, h);
 }
 
 void kscen_history_free(struct kscen_history *h)
@@ -238,23 +261,35 @@ static char *parent_of(const char *dir)
 	return dir_of(dir);
 }
 
-/* The runs of @scenario in @dir before @run, with only @run's jobs read. */
-static void history_for(const char *dir, const char *scenario,
+/*
+ * The runs of @scenario in @dir before @run (labelled @label, or any), with
+ * only @run's jobs read.
+ */
+static void history_for(const char *dir, const char *scenario, const char *label,
 			const struct kscen_run *run, struct kscen_history *h)
 {
 	struct kscen_idset want;
 
 	kscen_idset_from_run(&want, run);
-	kscen_history_load_some(dir, scenario, run->started, run->path, &want, h);
+	load(dir, scenario, run->started, run->path, label, &want, NULL, h);
 	kscen_idset_free(&want);
 }
 
 void kscen_refs_history(struct kscen_refs *r, const struct kscen_run *run,
 			const char *dir, const char *host, const char *label)
 {
+	const struct kscen_history *pool = &r->hist;
+
 	refs_init(r, run);
 	r->results = parent_of(dir);
-	history_for(dir, run->scenario, run, &r->hist);
+	/* the drift from the newest runs; a label's runs, however old */
+	history_for(dir, run->scenario, NULL, run, &r->hist);
+	if (label) {
+		history_for(dir, run->scenario, label, run, &r->labelled);
+		/* none named so: the newest runs, by the label they hold */
+		if (r->labelled.nr)
+			pool = &r->labelled;
+	}
 	for (unsigned i = 0; i < run->nr_jobs; i++) {
 		const struct kscen_job_result *j = &run->jobs[i];
 
@@ -263,8 +298,8 @@ void kscen_refs_history(struct kscen_refs *r, const struct kscen_run *run,
 			r->ref[i].why = "did not run";
 			continue;
 		}
-		for (unsigned k = 0; k < r->hist.nr; k++) {
-			const struct kscen_run *h = r->hist.run[k];
+		for (unsigned k = 0; k < pool->nr; k++) {
+			const struct kscen_run *h = pool->run[k];
 			const struct kscen_job_result *hj = kscen_run_find(h, j->id);
 
 			if ((host && !kscen_same_str(h->system.hostname, host)) ||
@@ -296,7 +331,7 @@ void kscen_refs_single(struct kscen_refs *r, const struct kscen_run *run,
 	if (ref->path) {
 		dir = dir_of(ref->path);
 		r->results = parent_of(dir);
-		history_for(dir, ref->scenario, run, &r->hist);
+		history_for(dir, ref->scenario, NULL, run, &r->hist);
 		free(dir);
 	}
 	for (unsigned i = 0; i < run->nr_jobs; i++) {
@@ -406,7 +441,7 @@ void kscen_refs_stored(struct kscen_refs *r, const struct kscen_run *run)
 			dir = dir_of(run->path);
 		}
 		r->results = parent_of(dir);
-		history_for(dir, run->scenario, run, &r->hist);
+		history_for(dir, run->scenario, NULL, run, &r->hist);
 		free(dir);
 	}
 	for (unsigned i = 0; i < run->nr_jobs; i++) {
@@ -434,6 +469,7 @@ void kscen_refs_stored(struct kscen_refs *r, const struct kscen_run *run)
 void kscen_refs_free(struct kscen_refs *r)
 {
 	kscen_history_free(&r->hist);
+	kscen_history_free(&r->labelled);
 	kscen_run_free(r->own);
 	free(r->results);
 	free(r->ref);

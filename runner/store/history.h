@@ -36,6 +36,14 @@ int kscen_history_load_some(const char *dir, const char *scenario,
 			    const char *before, const char *exclude,
 			    const struct kscen_idset *want, struct kscen_history *h);
 /*
+ * The same, of the runs labelled @label only: found by their file names,
+ * so however many other runs are newer (the newest KSCEN_HISTORY_MAX_FILES
+ * runs of the directory were all it looked at).
+ */
+int kscen_history_load_label(const char *dir, const char *scenario, const char *label,
+			     const char *before, const char *exclude,
+			     const struct kscen_idset *want, struct kscen_history *h);
+/*
  * The newest usable run in @dir that @fits, alone in @h (none: h->nr 0),
  * with only the jobs in @want; the older runs are not read.
  */
@@ -162,6 +170,7 @@ struct kscen_refs {
 	unsigned nr, compared;		/* jobs with a reference */
 	const struct kscen_run *main;	/* the one most jobs use, named once */
 	struct kscen_history hist;
+	struct kscen_history labelled;	/* --compare label:NAME: the runs so named */
 	struct kscen_run *own;		/* an explicit reference run */
 	bool asked;			/* a reference was asked for */
 	char *results;			/* where the reference's runs are stored */

@@ -9,6 +9,10 @@
  * records where each shard ran, refuses a job measured twice (which one
  * would be the truth?), and says which shards are missing instead of
  * passing off a part as the whole (partial: true).
+ *
+ * OUT is a new file, as a run's save is: an existing one is replaced only
+ * when asked (--force), and never when it is not a regular file (as root,
+ * /dev/null became one) or when it is one of the runs merged.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -73,6 +77,35 @@ static int collect_dir(const char *dir, char ***paths, unsigned *nr)
 	}
 	closedir(d);
 	return 0;
+}
+
+/* Can @out be written? 0, or -EINVAL said why. */
+static int out_ok(const char *out, bool replace)
+{
+	struct stat st;
+
+	if (lstat(out, &st))
+		return errno == ENOENT ? 0 :
+		       (fprintf(stderr, "kscen merge: %s: %s\n", out, strerror(errno)), -EINVAL);
+	if (!S_ISREG(st.st_mode))
+		fprintf(stderr, "kscen merge: %s: not a regular file; OUT is a new "
+			"run file\n", out);
+	else if (!replace)
+		fprintf(stderr, "kscen merge: %s exists; --force replaces it\n", out);
+	return S_ISREG(st.st_mode) && replace ? 0 : -EINVAL;
+}
+
+/* Is @out (which may not exist) the file of one of @paths? */
+static const char *out_is_input(const char *out, char **paths, unsigned nr)
+{
+	struct stat o, st;
+
+	if (stat(out, &o))
+		return NULL;
+	for (unsigned i = 0; i < nr; i++)
+		if (!stat(paths[i], &st) && st.st_dev == o.st_dev && st.st_ino == o.st_ino)
+			return paths[i];
+	return NULL;
 }
 
 static int by_shard(const void *a, const void *b)
@@ -227,6 +260,8 @@ int kscen_merge(const char *out_path, char **args, unsigned nargs,
 	int ret = 0;
 
 	*out = NULL;
+	if (out_ok(out_path, o->replace))
+		return -EINVAL;
 	for (i = 0; i < nargs; i++) {
 		struct stat st;
 
@@ -246,6 +281,12 @@ int kscen_merge(const char *out_path, char **args, unsigned nargs,
 		}
 		paths = kscen_xrealloc(paths, (nr_paths + 1) * sizeof(*paths));
 		paths[nr_paths++] = kscen_xstrdup(args[i]);
+	}
+	if ((why = out_is_input(out_path, paths, nr_paths))) {
+		fprintf(stderr, "kscen merge: %s is one of the runs to merge (%s)\n",
+			out_path, why);
+		ret = -EINVAL;
+		goto out;
 	}
 	in = kscen_xcalloc(nr_paths + 1, sizeof(*in));
 	for (i = 0; i < nr_paths; i++) {
@@ -399,10 +440,14 @@ int kscen_merge(const char *out_path, char **args, unsigned nargs,
 		fprintf(stderr, "kscen merge: missing shards: %s; the merged run "
 			"is partial\n", m->missing_shards);
 	}
-	ret = kscen_result_write(m, out_path);
-	if (ret) {
+	ret = kscen_result_write(m, out_path, o->replace);
+	if (ret == -EEXIST || ret == -ENODEV)
+		out_ok(out_path, o->replace);	/* made since the check: said */
+	else if (ret && ret != -EINTR)
 		fprintf(stderr, "kscen merge: cannot write %s: %s\n", out_path,
 			strerror(-ret));
+	if (ret) {
+		ret = ret == -EINTR ? ret : -EINVAL;
 		goto out;
 	}
 	*out = m;

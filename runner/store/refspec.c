@@ -35,7 +35,7 @@ int kscen_ref_spec_check(const char *cmd, const char *ref, const char *results,
 		rs->kind = KSCEN_REF_LABEL;
 		rs->arg = ref + 6;
 		dir = kscen_xasprintf("%s/%s", results, s->name);
-		kscen_history_load_some(dir, s->name, NULL, NULL, &none, &h);
+		kscen_history_load_label(dir, s->name, rs->arg, NULL, NULL, &none, &h);
 		for (unsigned i = 0; i < h.nr; i++)
 			found += h.run[i]->label && !strcmp(h.run[i]->label, rs->arg);
 		kscen_history_free(&h);

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "lib/util.h"
+#include "scenario/scenario_load.h"
 #include "runmodel.h"
 #include "store.h"
 
@@ -127,10 +128,11 @@ static int place(const char *tmp, const char *final)
 /* Make <dir>/<scenario>/, or say why not; @out gets its path when asked. */
 static int scenario_dir(const char *dir, const char *scenario, char **out)
 {
-	char *sdir;
+	char *sdir, why[KSCEN_NAME_MAX + 128];
 	int ret;
 
-	if (!scenario || !*scenario || strchr(scenario, '/') || scenario[0] == '.')
+	/* validate's rule, so that what validates can be stored */
+	if (!scenario || kscen_scenario_name_why(scenario, why, sizeof(why)))
 		return -EINVAL;
 	sdir = join(dir, scenario);
 	ret = mkdir_p(sdir);
@@ -162,25 +164,37 @@ static int write_fd(int fd, const struct kscen_run *run)
 	return ret;
 }
 
-/* @run to the file @path: a temp file beside it, fsync, rename. */
-int kscen_result_write(struct kscen_run *run, const char *path)
+/* @run to the file @path: a temp file beside it, fsync, link or rename. */
+int kscen_result_write(struct kscen_run *run, const char *path, bool replace)
 {
 	char *tmp = kscen_xasprintf("%s.tmp-XXXXXX", path);
+	struct stat st;
 	int fd, ret;
 
+	/* never a device, a FIFO, a directory or a symlink's target */
+	if (!lstat(path, &st) && (!S_ISREG(st.st_mode) || !replace)) {
+		ret = S_ISREG(st.st_mode) ? -EEXIST : -ENODEV;
+		goto out;
+	}
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
 		goto out;
 	}
+	kscen_signal_unlink = tmp;
 	fchmod(fd, 0644);
 	ret = write_fd(fd, run);
-	if (!ret && rename(tmp, path) < 0)
-		ret = -errno;
-	if (ret) {
+	if (!ret && kscen_interrupted)
+		ret = -EINTR;
+	if (!ret && replace && !lstat(path, &st) && !S_ISREG(st.st_mode))
+		ret = -ENODEV;	/* made since */
+	if (!ret)
+		ret = replace ? (rename(tmp, path) < 0 ? -errno : 0) : place(tmp, path);
+	if (ret || !replace)
 		unlink(tmp);
+	kscen_signal_unlink = NULL;
+	if (ret)
 		goto out;
-	}
 	free(run->path);
 	run->path = kscen_xstrdup(path);
 out:
@@ -328,6 +342,13 @@ static bool run_name(const char *name, size_t *host_len)
 	return *host_len > 0;
 }
 
+bool kscen_result_name_ok(const char *name)
+{
+	size_t hlen;
+
+	return !strchr(name, '/') && run_name(name, &hlen);
+}
+
 static int cmp_name_desc(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)b, *(char *const *)a);
@@ -335,7 +356,8 @@ static int cmp_name_desc(const void *a, const void *b)
 
 /*
  * Only names kscen_result_save() makes count, so a result copied in by hand
- * as "baseline.yaml" is never taken for a stored run. The timestamp leads
+ * as "baseline.yaml" is never taken for a stored run, and only regular
+ * files (a symlink to one too). The timestamp leads
  * the name, so sorting the names sorts the runs, newest first.
  */
 int kscen_result_list(const char *dir, const char *hostname, char ***out,
@@ -356,8 +378,13 @@ int kscen_result_list(const char *dir, const char *hostname, char ***out,
 		host_part(hostname, host, sizeof(host));
 	while ((de = readdir(d))) {
 		const char *name = de->d_name;
+		struct stat st;
 
 		if (!run_name(name, &hlen))
+			continue;
+		/* a FIFO or a device named as a run is none (it would be newest) */
+		if (de->d_type != DT_REG &&
+		    (fstatat(dirfd(d), name, &st, 0) || !S_ISREG(st.st_mode)))
 			continue;
 		if (hostname && (hlen != strlen(host) ||
 				 strncmp(name + STAMP_LEN + 1, host, hlen)))

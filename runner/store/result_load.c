@@ -212,8 +212,10 @@ static int load_scalars(struct loader *l, yaml_node_t *n, const char *what,
 			return -EINVAL;
 		if (!samples)
 			p->objects[p->nr_objects++] = kscen_xstrdup(s);
-		else if (kscen_parse_double(s, &m->samples[m->nr_samples++]))
-			return bad(l, v, "samples: expected a number");
+		else if (kscen_parse_double(s, &m->samples[m->nr_samples]) ||
+			 !isfinite(m->samples[m->nr_samples++]))
+			/* .inf and .nan are no measurement, and poison a summary */
+			return bad(l, v, "samples: expected a finite number");
 	}
 	return 0;
 }

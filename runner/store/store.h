@@ -18,8 +18,14 @@
  * atomically (temp file, fsync, rename); sets run->path.
  */
 int kscen_result_save(struct kscen_run *run, const char *dir);
-/* Write @run to the file @path atomically; sets run->path. */
-int kscen_result_write(struct kscen_run *run, const char *path);
+/*
+ * Write @run to the file @path atomically (a temp file beside it, fsync,
+ * then link(), or with @replace rename()); sets run->path. -EEXIST if
+ * @path exists and not @replace; -ENODEV if it is not a regular file,
+ * @replace or not; -EINTR (the temp file removed) if a signal came
+ * (kscen_interrupted).
+ */
+int kscen_result_write(struct kscen_run *run, const char *path, bool replace);
 /*
  * Can runs of @scenario be stored under @dir? Creates the directory; 0 or
  * -errno. Checked before a run, so that no run is lost at the end.
@@ -74,6 +80,8 @@ char *kscen_result_select(const char *path, const struct kscen_idset *want,
  * when that is a directory of runs; NULL path in *out when there is none.
  */
 int kscen_result_latest(const char *dir, const char *hostname, char **out);
+/* Is @name one kscen_result_save() makes: <stamp>-<host>[+<label>].yaml? */
+bool kscen_result_name_ok(const char *name);
 /*
  * Every stored run in @dir (from @hostname, NULL: any), newest first, as
  * malloc'ed paths in a malloc'ed array of *@nr.
@@ -84,6 +92,7 @@ int kscen_result_list(const char *dir, const char *hostname, char ***out,
 /* merge.c */
 struct kscen_merge_opts {
 	bool force;		/* join mixed versions and scenario hashes */
+	bool replace;		/* replace an existing regular file @out_path */
 	bool quiet;
 };
 /*

@@ -10,8 +10,13 @@
  * Hardware virtualisation is used only when it works: /dev/kvm can exist in
  * a VM whose hypervisor does not nest, where creating a VM succeeds and
  * running a vCPU fails, so kscen_kvm_usable() runs a one-instruction guest
- * before trusting it. Without KVM the guest runs under TCG (emulation):
- * correct, but its timings say nothing about the kernel.
+ * before trusting it. Even then QEMU may fail to start a guest under KVM
+ * where the probe's vCPU ran (with -cpu host: "failed to set MSR 0x10a",
+ * an assertion in kvm_buf_set_msrs): with --accel auto, a QEMU that stops
+ * under KVM before the guest's init booted, with no panic of the guest's,
+ * is started again under TCG, and the reason is said. Without KVM the
+ * guest runs under TCG (emulation): correct, but its timings say nothing
+ * about the kernel.
  *
  * No qemu outlives kscen: the child asks for SIGKILL when its parent dies
  * (PR_SET_PDEATHSIG), and every path out of here kills and reaps it.
@@ -399,9 +404,35 @@ out:
 	return ret;
 }
 
+int kscen_vm_wait_booted(const struct kscen_vm_config *c, struct kscen_vm *vm);
+
+/*
+ * QEMU stopped under KVM before the guest booted, and not by a panic of
+ * the guest's (--accel auto): say why, start it again under TCG, wait.
+ */
+static int tcg_again(const struct kscen_vm_config *c, struct kscen_vm *vm)
+{
+	struct kscen_vm_config tcg = *c;
+	char why[sizeof(vm->accel_why)];
+	const char *l;
+	int ret;
+
+	kscen_vm_stop(vm, 0);
+	l = vm->tail[(vm->tail_next + KSCEN_VM_TAIL_LINES - 1) % KSCEN_VM_TAIL_LINES];
+	snprintf(why, sizeof(why), "QEMU under KVM failed: %s", l ? l : "it stopped");
+	kscen_warning(NULL, "kernel %s: QEMU under KVM stopped before the guest "
+		      "booted (%s); falling back to TCG", c->label, l ? l : "no message");
+	kscen_vm_free(vm);
+	tcg.accel = KSCEN_ACCEL_TCG;
+	ret = kscen_vm_spawn(&tcg, vm);
+	snprintf(vm->accel_why, sizeof(vm->accel_why), "%s", why);
+	return ret ? ret : kscen_vm_wait_booted(&tcg, vm);
+}
+
 int kscen_vm_wait_booted(const struct kscen_vm_config *c, struct kscen_vm *vm)
 {
 	double deadline = vm->spawned + c->boot_timeout;
+	bool fallback = vm->kvm && c->accel == KSCEN_ACCEL_AUTO;
 	int ret = 0;
 
 	/* until the init's "booted" line (and qemu's connection to the agent) */
@@ -418,6 +449,8 @@ int kscen_vm_wait_booted(const struct kscen_vm_config *c, struct kscen_vm *vm)
 		if (c->agent && vm->agent < 0 && poll(&p, 1, 0) == 1)
 			vm->agent = accept4(vm->listen, NULL, NULL, SOCK_CLOEXEC);
 		if (kscen_vm_pump(vm, left > 0.2 ? 200 : (int)(left * 1000) + 1)) {
+			if (fallback && !vm->panic && vm->exit_code < 0)
+				return tcg_again(c, vm);
 			kscen_error(NULL, "kernel %s (%s) stopped before its init "
 				    "booted%s", c->label, vm->release,
 				    vm->exit_code == 125 ? " (the init failed)" : "");

@@ -16,10 +16,17 @@
  * own regex, as the first metrics (ctx->captures). The command's stdout and
  * stderr are read into capped buffers, so a chatty command never blocks on a
  * full pipe. The last line of stderr explains a failure.
+ *
+ * The regexes are matched in a child process with a CPU and a memory
+ * limit, within the sample's deadline and stopped at once by ^C: glibc's
+ * regexec() is superlinear for some patterns ((a*)x took 20 s on 64 KiB of
+ * output, and ignored the timeout and ^C for more than 30 s on 256 KiB),
+ * and no call stops it in the runner.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <regex.h>
 #include <signal.h>
@@ -29,6 +36,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 #include "workload.h"
@@ -44,6 +52,8 @@
 #define EXEC_LINE_MAX		120	/* of stderr, in a failure reason */
 #define EXEC_EXCERPT_MAX	80	/* of stdout, when metric_regex fails */
 #define EXEC_DESCRIBE_MAX	60	/* of the command, in describe() */
+#define EXEC_MATCH_MEM		(512LL << 20)	/* address space a match may add */
+#define EXEC_MATCH_CPU_S	3600	/* CPU seconds without an inline deadline */
 
 struct exec_params {
 	char *command;
@@ -253,20 +263,23 @@ static bool on_path(const char *w, size_t len)
 /*
  * Does @cmd need /bin/sh? Any character the shell gives a meaning to
  * (quotes, expansions, redirections, globs, separators, comments), a
- * variable assignment, a reserved word or a builtin first, or a first word
- * that is no program on PATH: then sh runs it. What is
- * left is words between blanks, which execvp() runs as sh would.
+ * variable assignment, a reserved word or a builtin first (also one a
+ * program of the same name exists for: dash's echo prints "-e", coreutils'
+ * reads it), or a first word that is no program on PATH: then sh runs it.
+ * What is left is words between blanks, which execvp() runs as sh would.
  */
 static bool needs_shell(const char *cmd)
 {
-	/* reserved words, and builtins no program stands in for */
+	/* reserved words, and the builtins of dash and bash */
 	static const char *const reserved[] = {
-		"!", "{", "}", "case", "do", "done", "elif", "else", "esac", "fi",
-		"for", "if", "in", "then", "until", "while",
-		".", ":", "alias", "break", "cd", "command", "continue", "eval",
-		"exec", "exit", "export", "hash", "local", "read", "readonly",
-		"return", "set", "shift", "source", "times", "trap", "type",
-		"ulimit", "umask", "unalias", "unset", "wait",
+		"!", "{", "}", "[[", "case", "do", "done", "elif", "else", "esac", "fi",
+		"for", "function", "if", "in", "select", "then", "time", "until", "while",
+		".", ":", "[", "alias", "bg", "break", "builtin", "cd", "chdir", "command",
+		"continue", "declare", "echo", "eval", "exec", "exit", "export", "false",
+		"fc", "fg", "getopts", "hash", "jobs", "kill", "let", "local", "printf",
+		"pwd", "read", "readonly", "return", "set", "shift", "source", "test",
+		"times", "trap", "true", "type", "typeset", "ulimit", "umask", "unalias",
+		"unset", "wait",
 	};
 	size_t first = strcspn(cmd + strspn(cmd, " \t"), " \t");
 	const char *w = cmd + strspn(cmd, " \t");
@@ -506,18 +519,122 @@ static int parse_capture(struct kscen_ctx *ctx, const char *what, const char *s,
 			    what, shown);
 }
 
-/* Regex @i of @st on stdout; @what names it in reasons. */
+/* One regex's outcome, from the matching child. */
+struct match {
+	int rc;
+	regmatch_t m[2];
+};
+
+struct match_job {
+	const struct exec_state *st;
+	int fd;			/* the results' pipe */
+	long long cpu_s;
+};
+
+/* The address space this process has now, in bytes; 0 if unknown. */
+static long long vm_size(void)
+{
+	char buf[64] = "";
+	int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	return n > 0 ? atoll(buf) * sysconf(_SC_PAGESIZE) : 0;
+}
+
+/* In the matching child: every regex on stdout, the results to the pipe. */
+static int match_fn(void *arg)
+{
+	const struct match_job *mj = arg;
+	const struct kscen_child_output *o = &mj->st->out;
+	struct match r[KSCEN_MAX_METRICS];
+	struct rlimit cpu = { mj->cpu_s, mj->cpu_s + 1 };
+	long long vm = vm_size();
+	size_t len = mj->st->nr_re * sizeof(*r);
+
+	setrlimit(RLIMIT_CPU, &cpu);
+	if (vm) {
+		struct rlimit as = { vm + EXEC_MATCH_MEM, vm + EXEC_MATCH_MEM };
+
+		setrlimit(RLIMIT_AS, &as);
+	}
+	for (unsigned i = 0; i < mj->st->nr_re; i++) {
+		/* REG_STARTEND: a NUL in the output must not end the search. */
+		r[i].m[0].rm_so = 0;
+		r[i].m[0].rm_eo = o->len;
+		r[i].rc = regexec(&mj->st->re[i], o->data, ARRAY_SIZE(r[i].m), r[i].m,
+				  REG_STARTEND);
+	}
+	return write(mj->fd, r, len) == (ssize_t)len ? 0 : 1;
+}
+
+/*
+ * Match every regex of @st on stdout into @r, in a child: -ETIMEDOUT past
+ * the inline sample's deadline, -EINTR on ^C (the child killed), or a
+ * reason said when the child ends otherwise (its CPU or memory limit).
+ */
+static int exec_match_all(struct kscen_ctx *ctx, const struct exec_state *st,
+			  const struct kscen_inline_sample *in, struct match *r)
+{
+	struct match_job mj = { .st = st, .cpu_s = EXEC_MATCH_CPU_S };
+	struct kscen_child c = {
+		.fn = match_fn, .arg = &mj, .in = KSCEN_CHILD_NULL,
+		.out = KSCEN_CHILD_NULL, .err = KSCEN_CHILD_NULL,
+		.flags = KSCEN_CHILD_PDEATHSIG | KSCEN_CHILD_PIDFD | KSCEN_CHILD_PGROUP,
+	};
+	struct match got[KSCEN_MAX_METRICS + 1];	/* max + 1 bytes, as capture keeps them */
+	struct kscen_child_output o = { .max = st->nr_re * sizeof(*r), .data = (char *)got };
+	long long ms = -1;
+	char how[96];
+	int pfd[2], ret;
+
+	if (in) {
+		ms = (in->deadline_ns - kscen_now_ns()) / 1000000;
+		ms = ms > 0 ? ms : 0;
+		mj.cpu_s = ms / 1000 + 1;
+	}
+	if (pipe2(pfd, O_CLOEXEC))
+		return kscen_reason(ctx, -errno, "exec: pipe: %s", strerror(errno));
+	mj.fd = pfd[1];
+	ret = kscen_child_start(&c);
+	close(pfd[1]);
+	if (ret) {
+		close(pfd[0]);
+		return kscen_reason(ctx, ret, "exec: matching: %s", strerror(-ret));
+	}
+	o.fd = pfd[0];
+	ret = kscen_child_capture(&c, &o, 1, ms, in ? in->stop : NULL);
+	if (!ret)
+		ret = kscen_child_finish(&c, -1);
+	kscen_child_kill(&c);	/* at the deadline or on ^C: at once */
+	if (o.fd >= 0)
+		close(o.fd);
+	if (ret == -ETIMEDOUT || ret == -EINTR)
+		return ret;
+	if (ret)
+		return kscen_reason(ctx, ret, "exec: matching: %s: %s", c.failed,
+				    strerror(-ret));
+	if (!WIFEXITED(c.status) || WEXITSTATUS(c.status) ||
+	    o.len != st->nr_re * sizeof(*r))
+		return kscen_reason(ctx, -EIO, "matching the regex on the command's "
+				    "output %s: a regex too costly for %zu bytes (its "
+				    "limits: the sample's timeout, %lld MiB more memory)",
+				    kscen_wait_status_text(c.status, how, sizeof(how)),
+				    st->out.len, EXEC_MATCH_MEM >> 20);
+	memcpy(r, got, o.len);
+	return 0;
+}
+
+/* The outcome @r of regex @i of @st on stdout; @what names it in reasons. */
 static int exec_match(struct kscen_ctx *ctx, const struct exec_state *st,
-		      unsigned i, const char *what, double *value)
+		      const struct match *r, const char *what, double *value)
 {
 	const struct kscen_child_output *o = &st->out;
 	char excerpt[EXEC_LINE_MAX + 1];
-	regmatch_t m[2];
+	const regmatch_t *m = r->m;
 
-	/* REG_STARTEND: a NUL in the output must not end the search. */
-	m[0].rm_so = 0;
-	m[0].rm_eo = o->len;
-	if (regexec(&st->re[i], o->data, ARRAY_SIZE(m), m, REG_STARTEND)) {
+	if (r->rc) {
 		if (!o->len)
 			return kscen_reason(ctx, -ENOMSG,
 					    "%s did not match the command's output: stdout was empty",
@@ -530,7 +647,7 @@ static int exec_match(struct kscen_ctx *ctx, const struct exec_state *st,
 				    o->len > EXEC_EXCERPT_MAX ? "..." : "",
 				    o->truncated ? " (only its first MiB is searched)" : "");
 	}
-	if (m[1].rm_so < 0)
+	if (m[1].rm_so < 0 || m[1].rm_eo < m[1].rm_so || (size_t)m[1].rm_eo > o->len)
 		return kscen_reason(ctx, -EBADMSG,
 				    "%s matched, but its group captured nothing", what);
 	return parse_capture(ctx, what, o->data + m[1].rm_so,
@@ -581,6 +698,7 @@ static int exec_sample(struct kscen_ctx *ctx, double *values)
 	const struct exec_params *p = ctx->params;
 	struct exec_state *st = ctx->priv;
 	const struct kscen_inline_sample *in = kscen_sample_inline();
+	struct match match[KSCEN_MAX_METRICS];
 	struct kscen_child c;
 	double wall;
 	int ret;
@@ -611,13 +729,18 @@ static int exec_sample(struct kscen_ctx *ctx, double *values)
 	}
 	if (has_json(p))
 		return exec_json(ctx, p, st, &values[0]);
+	if (!st->nr_re)
+		return 0;
+	ret = exec_match_all(ctx, st, in, match);
+	if (ret)
+		return ret;
 	if (has_regex(p))
-		return exec_match(ctx, st, 0, "metric_regex", &values[0]);
+		return exec_match(ctx, st, &match[0], "metric_regex", &values[0]);
 	for (unsigned i = 0; i < st->nr_re; i++) {
 		char what[96];
 
 		snprintf(what, sizeof(what), "metrics: %s: regex", ctx->captures[i].name);
-		ret = exec_match(ctx, st, i, what, &values[i]);
+		ret = exec_match(ctx, st, &match[i], what, &values[i]);
 		if (ret)
 			return ret;
 	}

@@ -30,6 +30,23 @@ const char *kscen_workload_closest(const char *name);
  * loaded before is not loaded again.
  */
 int kscen_module_load(const char *path, char *err, size_t len);
+/*
+ * The same where the run loaded it before (the fork server): not probed
+ * again, and its bytes must hash to @sha (-ESTALE otherwise: rebuilt).
+ */
+int kscen_module_load_as(const char *path, const char *sha, char *err, size_t len);
+/* Module file @i loaded (its real path), and its sha256; NULL past the end. */
+unsigned kscen_module_nr_files(void);
+const char *kscen_module_file(unsigned i, const char **sha);
+/*
+ * Did @w's job_metrics() for @params give @n metrics @m a job can have:
+ * 1 to KSCEN_MAX_METRICS, each with a name and a unit (for a module, strings
+ * within it or within @params's strings) and lower or higher? 0 or -EINVAL
+ * with @err filled.
+ */
+int kscen_job_metrics_check(const struct kscen_workload *w, const void *params,
+			    const struct kscen_metric_desc *m, unsigned n,
+			    char *err, size_t len);
 /* The modules KSCEN_MODULE_PATH names, once; its error said each call. */
 int kscen_module_env_load(void);
 const struct kscen_workload *kscen_module_find(const char *name);

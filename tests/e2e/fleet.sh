@@ -169,10 +169,10 @@ run "$kscen" merge --force "$tmp/x.yaml" "$s1" "$tmp/other.yaml"
 [ $rc1 = 2 ] && [ $rc = 0 ] && grep -q 'differ in scenario_sha256' "$tmp/err" &&
 	pass merge_mixed_scenario_needs_force || fail merge_mixed_scenario_needs_force "rc=$rc1/$rc $(cat "$tmp/err")"
 sed 's|^  workload_version: .*|  workload_version: 99|' "$s2" >"$tmp/other.yaml"
-run "$kscen" merge "$tmp/x.yaml" "$s1" "$tmp/other.yaml"
+run "$kscen" merge "$tmp/x2.yaml" "$s1" "$tmp/other.yaml"
 [ $rc = 2 ] && grep -q 'workload_version' "$tmp/err" && pass merge_mixed_workload_version_refused ||
 	fail merge_mixed_workload_version_refused "rc=$rc $(cat "$tmp/err")"
-run "$kscen" merge "$tmp/x.yaml" "$tmp/merged.yaml"
+run "$kscen" merge "$tmp/x2.yaml" "$tmp/merged.yaml"
 [ $rc = 2 ] && grep -q 'not a shard run' "$tmp/err" && pass merge_refuses_non_shard ||
 	fail merge_refuses_non_shard "rc=$rc $(cat "$tmp/err")"
 

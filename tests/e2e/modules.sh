@@ -156,7 +156,7 @@ chmod 777 "$tmp/open"
 scenario "$tmp/sc/wwdir.yaml" ../open/example.so
 refused module_world_writable_dir_exit_2 "$tmp/sc/wwdir.yaml" 2:11 "the directory $tmp/open is world-writable"
 env_refused module_path_world_writable_dir_exit_2 "$tmp/open" \
-	"$tmp/open: refused: the directory is world-writable"
+	"$tmp/open: refused: the directory $tmp/open is world-writable"
 chmod 755 "$tmp/open"
 
 # a module built for another ABI

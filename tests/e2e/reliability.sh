@@ -81,14 +81,16 @@ PY
 then pass resume_after_sigkill_one_complete_result; else
 	fail resume_after_sigkill_one_complete_result "rc=$rc journal=$journal taken=$taken $(ls "$rel/res/rel-slow") $(cat "$tmp/err")"; fi
 
-for sig in TERM INT; do
+# SIGHUP (a terminal closed, an ssh session gone) as SIGTERM: it used to
+# end the run with 129 and no partial result.
+for sig in TERM INT HUP; do
 	rm -rf "$rel/res"
 	held_run 4 -q -o "$rel/res" --compare none "$rel/slow.yaml"
 	kill -$sig $pid
 	wait $pid
 	rc=$?
 	touch "$rel/gate/open"
-	want=$([ $sig = TERM ] && echo 143 || echo 130)
+	want=$(case $sig in TERM) echo 143 ;; INT) echo 130 ;; HUP) echo 129 ;; esac)
 	journal=$(ls "$rel"/res/rel-slow/*.journal 2>/dev/null)
 	if [ $rc = $want ] && [ -n "$journal" ] && grep -q '^partial: true' "$rel"/res/rel-slow/*.yaml &&
 	   grep -q "kscen run --resume $journal" "$tmp/err"; then

@@ -171,6 +171,10 @@ assert "kscen-no-such-command: not found" in m["reason"], m
 b = jobs["builtin"]
 assert b["describe"].endswith("(sh -c)") and "status 3" in b["reason"], b
 assert all(jobs[n]["status"] == "ok" for n in ("plain", "quoted", "forced"))
+# a program sh has a builtin of runs as sh -c would run it: dash's echo
+e = jobs["echo"]
+assert e["describe"].endswith("(sh -c)") and e["status"] == "ok", e
+assert e["metrics"][0]["median"] == 5, e
 PY
 then pass exec_shell_auto_true_false; else fail exec_shell_auto_true_false "rc=$rc $(head -c 600 "$tmp/out")"; fi
 # ---- exec's metrics: list, prepare: and cleanup: ------------------------------

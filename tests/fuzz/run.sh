@@ -1,8 +1,9 @@
 #!/bin/bash
 # run.sh BUILD SECONDS TARGET... - replay each target's regression inputs
 # (tests/fuzz/regress/TARGET/, every crasher found so far), then fuzz it for
-# SECONDS from a corpus seeded by tests/fixtures (kept in BUILD/corpus/,
-# never in the repository). Fails on the first crash, leak or sanitizer
+# SECONDS from a corpus seeded by tests/fixtures and tests/fuzz/seeds/TARGET
+# (hostile result files and journals: injections, .inf, damaged records;
+# kept in BUILD/corpus/, never in the repository). Fails on the first crash, leak or sanitizer
 # report; a new crasher is left as BUILD/crash-* to be fixed and kept.
 set -euo pipefail
 build=$1 secs=$2
@@ -14,8 +15,9 @@ seeds() {
 	case $1 in
 	scenario) ls "$fx"/good/*.yaml "$fx"/bad/*.yaml "$fx"/e2e/*.yaml \
 		"$fx"/golden/*.yaml "$here"/../../scenarios/*.yaml 2>/dev/null ;;
-	result) ls "$fx"/results/*.yaml "$fx"/golden/results/*/*.yaml 2>/dev/null ;;
+	result) ls "$fx"/results/*.yaml "$fx"/golden/results/*/*.yaml "$here"/seeds/result/* 2>/dev/null ;;
 	value) ls "$here"/seeds/value/* 2>/dev/null ;;
+	journal) ls "$here"/seeds/journal/* 2>/dev/null ;;
 	esac
 }
 

@@ -65,7 +65,7 @@ static void write_run(const char *dir, const char *host, const char *governor,
 	}
 	path = kscen_xasprintf("%s/%.4s%.2s%.2sT%.2s0000Z-%s.yaml", dir, started,
 			       started + 5, started + 8, started + 11, host);
-	assert_int_equal(kscen_result_write(r, path), 0);
+	assert_int_equal(kscen_result_write(r, path, true), 0);
 	free(path);
 	kscen_run_free(r);
 }

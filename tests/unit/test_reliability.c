@@ -12,12 +12,15 @@
 #include <stdio.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "stats/stats.h"
+#include "report/report.h"
 #include "store/store.h"
 #include "lib/util.h"
 #include "tests.h"
@@ -108,4 +111,38 @@ void test_read_regular_refuses_fifo_and_devices(void **state)
 	unlink(fifo);
 	rmdir(dir);
 	free(fifo);
+}
+
+/*
+ * A sample that is not a finite number (.inf, .nan) is refused where it
+ * is read: report hit signed overflow formatting an .inf median (UBSan).
+ */
+void test_result_refuses_non_finite_samples(void **state)
+{
+	static const char *const bad[] = { ".inf", "-.inf", ".nan", "1e999" };
+	struct kscen_run *r = NULL;
+	char text[512], err[512];
+
+	for (unsigned i = 0; i < ARRAY_SIZE(bad); i++) {
+		snprintf(text, sizeof(text), "scenario: x\njobs:\n- id: a\n  status: ok\n"
+			 "  metrics:\n  - {name: m, samples: [1, %s, 3]}\n", bad[i]);
+		r = NULL;
+		assert_int_equal(load(text, strlen(text), &r, err, sizeof(err)), -EINVAL);
+		assert_null(r);
+		assert_non_null(strstr(err, ":6:"));
+		assert_non_null(strstr(err, "samples: expected a finite number"));
+	}
+}
+
+/* Two samples of 1e308: their mean is 1e308, not an overflowed .inf. */
+void test_summary_of_huge_samples_is_finite(void **state)
+{
+	const double x[] = { 1e308, 1e308 }, y[] = { -1.5e308, 1.5e308, 1e308 };
+	struct kscen_summary s;
+
+	kscen_summarize(x, 2, &s);
+	assert_true(s.mean == 1e308 && s.stddev == 0 && s.median == 1e308);
+	kscen_summarize(y, 3, &s);
+	assert_true(isfinite(s.mean) && fabs(s.mean - 1e308 / 3) < 1e293);
+	assert_true(isfinite(s.stddev) && fabs(s.stddev / 1e308 - 1.6072751268321592) < 1e-12);
 }

@@ -216,7 +216,7 @@ static void every_field_round_trips(void **state)
 	/* the counts are those of the samples, whatever was written */
 	j->noise->disturbed = j->noise->dropped = 1;
 
-	assert_int_equal(kscen_result_write(run, path), 0);
+	assert_int_equal(kscen_result_write(run, path, true), 0);
 	check_order(path, KREC_RUN, NULL, "");
 	check_order(path, KREC_SYSTEM, "\nsystem:\n", "  ");
 	assert_int_equal(kscen_result_load(path, &back), 0);

@@ -302,7 +302,7 @@ static char *shard_file(const char *dir, const char *shard, const char *sha,
 	}
 	r->nr_jobs = nr;
 	path = kscen_xasprintf("%s/%c.yaml", dir, shard[0]);
-	assert_true(kscen_result_write(r, path) == 0);
+	assert_true(kscen_result_write(r, path, true) == 0);
 	kscen_run_free(r);
 	free(list);
 	return path;
@@ -340,8 +340,12 @@ void test_merge_refuses_mixed_duplicate_and_lists_missing(void **state)
 		assert_true(kscen_merge(out, &out, 1, &o, &m) == -EINVAL);
 		kscen_run_free(back);
 	}
-	/* Complete: not partial. */
+	/* OUT exists: refused, unless asked to replace it; never an input. */
 	p[2] = shard_file(dir, "2/3", "aa", 2, "d");
+	assert_true(kscen_merge(out, p, 3, &o, &m) == -EINVAL && !m);
+	o.replace = true;
+	assert_true(kscen_merge(p[0], p, 3, &o, &m) == -EINVAL && !m);
+	/* Complete: not partial. */
 	assert_true(kscen_merge(out, p, 3, &o, &m) == 0);
 	if (m) {
 		assert_true(!m->partial && !m->missing_shards && m->nr_jobs == 4);

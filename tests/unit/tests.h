@@ -87,6 +87,8 @@
 	X(test_result_summary_comes_from_samples)	\
 	X(test_result_caps_depth_keys_nodes)		\
 	X(test_read_regular_refuses_fifo_and_devices)	\
+	X(test_result_refuses_non_finite_samples)	\
+	X(test_summary_of_huge_samples_is_finite)	\
 	X(test_shard_assignment_is_deterministic_connected_balanced) \
 	X(test_shard_balances_by_weight)	\
 	X(test_fleet_geomean_per_host_and_configuration) \
