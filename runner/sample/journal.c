@@ -44,6 +44,7 @@
 #include <unistd.h>
 
 #include <stdio.h>
+#include "lib/diag.h"
 #include "lib/util.h"
 #include "store/store.h"
 #include "journal.h"
@@ -466,8 +467,9 @@ int kscen_journal_resume(const char *path, struct kscen_journal_hdr *h,
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
 		ret = errno == EWOULDBLOCK ? -EBUSY : -errno;
 		if (ret == -EBUSY)
-			fprintf(stderr, "%s: another kscen is running this journal (its "
-				"run, or a resume of it); not resumed\n", path);
+			kscen_file_error(path, ((struct kscen_mark){ 0, 0 }),
+				    "another kscen is running this journal (its "
+				"run, or a resume of it); not resumed");
 		close(fd);
 		return ret;
 	}
@@ -481,8 +483,8 @@ int kscen_journal_resume(const char *path, struct kscen_journal_hdr *h,
 	if (h->scenario_copy)
 		h->scenario_copy = kscen_xasprintf("%s.scenario", path);
 	if (ret) {
-		fprintf(stderr, "%s:%u:1: not a kscen journal, or a damaged header\n",
-			path, lineno);
+		kscen_file_error(path, ((struct kscen_mark){ lineno, 1 }),
+			    "not a kscen journal, or a damaged header");
 		ret = -EINVAL;
 		goto fail;
 	}
@@ -501,7 +503,8 @@ int kscen_journal_resume(const char *path, struct kscen_journal_hdr *h,
 		partial = NULL;
 		if (dec(buf + 2) ? (snprintf(err, sizeof(err), "p: a damaged path"), 1) :
 		    partial_ok(path, h->started, buf + 2, &partial, err, sizeof(err))) {
-			fprintf(stderr, "%s:%u:1: %s; not resumed\n", path, lineno, err);
+			kscen_file_error(path, ((struct kscen_mark){ lineno, 1 }),
+				    "%s; not resumed", err);
 			ret = -EINVAL;
 			goto fail;
 		}
@@ -558,8 +561,9 @@ unsigned long kscen_journal_replayed(const struct kscen_journal *j)
  */
 static void cut(struct kscen_journal *j, const char *why)
 {
-	fprintf(stderr, "%s:%u:1: %s; the journal is cut here and the samples from "
-		"it on are taken again\n", j->path, j->lineno, why);
+	kscen_file_error(j->path, ((struct kscen_mark){ j->lineno, 1 }),
+		    "%s; the journal is cut here and the samples from "
+		"it on are taken again", why);
 	fclose(j->replay);
 	j->replay = NULL;
 	if (ftruncate(j->fd, j->off) < 0 && !j->err)

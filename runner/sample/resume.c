@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <stdio.h>
+#include "lib/diag.h"
 #include "lib/util.h"
 #include "journal.h"
 #include "runner.h"
@@ -110,8 +111,8 @@ struct kscen_journal *kscen_journal_start(const char *results,
 
 		ret = kscen_journal_create(path, &h, jobs, &j);
 		if (ret && ret != -EEXIST)
-			fprintf(stderr, "kscen: cannot keep a journal at %s: %s; a run "
-				"cut short cannot be resumed\n", path, strerror(-ret));
+			kscen_error(NULL, "cannot keep a journal at %s: %s; a run "
+				"cut short cannot be resumed", path, strerror(-ret));
 		free(path);
 	}
 	free(h.modules);
@@ -147,19 +148,18 @@ void kscen_journal_finish(struct kscen_journal *j, const struct kscen_run *run,
 		return;
 	}
 	kscen_journal_note_result(j, run->path);
-	fprintf(stderr, "kscen: run cut short; finish it with: kscen run --resume %s\n",
-		kscen_journal_path(j));
+	kscen_error(NULL,
+		    "run cut short; finish it with: kscen run --resume %s", kscen_journal_path(j));
 	kscen_journal_close(j, false);
 }
 
 void kscen_save_failed(const char *results, int err, struct kscen_journal *j)
 {
-	fprintf(stderr, "kscen: could not save the results under %s: %s (errno %d)\n",
-		results, strerror(-err), -err);
+	kscen_error(NULL,
+		    "could not save the results under %s: %s (errno %d)", results, strerror(-err), -err);
 	if (j && !kscen_journal_error(j))
-		fprintf(stderr, "kscen: every sample taken is in %s; once there is room, "
-			"save them with: kscen run --resume %s\n",
-			kscen_journal_path(j), kscen_journal_path(j));
+		kscen_error(NULL, "every sample taken is in %s; once there is room, "
+			"save them with: kscen run --resume %s", kscen_journal_path(j), kscen_journal_path(j));
 	kscen_journal_close(j, false);
 }
 
@@ -172,7 +172,8 @@ int kscen_resume_open(const char *path, struct kscen_journal_hdr *h,
 	ret = kscen_journal_resume(path, h, j);
 	if (ret) {
 		if (ret != -EINVAL)
-			fprintf(stderr, "%s: %s\n", path, kscen_read_strerror(ret));
+			kscen_file_error(path, ((struct kscen_mark){ 0, 0 }),
+				    "%s", kscen_read_strerror(ret));
 		return ret;
 	}
 	/*
@@ -183,7 +184,8 @@ int kscen_resume_open(const char *path, struct kscen_journal_hdr *h,
 	fd = kscen_open_trusted(h->scenario_copy ? h->scenario_copy : h->scenario_file,
 				false, real, err, sizeof(err));
 	if (fd < 0) {
-		fprintf(stderr, "%s: the scenario it names: %s; not resumed\n", path, err);
+		kscen_file_error(path, ((struct kscen_mark){ 0, 0 }),
+			    "the scenario it names: %s; not resumed", err);
 		kscen_journal_close(*j, false);
 		*j = NULL;
 		kscen_journal_hdr_fini(h);
@@ -201,8 +203,9 @@ int kscen_resume_check(const char *path, const struct kscen_journal_hdr *h,
 		       const struct kscen_scenario *s, const struct kscen_jobs *jobs)
 {
 	if (strcmp(s->sha256, h->scenario_sha256)) {
-		fprintf(stderr, "%s: the scenario %s changed since the run started; "
-			"it cannot be resumed\n", path, s->file);
+		kscen_file_error(path, ((struct kscen_mark){ 0, 0 }),
+			    "the scenario %s changed since the run started; "
+			"it cannot be resumed", s->file);
 		return -EINVAL;
 	}
 	for (unsigned i = 0; i < h->nr_modules; i++) {
@@ -212,26 +215,28 @@ int kscen_resume_check(const char *path, const struct kscen_journal_hdr *h,
 			if (!strcmp(kscen_module_file(k, NULL), h->modules[i]))
 				file = h->modules[i];
 		if (!file) {
-			fprintf(stderr, "%s: the run loaded the module %s, which this one "
-				"does not; it cannot be resumed\n", path, h->modules[i]);
+			kscen_file_error(path, ((struct kscen_mark){ 0, 0 }),
+				    "the run loaded the module %s, which this one "
+				"does not; it cannot be resumed", h->modules[i]);
 			return -EINVAL;
 		}
 		if (strcmp(sha, h->module_shas[i])) {
-			fprintf(stderr, "%s: the module %s was rebuilt since the run started "
+			kscen_file_error(path, ((struct kscen_mark){ 0, 0 }),
+				    "the module %s was rebuilt since the run started "
 				"(sha256 %s, now %s): samples of two builds are not one run; "
-				"it cannot be resumed\n", path, file, h->module_shas[i], sha);
+				"it cannot be resumed", file, h->module_shas[i], sha);
 			return -EINVAL;
 		}
 	}
 	if (jobs->nr != h->nr_jobs) {
-		fprintf(stderr, "%s: %s now expands to %u jobs, not %u\n", path,
-			s->file, jobs->nr, h->nr_jobs);
+		kscen_file_error(path, ((struct kscen_mark){ 0, 0 }),
+			    "%s now expands to %u jobs, not %u", s->file, jobs->nr, h->nr_jobs);
 		return -EINVAL;
 	}
 	for (unsigned i = 0; i < jobs->nr; i++) {
 		if (strcmp(jobs->job[i].id, h->ids[i])) {
-			fprintf(stderr, "%s: job %u is now %s, not %s\n", path, i + 1,
-				jobs->job[i].id, h->ids[i]);
+			kscen_file_error(path, ((struct kscen_mark){ 0, 0 }),
+				    "job %u is now %s, not %s", i + 1, jobs->job[i].id, h->ids[i]);
 			return -EINVAL;
 		}
 	}

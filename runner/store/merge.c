@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 
 #include "store.h"
+#include "lib/diag.h"
 #include "lib/util.h"
 #include "expand/shard.h"
 
@@ -86,12 +87,13 @@ static int out_ok(const char *out, bool replace)
 
 	if (lstat(out, &st))
 		return errno == ENOENT ? 0 :
-		       (fprintf(stderr, "kscen merge: %s: %s\n", out, strerror(errno)), -EINVAL);
+		       ((void)kscen_error("merge",
+			    "%s: %s", out, strerror(errno)), -EINVAL);
 	if (!S_ISREG(st.st_mode))
-		fprintf(stderr, "kscen merge: %s: not a regular file; OUT is a new "
-			"run file\n", out);
+		kscen_error("merge", "%s: not a regular file; OUT is a new "
+			"run file", out);
 	else if (!replace)
-		fprintf(stderr, "kscen merge: %s exists; --force replaces it\n", out);
+		kscen_error("merge", "%s exists; --force replaces it", out);
 	return S_ISREG(st.st_mode) && replace ? 0 : -EINVAL;
 }
 
@@ -266,7 +268,7 @@ int kscen_merge(const char *out_path, char **args, unsigned nargs,
 		struct stat st;
 
 		if (stat(args[i], &st)) {
-			fprintf(stderr, "kscen merge: %s: %s\n", args[i], strerror(errno));
+			kscen_error("merge", "%s: %s", args[i], strerror(errno));
 			ret = -EINVAL;
 			goto out;
 		}
@@ -275,7 +277,7 @@ int kscen_merge(const char *out_path, char **args, unsigned nargs,
 
 			collect_dir(args[i], &paths, &nr_paths);
 			if (before == nr_paths)
-				fprintf(stderr, "kscen merge: %s: no stored runs there\n",
+				kscen_error("merge", "%s: no stored runs there",
 					args[i]);
 			continue;
 		}
@@ -283,7 +285,7 @@ int kscen_merge(const char *out_path, char **args, unsigned nargs,
 		paths[nr_paths++] = kscen_xstrdup(args[i]);
 	}
 	if ((why = out_is_input(out_path, paths, nr_paths))) {
-		fprintf(stderr, "kscen merge: %s is one of the runs to merge (%s)\n",
+		kscen_error("merge", "%s is one of the runs to merge (%s)",
 			out_path, why);
 		ret = -EINVAL;
 		goto out;
@@ -298,8 +300,8 @@ int kscen_merge(const char *out_path, char **args, unsigned nargs,
 		}
 		if (!r->shard || kscen_shard_parse(r->shard, &in[nr].k, &in[nr].n)) {
 			/* A directory may hold other runs; a named file may not. */
-			fprintf(stderr, "kscen merge: %s: not a shard run (run "
-				"--shard K/N)%s\n", paths[i],
+			kscen_error("merge", "%s: not a shard run (run "
+				"--shard K/N)%s", paths[i],
 				r->nr_shards ? ": already merged" : "");
 			kscen_run_free(r);
 			ret = -EINVAL;
@@ -308,7 +310,7 @@ int kscen_merge(const char *out_path, char **args, unsigned nargs,
 		in[nr++].run = r;
 	}
 	if (!nr) {
-		fprintf(stderr, "kscen merge: no shard runs to merge\n");
+		kscen_error("merge", "no shard runs to merge");
 		ret = -EINVAL;
 		goto out;
 	}
@@ -316,21 +318,21 @@ int kscen_merge(const char *out_path, char **args, unsigned nargs,
 	total = in[0].n;
 	for (i = 0; i < nr; i++) {
 		if (in[i].n != total) {
-			fprintf(stderr, "kscen merge: %s is shard %u/%u, %s is "
-				"shard %u/%u: not one plan\n", in[0].run->path,
+			kscen_error("merge", "%s is shard %u/%u, %s is "
+				"shard %u/%u: not one plan", in[0].run->path,
 				in[0].k, in[0].n, in[i].run->path, in[i].k, in[i].n);
 			ret = -EINVAL;
 			goto out;
 		}
 		if (strcmp(in[i].run->scenario, in[0].run->scenario)) {
-			fprintf(stderr, "kscen merge: %s is scenario '%s', %s is "
-				"'%s'\n", in[0].run->path, in[0].run->scenario,
+			kscen_error("merge", "%s is scenario '%s', %s is "
+				"'%s'", in[0].run->path, in[0].run->scenario,
 				in[i].run->path, in[i].run->scenario);
 			ret = -EINVAL;
 			goto out;
 		}
 		if (i && in[i].k == in[i - 1].k) {
-			fprintf(stderr, "kscen merge: shard %u/%u twice: %s and %s\n",
+			kscen_error("merge", "shard %u/%u twice: %s and %s",
 				in[i].k, total, in[i - 1].run->path, in[i].run->path);
 			ret = -EINVAL;
 			goto out;
@@ -339,7 +341,7 @@ int kscen_merge(const char *out_path, char **args, unsigned nargs,
 			why = mismatch(in[k].run, in[i].run);
 			if (!why)
 				continue;
-			fprintf(stderr, "kscen merge: %s and %s differ in %s%s\n",
+			kscen_error("merge", "%s and %s differ in %s%s",
 				in[k].run->path, in[i].run->path, why,
 				o->force ? "; merged anyway (--force)" :
 				" (--force merges them anyway)");
@@ -357,8 +359,8 @@ int kscen_merge(const char *out_path, char **args, unsigned nargs,
 				for (unsigned b = 0; b < (k == i ? a : in[k].run->nr_jobs); b++)
 					if (!strcmp(in[i].run->jobs[a].id,
 						    in[k].run->jobs[b].id)) {
-						fprintf(stderr, "kscen merge: job %s is in %s "
-							"and in %s\n", in[i].run->jobs[a].id,
+						kscen_error("merge", "job %s is in %s "
+							"and in %s", in[i].run->jobs[a].id,
 							in[k].run->path, in[i].run->path);
 						ret = -EINVAL;
 						goto out;
@@ -437,14 +439,14 @@ int kscen_merge(const char *out_path, char **args, unsigned nargs,
 		m->partial = true;
 		m->missing_shards = missing;
 		missing = NULL;
-		fprintf(stderr, "kscen merge: missing shards: %s; the merged run "
-			"is partial\n", m->missing_shards);
+		kscen_error("merge", "missing shards: %s; the merged run "
+			"is partial", m->missing_shards);
 	}
 	ret = kscen_result_write(m, out_path, o->replace);
 	if (ret == -EEXIST || ret == -ENODEV)
 		out_ok(out_path, o->replace);	/* made since the check: said */
 	else if (ret && ret != -EINTR)
-		fprintf(stderr, "kscen merge: cannot write %s: %s\n", out_path,
+		kscen_error("merge", "cannot write %s: %s", out_path,
 			strerror(-ret));
 	if (ret) {
 		ret = ret == -EINTR ? ret : -EINVAL;

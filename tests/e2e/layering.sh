@@ -45,4 +45,18 @@ if cc -c -o "$tmp/obj/runner/lib/util.o" "$tmp/tree/runner/lib/util.c" &&
 else
 	skip layering_refuses_a_circle "no C compiler"
 fi
+# Library code says what it has to say through lib/diag.h; only cli/
+# prints (docs/architecture.md). A print to stderr or stdout outside cli/
+# is named with its file and line. Flushing before a fork is not printing.
+prints='fprintf\(\s*(stderr|stdout)|vfprintf\(\s*(stderr|stdout)|fput[sc]\([^;]*,\s*(stderr|stdout)\)'
+prints+='|(^|[^a-z_])(perror|puts|putchar|printf|vprintf)\(|=\s*(stderr|stdout)\b'
+found=$(grep -rnE "$prints" runner --include=*.c --include=*.h | grep -v '^runner/cli/')
+if [ -z "$found" ]; then pass library_says_through_diag
+else fail library_says_through_diag "$found"; fi
+mkdir -p "$tmp/prints"
+cp runner/lib/version.c "$tmp/prints/version.c"
+printf 'void f(void) { fprintf(stderr, "x\\n"); }\n' >> "$tmp/prints/version.c"
+if grep -nE "$prints" "$tmp/prints/version.c" | grep -q .
+then pass library_print_is_found
+else fail library_print_is_found "the pattern misses fprintf(stderr"; fi
 finish layering
