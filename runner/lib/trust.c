@@ -32,9 +32,7 @@
 
 #define MAX_LINKS 40	/* as the kernel's MAXSYMLINKS */
 
-static int say(char *err, size_t len, int ret, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int say(char *err, size_t len, int ret, const char *fmt, ...)
+int kscen_errf(char *err, size_t len, int ret, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -91,21 +89,21 @@ int kscen_open_trusted(const char *path, bool dir, char *real, char *err, size_t
 	int fd, next, ret;
 
 	if (!*path)
-		return say(err, len, -ENOENT, "%s: %s", path, strerror(ENOENT));
+		return kscen_errf(err, len, -ENOENT, "%s: %s", path, strerror(ENOENT));
 	if (path[0] == '/')
 		todo = kscen_xstrdup(path);
 	else if (getcwd(cwd, sizeof(cwd)))
 		todo = kscen_xasprintf("%s/%s", cwd, path);
 	else
-		return say(err, len, -errno, "%s: %s", path, strerror(errno));
+		return kscen_errf(err, len, -errno, "%s: %s", path, strerror(errno));
 	strcpy(real, "/");
 	fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st)) {
-		ret = say(err, len, -errno, "/: %s", strerror(errno));
+		ret = kscen_errf(err, len, -errno, "/: %s", strerror(errno));
 		goto out;
 	}
 	if (untrusted(&st, uid, why, sizeof(why))) {
-		ret = say(err, len, -EPERM, "%s: refused: the directory / is %s", path,
+		ret = kscen_errf(err, len, -EPERM, "%s: refused: the directory / is %s", path,
 			  untrusted(&st, uid, why, sizeof(why)));
 		goto out;
 	}
@@ -127,7 +125,7 @@ int kscen_open_trusted(const char *path, bool dir, char *real, char *err, size_t
 		if (!strcmp(name, "..")) {
 			next = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
 			if (next < 0) {
-				ret = say(err, len, -errno, "%s: %s", path, strerror(errno));
+				ret = kscen_errf(err, len, -errno, "%s: %s", path, strerror(errno));
 				goto out;
 			}
 			close(fd);
@@ -138,7 +136,7 @@ int kscen_open_trusted(const char *path, bool dir, char *real, char *err, size_t
 		if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW)) {
 			ret = errno;
 			push(real, name);
-			ret = say(err, len, -ret, "%s: %s", path, strerror(ret));
+			ret = kscen_errf(err, len, -ret, "%s: %s", path, strerror(ret));
 			goto out;
 		}
 		if (S_ISLNK(st.st_mode)) {
@@ -148,18 +146,18 @@ int kscen_open_trusted(const char *path, bool dir, char *real, char *err, size_t
 
 			push(real, name);
 			if (bad) {
-				ret = say(err, len, -EPERM, "%s: refused: the symlink %s is %s",
+				ret = kscen_errf(err, len, -EPERM, "%s: refused: the symlink %s is %s",
 					  path, real, bad);
 				goto out;
 			}
 			pop(real);
 			if (++links > MAX_LINKS) {
-				ret = say(err, len, -ELOOP, "%s: %s", path, strerror(ELOOP));
+				ret = kscen_errf(err, len, -ELOOP, "%s: %s", path, strerror(ELOOP));
 				goto out;
 			}
 			n = readlinkat(fd, name, target, sizeof(target) - 1);
 			if (n <= 0) {
-				ret = say(err, len, n < 0 ? -errno : -ENOENT, "%s: %s", path,
+				ret = kscen_errf(err, len, n < 0 ? -errno : -ENOENT, "%s: %s", path,
 					  strerror(n < 0 ? errno : ENOENT));
 				goto out;
 			}
@@ -173,7 +171,7 @@ int kscen_open_trusted(const char *path, bool dir, char *real, char *err, size_t
 				fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 				strcpy(real, "/");
 				if (fd < 0) {
-					ret = say(err, len, -errno, "/: %s", strerror(errno));
+					ret = kscen_errf(err, len, -errno, "/: %s", strerror(errno));
 					goto out;
 				}
 			}
@@ -185,19 +183,19 @@ int kscen_open_trusted(const char *path, bool dir, char *real, char *err, size_t
 			const char *bad = untrusted(&st, uid, why, sizeof(why));
 
 			if (last && !dir && !S_ISREG(st.st_mode)) {
-				ret = say(err, len, -EINVAL, "%s: not a regular file", path);
+				ret = kscen_errf(err, len, -EINVAL, "%s: not a regular file", path);
 				goto out;
 			}
 			if (!last && !S_ISDIR(st.st_mode)) {
-				ret = say(err, len, -ENOTDIR, "%s: %s", path, strerror(ENOTDIR));
+				ret = kscen_errf(err, len, -ENOTDIR, "%s: %s", path, strerror(ENOTDIR));
 				goto out;
 			}
 			if (last && dir && !S_ISDIR(st.st_mode)) {
-				ret = say(err, len, -ENOTDIR, "%s: %s", path, strerror(ENOTDIR));
+				ret = kscen_errf(err, len, -ENOTDIR, "%s: %s", path, strerror(ENOTDIR));
 				goto out;
 			}
 			if (bad) {
-				ret = say(err, len, -EPERM, "%s: refused: %s%s is %s", path,
+				ret = kscen_errf(err, len, -EPERM, "%s: refused: %s%s is %s", path,
 					  S_ISDIR(st.st_mode) ? "the directory " : "the file",
 					  S_ISDIR(st.st_mode) ? real : "", bad);
 				goto out;
@@ -206,7 +204,7 @@ int kscen_open_trusted(const char *path, bool dir, char *real, char *err, size_t
 							 O_RDONLY | O_NOFOLLOW | O_NONBLOCK) |
 				      O_CLOEXEC : O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			if (next < 0) {
-				ret = say(err, len, -errno, "%s: %s", path, strerror(errno));
+				ret = kscen_errf(err, len, -errno, "%s: %s", path, strerror(errno));
 				goto out;
 			}
 			close(fd);
@@ -217,7 +215,7 @@ int kscen_open_trusted(const char *path, bool dir, char *real, char *err, size_t
 				/* the file opened is the one checked */
 				if (fstat(fd, &now) || now.st_dev != st.st_dev ||
 				    now.st_ino != st.st_ino) {
-					ret = say(err, len, -EAGAIN, "%s: changed while it "
+					ret = kscen_errf(err, len, -EAGAIN, "%s: changed while it "
 						  "was checked", path);
 					goto out;
 				}
@@ -230,13 +228,13 @@ int kscen_open_trusted(const char *path, bool dir, char *real, char *err, size_t
 	}
 	/* the path named a directory: "/" or a trailing "/" */
 	if (!dir) {
-		ret = say(err, len, -EISDIR, "%s: %s", path, strerror(EISDIR));
+		ret = kscen_errf(err, len, -EISDIR, "%s: %s", path, strerror(EISDIR));
 		goto out;
 	}
 	next = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	close(fd);
 	free(todo);
-	return next < 0 ? say(err, len, -errno, "%s: %s", path, strerror(errno)) : next;
+	return next < 0 ? kscen_errf(err, len, -errno, "%s: %s", path, strerror(errno)) : next;
 out:
 	if (fd >= 0)
 		close(fd);

@@ -89,6 +89,9 @@ int kscen_open_regular(const char *path, size_t max, size_t *size);
  * @real (PATH_MAX bytes) the path it resolves to. -errno with why in @err
  * ("PATH: refused: the directory D is world-writable").
  */
+/* @fmt into @err (at most @len bytes), and @ret: "return kscen_errf(...)". */
+int kscen_errf(char *err, size_t len, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 int kscen_open_trusted(const char *path, bool dir, char *real, char *err, size_t len);
 /* The message for kscen_read_regular()'s error @err. */
 const char *kscen_read_strerror(int err);

@@ -75,18 +75,6 @@ static struct {
 	unsigned nr;
 } mods;
 
-static int fail(char *err, size_t len, int ret, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int fail(char *err, size_t len, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return ret;
-}
 
 static bool name_ok(const char *s)
 {
@@ -119,69 +107,69 @@ static int check_param(const struct kscen_workload *w, unsigned i, char *err, si
 	char perr[256];
 
 	if (!name_ok(p->name))
-		return fail(err, len, -EINVAL, "parameter %u: needs a name of letters, "
+		return kscen_errf(err, len, -EINVAL, "parameter %u: needs a name of letters, "
 			    "digits, '_', '.' or '-'", i);
 	if ((unsigned)p->type > KSCEN_P_ENUM)
-		return fail(err, len, -EINVAL, "parameter %s: unknown type %d",
+		return kscen_errf(err, len, -EINVAL, "parameter %s: unknown type %d",
 			    p->name, (int)p->type);
 	size = ptype_size(p->type, &align);
 	if (p->offset > w->params_size || w->params_size - p->offset < size ||
 	    p->offset % align)
-		return fail(err, len, -EINVAL, "parameter %s: offset %zu is not a "
+		return kscen_errf(err, len, -EINVAL, "parameter %s: offset %zu is not a "
 			    "%s within params_size %zu", p->name, p->offset,
 			    kscen_ptype_name(p->type), w->params_size);
 	if (p->type == KSCEN_P_ENUM && (!p->choices || !*p->choices))
-		return fail(err, len, -EINVAL, "parameter %s: an enum needs choices",
+		return kscen_errf(err, len, -EINVAL, "parameter %s: an enum needs choices",
 			    p->name);
 	if ((p->type == KSCEN_P_INT || p->type == KSCEN_P_SIZE ||
 	     p->type == KSCEN_P_TIME) && p->min > p->max)
-		return fail(err, len, -EINVAL, "parameter %s: min %lld is above max %lld",
+		return kscen_errf(err, len, -EINVAL, "parameter %s: min %lld is above max %lld",
 			    p->name, p->min, p->max);
 	if (p->def) {
 		if (kscen_value_parse(p, p->def, &v, perr, sizeof(perr)))
-			return fail(err, len, -EINVAL, "parameter %s: default '%s': %s",
+			return kscen_errf(err, len, -EINVAL, "parameter %s: default '%s': %s",
 				    p->name, p->def, perr);
 		kscen_value_fini(&v);
 	}
 	for (unsigned k = 0; k < i; k++)
 		if (!strcmp(w->params[k].name, p->name))
-			return fail(err, len, -EINVAL, "parameter %s: given twice", p->name);
+			return kscen_errf(err, len, -EINVAL, "parameter %s: given twice", p->name);
 	return 0;
 }
 
 int kscen_workload_check(const struct kscen_workload *w, char *err, size_t len)
 {
 	if (!name_ok(w->name))
-		return fail(err, len, -EINVAL, "a workload needs a name of letters, "
+		return kscen_errf(err, len, -EINVAL, "a workload needs a name of letters, "
 			    "digits, '_', '.' or '-'");
 	if (!w->summary)
-		return fail(err, len, -EINVAL, "workload %s: no summary", w->name);
+		return kscen_errf(err, len, -EINVAL, "workload %s: no summary", w->name);
 	if (!w->sample)
-		return fail(err, len, -EINVAL, "workload %s: no sample()", w->name);
+		return kscen_errf(err, len, -EINVAL, "workload %s: no sample()", w->name);
 	if (!w->metrics || w->nr_metrics < 1 || w->nr_metrics > KSCEN_MAX_METRICS)
-		return fail(err, len, -EINVAL, "workload %s: needs 1 to %d metrics",
+		return kscen_errf(err, len, -EINVAL, "workload %s: needs 1 to %d metrics",
 			    w->name, KSCEN_MAX_METRICS);
 	for (unsigned i = 0; i < w->nr_metrics; i++) {
 		const struct kscen_metric_desc *m = &w->metrics[i];
 
 		if (!m->name || !*m->name || !m->unit ||
 		    (m->better != KSCEN_LOWER && m->better != KSCEN_HIGHER))
-			return fail(err, len, -EINVAL, "workload %s: metric %u needs "
+			return kscen_errf(err, len, -EINVAL, "workload %s: metric %u needs "
 				    "a name, a unit and lower or higher", w->name, i);
 	}
 	if (w->nr_params && !w->params)
-		return fail(err, len, -EINVAL, "workload %s: %u parameters but no table",
+		return kscen_errf(err, len, -EINVAL, "workload %s: %u parameters but no table",
 			    w->name, w->nr_params);
 	if (w->params_size > MAX_PARAMS_SIZE)
-		return fail(err, len, -EINVAL, "workload %s: params_size %zu is above %d",
+		return kscen_errf(err, len, -EINVAL, "workload %s: params_size %zu is above %d",
 			    w->name, w->params_size, MAX_PARAMS_SIZE);
 	for (unsigned i = 0; i < w->nr_params; i++) {
 		char perr[384];
 
 		if (check_param(w, i, perr, sizeof(perr)))
-			return fail(err, len, -EINVAL, "workload %s: %s", w->name, perr);
+			return kscen_errf(err, len, -EINVAL, "workload %s: %s", w->name, perr);
 		if (!w->params[i].help)
-			return fail(err, len, -EINVAL, "workload %s: parameter %s: no help",
+			return kscen_errf(err, len, -EINVAL, "workload %s: parameter %s: no help",
 				    w->name, w->params[i].name);
 	}
 	return 0;
@@ -306,36 +294,36 @@ static int check_bounds(const struct mod_map *m, const struct kscen_workload *w,
 #define STR_OK(s) (!(s) || str_in_map(m, (s)))
 
 	if (!in_map(m, w, sizeof(*w), false))
-		return fail(err, len, -EINVAL, "workload %u lies outside the module", i);
+		return kscen_errf(err, len, -EINVAL, "workload %u lies outside the module", i);
 	if (!STR_OK(w->name) || !STR_OK(w->summary))
-		return fail(err, len, -EINVAL, "workload %u: its name or summary is not a "
+		return kscen_errf(err, len, -EINVAL, "workload %u: its name or summary is not a "
 			    "string within the module", i);
 	if (w->nr_metrics > KSCEN_MAX_METRICS || w->nr_params > MAX_PARAMS)
-		return fail(err, len, -EINVAL, "workload %u: %u metrics and %u parameters, "
+		return kscen_errf(err, len, -EINVAL, "workload %u: %u metrics and %u parameters, "
 			    "at most %d and %d", i, w->nr_metrics, w->nr_params,
 			    KSCEN_MAX_METRICS, MAX_PARAMS);
 	if (w->metrics && !in_map(m, w->metrics, w->nr_metrics * sizeof(*w->metrics), false))
-		return fail(err, len, -EINVAL, "workload %u: its metrics table lies "
+		return kscen_errf(err, len, -EINVAL, "workload %u: its metrics table lies "
 			    "outside the module", i);
 	for (unsigned k = 0; w->metrics && k < w->nr_metrics; k++)
 		if (!STR_OK(w->metrics[k].name) || !STR_OK(w->metrics[k].unit))
-			return fail(err, len, -EINVAL, "workload %u: metric %u: its name or "
+			return kscen_errf(err, len, -EINVAL, "workload %u: metric %u: its name or "
 				    "unit is not a string within the module", i, k);
 	if (w->params && !in_map(m, w->params, w->nr_params * sizeof(*w->params), false))
-		return fail(err, len, -EINVAL, "workload %u: its parameter table lies "
+		return kscen_errf(err, len, -EINVAL, "workload %u: its parameter table lies "
 			    "outside the module", i);
 	for (unsigned k = 0; w->params && k < w->nr_params; k++) {
 		const struct kscen_param *p = &w->params[k];
 
 		if (!STR_OK(p->name) || !STR_OK(p->def) || !STR_OK(p->choices) ||
 		    !STR_OK(p->help))
-			return fail(err, len, -EINVAL, "workload %u: parameter %u: a name, "
+			return kscen_errf(err, len, -EINVAL, "workload %u: parameter %u: a name, "
 				    "default, choices or help that is not a string within "
 				    "the module", i, k);
 	}
 	for (unsigned k = 0; k < ARRAY_SIZE(hooks); k++)
 		if (hooks[k] && !in_map(m, hooks[k], 1, true))
-			return fail(err, len, -EINVAL, "workload %u: hook %u is not code of "
+			return kscen_errf(err, len, -EINVAL, "workload %u: hook %u is not code of "
 				    "the module", i, k);
 #undef STR_OK
 	return 0;
@@ -376,13 +364,13 @@ int kscen_job_metrics_check(const struct kscen_workload *w, const void *params,
 	const struct mod_map *map = map_of_workload(w);
 
 	if (n < 1 || n > KSCEN_MAX_METRICS)
-		return fail(err, len, -EINVAL, "workload %s: job_metrics() gave %u metrics, "
+		return kscen_errf(err, len, -EINVAL, "workload %s: job_metrics() gave %u metrics, "
 			    "not 1 to %d", w->name, n, KSCEN_MAX_METRICS);
 	for (unsigned i = 0; i < n; i++)
 		if (!metric_str_ok(w, map, params, m[i].name) || !*m[i].name ||
 		    !metric_str_ok(w, map, params, m[i].unit) ||
 		    (m[i].better != KSCEN_LOWER && m[i].better != KSCEN_HIGHER))
-			return fail(err, len, -EINVAL, "workload %s: job_metrics(): metric "
+			return kscen_errf(err, len, -EINVAL, "workload %s: job_metrics(): metric "
 				    "%u needs a name, a unit (strings of the module or of the "
 				    "job's parameters) and lower or higher", w->name, i);
 	return 0;
@@ -404,30 +392,30 @@ static int add(void *h, const char *real, const char *sha, char *err, size_t len
 	int ret = -EINVAL;
 
 	if (!m) {
-		fail(err, len, -EINVAL, "%s: no '%s' symbol: not a kscen module "
+		kscen_errf(err, len, -EINVAL, "%s: no '%s' symbol: not a kscen module "
 		     "(see KSCEN_MODULE() in kscen/workload.h)", real, KSCEN_MODULE_SYMBOL);
 		goto out;
 	}
 	if (!dladdr1(m, &info, (void **)&sym, RTLD_DL_SYMENT) || !sym ||
 	    sym->st_size < sizeof(*m) || map_of(h, map) || !in_map(map, m, sizeof(*m), false)) {
-		fail(err, len, -EINVAL, "%s: its '%s' symbol is %zu bytes, not a struct "
+		kscen_errf(err, len, -EINVAL, "%s: its '%s' symbol is %zu bytes, not a struct "
 		     "kscen_module (%zu) of the module", real, KSCEN_MODULE_SYMBOL,
 		     sym ? (size_t)sym->st_size : 0, sizeof(*m));
 		goto out;
 	}
 	if (m->abi != KSCEN_ABI_VERSION) {
-		fail(err, len, -EINVAL, "module %s was built for kscen module ABI %u, this "
+		kscen_errf(err, len, -EINVAL, "module %s was built for kscen module ABI %u, this "
 		     "kscen has %u: rebuild it against this kscen's workload.h", real,
 		     m->abi, KSCEN_ABI_VERSION);
 		goto out;
 	}
 	if (!m->nr_workloads || !m->workloads) {
-		fail(err, len, -EINVAL, "%s: a module without workloads", real);
+		kscen_errf(err, len, -EINVAL, "%s: a module without workloads", real);
 		goto out;
 	}
 	if (m->nr_workloads > MAX_WORKLOADS ||
 	    !in_map(map, m->workloads, m->nr_workloads * sizeof(*m->workloads), false)) {
-		fail(err, len, -EINVAL, "%s: its table of %u workloads lies outside the "
+		kscen_errf(err, len, -EINVAL, "%s: its table of %u workloads lies outside the "
 		     "module", real, m->nr_workloads);
 		goto out;
 	}
@@ -436,12 +424,12 @@ static int add(void *h, const char *real, const char *sha, char *err, size_t len
 		const char *other = NULL;
 
 		if (!w) {
-			fail(err, len, -EINVAL, "%s: workload %u is NULL", real, i);
+			kscen_errf(err, len, -EINVAL, "%s: workload %u is NULL", real, i);
 			goto out;
 		}
 		if (check_bounds(map, w, i, werr, sizeof(werr)) ||
 		    kscen_workload_check(w, werr, sizeof(werr))) {
-			fail(err, len, -EINVAL, "%s: %s", real, werr);
+			kscen_errf(err, len, -EINVAL, "%s: %s", real, werr);
 			goto out;
 		}
 		for (unsigned k = 0; k < kscen_nr_workloads && !other; k++)
@@ -454,7 +442,7 @@ static int add(void *h, const char *real, const char *sha, char *err, size_t len
 			if (!strcmp(m->workloads[k]->name, w->name))
 				other = "another of its workloads";
 		if (other) {
-			ret = fail(err, len, -EEXIST, "%s: workload '%s' is already %s%s",
+			ret = kscen_errf(err, len, -EEXIST, "%s: workload '%s' is already %s%s",
 				   real, w->name, other[0] == '/' ? "loaded from " : "", other);
 			goto out;
 		}
@@ -545,13 +533,13 @@ static int probe(const char *self, const char *real, const char *sha, char *err,
 	int pfd[2], ret;
 
 	if (pipe2(pfd, O_CLOEXEC))
-		return fail(err, len, -errno, "%s: pipe: %s", real, strerror(errno));
+		return kscen_errf(err, len, -errno, "%s: pipe: %s", real, strerror(errno));
 	p.fd = pfd[1];
 	ret = kscen_child_start(&c);
 	close(pfd[1]);
 	if (ret) {
 		close(pfd[0]);
-		return fail(err, len, ret, "%s: fork: %s", real, strerror(-ret));
+		return kscen_errf(err, len, ret, "%s: fork: %s", real, strerror(-ret));
 	}
 	o.data = kscen_xmalloc(o.max + 1);
 	o.data[0] = '\0';
@@ -563,17 +551,17 @@ static int probe(const char *self, const char *real, const char *sha, char *err,
 	if (o.fd >= 0)
 		close(o.fd);
 	if (ret == -ETIMEDOUT)
-		ret = fail(err, len, -EINVAL, "%s: loading it did not finish in %d s "
+		ret = kscen_errf(err, len, -EINVAL, "%s: loading it did not finish in %d s "
 			   "(a constructor that hangs?)", real, LOAD_TIMEOUT_MS / 1000);
 	else if (ret)
-		ret = fail(err, len, ret, "%s: %s: %s", real, c.failed ? c.failed : "wait",
+		ret = kscen_errf(err, len, ret, "%s: %s: %s", real, c.failed ? c.failed : "wait",
 			   strerror(-ret));
 	else if (o.len && o.data[0] == '0')
 		ret = 0;
 	else if (o.len && o.data[0] == '1')
-		ret = fail(err, len, -EINVAL, "%s", o.data + 1);
+		ret = kscen_errf(err, len, -EINVAL, "%s", o.data + 1);
 	else
-		ret = fail(err, len, -EINVAL, "%s: loading it ended the process (%s) before "
+		ret = kscen_errf(err, len, -EINVAL, "%s: loading it ended the process (%s) before "
 			   "kscen could check it: a constructor that exits or crashes?",
 			   real, kscen_wait_status_text(c.status, how, sizeof(how)));
 	free(o.data);
@@ -587,7 +575,7 @@ static int loaded(const char *real, const char *expect_sha, char *err, size_t le
 		if (strcmp(mods.paths[i], real))
 			continue;
 		if (expect_sha && strcmp(expect_sha, mods.shas[i]))
-			return fail(err, len, -ESTALE, "module %s: the run loaded sha256 %s, "
+			return kscen_errf(err, len, -ESTALE, "module %s: the run loaded sha256 %s, "
 				    "this process %s", real, expect_sha, mods.shas[i]);
 		return 1;
 	}
@@ -621,12 +609,12 @@ static int load(const char *path, const char *expect_sha, char *err, size_t len)
 	/* What a stored run names, so that two builds are not compared as one. */
 	ret = read_all(fd, &buf, &n);
 	if (ret) {
-		ret = fail(err, len, ret, "%s: %s", real, strerror(-ret));
+		ret = kscen_errf(err, len, ret, "%s: %s", real, strerror(-ret));
 		goto out;
 	}
 	sha = kscen_sha256_hex(buf, n);
 	if (expect_sha && strcmp(expect_sha, sha)) {
-		ret = fail(err, len, -ESTALE, "module %s changed since the run loaded it: "
+		ret = kscen_errf(err, len, -ESTALE, "module %s changed since the run loaded it: "
 			   "its sha256 was %s, it is now %s; samples of two builds are "
 			   "not one job's", real, expect_sha, sha);
 		goto out;
@@ -647,7 +635,7 @@ static int load(const char *path, const char *expect_sha, char *err, size_t len)
 	if (!h) {
 		const char *e = dlerror();
 
-		ret = fail(err, len, -EINVAL, "%s: %s", real, e ? e : "cannot be loaded");
+		ret = kscen_errf(err, len, -EINVAL, "%s: %s", real, e ? e : "cannot be loaded");
 		goto out;
 	}
 	ret = add(h, real, sha, err, len);
@@ -708,13 +696,13 @@ static int load_dir(const char *dir, char *err, size_t len)
 	if (!fstat(fd, &st) && (st.st_mode & (S_IWOTH | S_IWGRP)) &&
 	    ((st.st_mode & S_IWOTH) || st.st_gid != 0)) {
 		close(fd);
-		return fail(err, len, -EPERM, "%s: refused: the directory is %s-writable",
+		return kscen_errf(err, len, -EPERM, "%s: refused: the directory is %s-writable",
 			    real, st.st_mode & S_IWOTH ? "world" : "group");
 	}
 	d = fdopendir(fd);
 	if (!d) {
 		close(fd);
-		return fail(err, len, -errno, "%s: %s", real, strerror(errno));
+		return kscen_errf(err, len, -errno, "%s: %s", real, strerror(errno));
 	}
 	while ((e = readdir(d))) {
 		size_t n = strlen(e->d_name);
@@ -755,7 +743,7 @@ int kscen_module_env_load(void)
 	for (dir = strtok_r(list, ":", &save); dir && !ret;
 	     dir = strtok_r(NULL, ":", &save)) {
 		if (stat(dir, &st))
-			ret = fail(err, sizeof(err), -errno, "%s: %s", dir, strerror(errno));
+			ret = kscen_errf(err, sizeof(err), -errno, "%s: %s", dir, strerror(errno));
 		else if (S_ISDIR(st.st_mode))
 			ret = load_dir(dir, err, sizeof(err));
 		else
