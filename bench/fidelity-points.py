@@ -103,14 +103,17 @@ point("futex hash -r 1", "ops/sec/thread", "k-futex-hash", "p-futex-hash")
 kjob("k-futex-lock-pi", "futex.lock_pi", {"runtime": "1s"})
 pb_job("p-futex-lock-pi", "futex", "lock-pi", "-r 1")
 point("futex lock-pi -r 1", "ops/sec/thread", "k-futex-lock-pi", "p-futex-lock-pi")
+# perf bench's own default --repeat (10): at 5 a round's 10-40 us is decided
+# by one preemption and 15 samples' medians do not settle (CV 70-270%)
+FUTEX_ROUNDS = 10
 for name, wl, bench, args, extra in (
         ("wake", "futex.wake", "wake", "", {}),
         ("wake-parallel", "futex.wake_parallel", "wake-parallel", "", {}),
         ("requeue", "futex.requeue", "requeue", "", {}),
         ("requeue-pi", "futex.requeue", "requeue", "-p", {"pi": True})):
-    kjob("k-futex-" + name, wl, dict({"repeat": 5}, **extra))
-    pb_job("p-futex-" + name, "futex", bench, args, repeat=5)
-    point(f"futex {bench}{' ' + args if args else ''}, 5 rounds",
+    kjob("k-futex-" + name, wl, dict({"repeat": FUTEX_ROUNDS}, **extra))
+    pb_job("p-futex-" + name, "futex", bench, args, repeat=FUTEX_ROUNDS)
+    point(f"futex {bench}{' ' + args if args else ''}, {FUTEX_ROUNDS} rounds",
           "ms", "k-futex-" + name, "p-futex-" + name)
 
 # epoll
