@@ -344,5 +344,15 @@ void kscen_cmp_counts(const struct kscen_cmp *c,
 				       "not compared", compared, c->name[0], only, not);
 	say(arg, line, true);
 	free(line);
+	for (unsigned k = 1; k < c->nr; k++) {
+		const struct kscen_report_family *fam = &c->rm[k].fam[KSCEN_FAM_BETWEEN];
+		char name[48], buf[REPORT_LINE];
+
+		if (!fam->m)
+			continue;
+		snprintf(name, sizeof(name), "%s against %s", c->name[k], c->name[0]);
+		report_family_line(fam, name, buf, sizeof(buf));
+		say(arg, buf, true);
+	}
 }
 

@@ -27,12 +27,15 @@ double report_ci_level(unsigned n);
 /*
  * The lines that sum a run's comparisons up (no newline, no prefix): per
  * family "N of M changed; about X expected by chance", a warning when none
- * could pass the correction, and how to get a run-to-run estimate where
- * one was missing. Returns how many.
+ * could pass the correction and none did, and how to get a run-to-run
+ * estimate where one was missing. Returns how many.
  */
 #define REPORT_LINE 320
 unsigned report_footer(const struct kscen_report_model *m, char (*line)[REPORT_LINE],
 		       unsigned max);
+/* "@name: N of M changed; about X expected by chance[; F with q <= 0.05]" */
+void report_family_line(const struct kscen_report_family *fam, const char *name,
+			char *buf, size_t len);
 /* "usecs/op, lower is better, n=5, 93.8% CI": a job entry table's first line. */
 void report_entry_note(const struct kscen_report_model *rm,
 		       const struct kscen_report_entry *e, char *buf, size_t len);

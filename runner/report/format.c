@@ -219,6 +219,17 @@ static const char *const fam_names[] = {
 	[KSCEN_FAM_BETWEEN] = "against the reference",
 };
 
+void report_family_line(const struct kscen_report_family *fam, const char *name,
+			char *buf, size_t len)
+{
+	int o = snprintf(buf, len, "%s: %u of %u changed; about %.*f expected by "
+			 "chance", name, fam->changed, fam->m,
+			 fam->expected < 0.095 ? 2 : 1, fam->expected);
+
+	if (fam->changed && o > 0 && (size_t)o < len)
+		snprintf(buf + o, len - o, "; %u with q <= %.2g", fam->found, KSCEN_FDR);
+}
+
 unsigned report_footer(const struct kscen_report_model *m, char (*line)[REPORT_LINE],
 		       unsigned max)
 {
@@ -226,20 +237,13 @@ unsigned report_footer(const struct kscen_report_model *m, char (*line)[REPORT_L
 
 	for (unsigned f = 0; f < KSCEN_NR_FAMS && n < max; f++) {
 		const struct kscen_report_family *fam = &m->fam[f];
-		int o;
 
 		if (!fam->m)
 			continue;
-		o = snprintf(line[n], REPORT_LINE, "%s: %u of %u changed; about %.*f "
-			     "expected by chance", fam_names[f], fam->changed, fam->m,
-			     fam->expected < 0.095 ? 2 : 1, fam->expected);
-		if (fam->changed && o > 0 && o < REPORT_LINE)
-			snprintf(line[n] + o, REPORT_LINE - o, "; %u with q <= %.2g",
-				 fam->found, KSCEN_FDR);
-		n++;
+		report_family_line(fam, fam_names[f], line[n++], REPORT_LINE);
 	}
 	for (unsigned f = 0; f < KSCEN_NR_FAMS && n < max; f++)
-		if (kscen_family_too_few(&m->fam[f], KSCEN_FDR))
+		if (kscen_family_too_few(&m->fam[f], KSCEN_FDR) && !m->fam[f].found)
 			snprintf(line[n++], REPORT_LINE, "warning: %s, no comparison "
 				 "alone can pass the FDR correction at q %.2g over %u "
 				 "(the smallest p these samples can give is %.2g): take "

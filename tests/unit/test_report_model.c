@@ -17,6 +17,7 @@
 #include "report/report.h"
 #include "store/history.h"
 #include "report/model.h"
+#include "report/emit.h"
 #include "lib/util.h"
 #include "tests.h"
 
@@ -312,4 +313,41 @@ void test_gate_says_why_nothing_was_compared(void **state)
 	free(buf);
 	kscen_refs_free(&refs);
 	kscen_run_free(r);
+}
+
+/*
+ * The footer's lines from the families' counts: "N of M changed" with the
+ * number expected by chance, the q count only when something changed, and
+ * the warning that no comparison can pass the correction only when none
+ * did (with p_min above q/m, ties can still pass together).
+ */
+void test_report_footer_counts_and_fdr_warning(void **state)
+{
+	struct kscen_report_model m;
+	char line[4][REPORT_LINE];
+
+	(void)state;
+	memset(&m, 0, sizeof(m));
+	m.fam[KSCEN_FAM_WITHIN] = (struct kscen_report_family){
+		.m = 14, .changed = 3, .found = 0, .expected = 0.7, .p_min = 0.0079 };
+	m.fam[KSCEN_FAM_BETWEEN] = (struct kscen_report_family){
+		.m = 6, .changed = 0, .expected = 0.3, .p_min = 0.001 };
+	assert_int_equal(report_footer(&m, line, 4), 3);
+	assert_string_equal(line[0], "within the run: 3 of 14 changed; about 0.7 "
+			    "expected by chance; 0 with q <= 0.05");
+	assert_string_equal(line[1], "against the reference: 0 of 6 changed; about 0.3 "
+			    "expected by chance");
+	assert_string_equal(line[2], "warning: within the run, no comparison alone can "
+			    "pass the FDR correction at q 0.05 over 14 (the smallest p "
+			    "these samples can give is 0.0079): take more samples (-r)");
+	/* 14 tied at p_min 0.0079 <= 14 x 0.05 / 14: all pass together, no warning */
+	m.fam[KSCEN_FAM_WITHIN].changed = m.fam[KSCEN_FAM_WITHIN].found = 14;
+	assert_int_equal(report_footer(&m, line, 4), 2);
+	assert_string_equal(line[0], "within the run: 14 of 14 changed; about 0.7 "
+			    "expected by chance; 14 with q <= 0.05");
+	/* two decimals below 0.095 expected */
+	m.fam[KSCEN_FAM_BETWEEN].expected = 0.03;
+	report_footer(&m, line, 4);
+	assert_string_equal(line[1], "against the reference: 0 of 6 changed; about 0.03 "
+			    "expected by chance");
 }

@@ -107,6 +107,7 @@
 	X(test_report_model_baseline_and_previous_deltas_differ) \
 	X(test_report_mail_delta_sign_follows_change) \
 	X(test_report_model_no_delta_across_units) \
+	X(test_report_footer_counts_and_fdr_warning) \
 	X(test_gate_says_why_nothing_was_compared)	\
 	X(test_units_scaled_and_spelled_alike)		\
 	X(test_table_aligns_columns_and_headings)	\
