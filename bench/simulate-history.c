@@ -5,7 +5,8 @@
  * a between-run SD TAU, an in-run SD SIGMA, a share OUT of samples slowed by
  * 50 to 200%), then one more run, either from the same distribution (A/A:
  * any verdict is false) or shifted by 3 times the SD of a run's log median
- * (found: "worse"). 2000 trials a line, fixed seed: the output is exact.
+ * (found: "worse"). 2000 trials a line (SIM_TRIALS=N: N), fixed seed:
+ * the output is exact.
  * Then a 100-job A/A run 1000 times: the flagged count against the footer's
  * "expected by chance", and how often Benjamini-Hochberg at 0.05 flags any.
  * Built and run by bench/simulate.sh history.
@@ -85,7 +86,8 @@ int main(void)
 		{ 0.03, 0.02, 0 },
 	};
 	static const unsigned ks[] = { 3, 5, 10, 20 };
-	const unsigned T = 2000;
+	const char *env = getenv("SIM_TRIALS");
+	const unsigned T = env && atoi(env) > 0 ? (unsigned)atoi(env) : 2000;
 
 	printf("history of K runs of 5 samples; %u trials a line\n", T);
 	printf("between  in-run  outliers  SD of a median  K   A/A flagged  3 SD found  cannot tell\n");

@@ -5,10 +5,12 @@
 #                               no shared round noise, then 10%)
 #   simulate.sh history         bench/simulate-history.c: verdicts between runs
 #                               on synthetic histories, and the FDR of 100 jobs
+#                               (SIM_TRIALS=N trials a line, default 2000)
 set -e
 cd "$(dirname "$0")/.."
 make --no-print-directory kscen >/dev/null
-objs=$(ls build/runner/*/*.o build/schemas/*.o | grep -v 'runner/cli/main\.o$')
+# the objects of today's sources (a build directory may hold stale ones)
+objs=$(ls runner/*/*.c schemas/*.c | grep -v '^runner/cli/main\.c$' | sed 's,^,build/,; s,\.c$,.o,')
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 prog=bench/simulate.c
