@@ -460,8 +460,18 @@ else
 fi
 # a count past 255: refused at once, before regcomp() expands it (6 GB)
 run timeout 20 "$kscen" validate $fx/bad/regex-count.yaml
-[ $rc = 2 ] && grep -q 'the repetition count 30000 is above 255' "$tmp/err" &&
+[ $rc = 2 ] && grep -q 'the repetition count 30000 is above 255$' "$tmp/err" &&
 	pass regex_large_count_refused || fail regex_large_count_refused "rc=$rc $(cat "$tmp/err")"
+# the bound itself: 255 is allowed, 256 is not
+for c in 255 256; do
+	sed "s/30000/$c/" $fx/bad/regex-count.yaml >"$tmp/re$c.yaml"
+	run timeout 20 "$kscen" validate "$tmp/re$c.yaml"
+	eval rc$c=$rc
+done
+[ $rc255 = 0 ] && [ $rc256 = 2 ] &&
+	grep -q 'the repetition count 256 is above 255$' "$tmp/err" &&
+	pass regex_count_bound_is_255 ||
+	fail regex_count_bound_is_255 "255: rc=$rc255, 256: rc=$rc256 $(cat "$tmp/err")"
 
 # ---- 6. the small holes -------------------------------------------------------
 # --compare label:NAME finds a labelled run however many are newer (it
