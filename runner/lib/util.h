@@ -2,9 +2,9 @@
 /*
  * util.h - the lib/ folder's small helpers, which every stage uses:
  * allocation that cannot fail, strings, time, whole-file reading, names,
- * the interrupt flag (util.c, version.c). lib/ also holds the
- * diagnostics sink (diag.h), starting processes (child.h) and symbols
- * (symbols.h).
+ * the interrupt flag (util.c, version.c), a metric's regex (regex.c).
+ * lib/ also holds the diagnostics sink (diag.h), starting processes
+ * (child.h) and symbols (symbols.h).
  */
 #ifndef KSCEN_UTIL_H
 #define KSCEN_UTIL_H
@@ -63,8 +63,10 @@ bool kscen_blank(const char *s);
 /* The same text, NULL read as "". */
 bool kscen_same_str(const char *a, const char *b);
 /*
- * Compile @pattern as a metric's regex: POSIX extended, ^ and $ at lines
- * (REG_NEWLINE, as grep users expect), exactly one capture group. On error
+ * regex.c: compile @pattern as a metric's regex: POSIX extended, ^ and $
+ * at lines (REG_NEWLINE, as grep users expect), exactly one capture group.
+ * A pattern whose matching could cost too much (back-references, counts
+ * past 255, over 1000 atoms expanded) is refused before regcomp(). On error
  * writes "@what: ..." to @err and returns -EINVAL; else 0, regfree() later.
  */
 int kscen_metric_regex(regex_t *re, const char *pattern,
