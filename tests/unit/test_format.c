@@ -233,3 +233,56 @@ void test_format_ci_and_its_coverage(void **state)
 	assert_true(report_ci_level(5) == 93.75 && fabs(report_ci_level(6) - 96.875) < 1e-9);
 	assert_true(report_ci_level(1) == 0 && report_ci_level(2) == 50);
 }
+
+/* The note a table's first line carries: how many samples, what coverage. */
+void test_format_n_note_spread_finding_and_partial(void **state)
+{
+	struct kscen_run run = { .nr_shards = 0 };
+	struct kscen_change c = { .ci_valid = false, .lo = -0.1 };
+	char buf[64];
+
+	(void)state;
+	kscen_report_n_note(0, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "no samples");
+	kscen_report_n_note(3, 2, buf, sizeof(buf));
+	assert_string_equal(buf, "no samples");
+	kscen_report_n_note(1, 1, buf, sizeof(buf));
+	assert_string_equal(buf, "n=1, no CI");
+	kscen_report_n_note(1, 8, buf, sizeof(buf));
+	assert_string_equal(buf, "n=1..8, 99.2% CI where n > 1");
+	kscen_report_n_note(6, 6, buf, sizeof(buf));
+	assert_string_equal(buf, "n=6, 96.9% CI");
+	kscen_report_n_note(6, 8, buf, sizeof(buf));
+	assert_string_equal(buf, "n=6..8, 96.9..99.2% CI");
+
+	/* a spread: unknown, none, tiny (two digits), and as usual */
+	kscen_format_spread(NAN, buf, sizeof(buf));
+	assert_string_equal(buf, "±?");
+	kscen_format_spread(0, buf, sizeof(buf));
+	assert_string_equal(buf, "±0");
+	kscen_format_spread(0.00047, buf, sizeof(buf));
+	assert_string_equal(buf, "±0.047%");
+	kscen_format_spread(0.0123, buf, sizeof(buf));
+	assert_string_equal(buf, "±1.2%");
+
+	/* no interval: too few samples, whatever its bounds say */
+	assert_string_equal(report_finding(&c), "too_few_samples");
+	c.ci_valid = true;
+	c.lo = NAN;
+	assert_string_equal(report_finding(&c), "too_few_samples");
+	c.lo = -0.1;
+	assert_string_equal(report_finding(&c), "no_significant_change");
+
+	/* why a run is partial: its shards, one or several, or it stopped */
+	report_partial_why(&run, buf, sizeof(buf));
+	assert_string_equal(buf, "the run was cut short");
+	run.nr_shards = 2;
+	report_partial_why(&run, buf, sizeof(buf));
+	assert_string_equal(buf, "a shard was cut short");
+	run.missing_shards = "2/3";
+	report_partial_why(&run, buf, sizeof(buf));
+	assert_string_equal(buf, "shard 2/3 missing");
+	run.missing_shards = "2/4 3/4";
+	report_partial_why(&run, buf, sizeof(buf));
+	assert_string_equal(buf, "shards 2/4 3/4 missing");
+}

@@ -103,6 +103,7 @@
 	X(test_format_short_time)		\
 	X(test_format_change_at_the_edges)	\
 	X(test_format_ci_and_its_coverage)	\
+	X(test_format_n_note_spread_finding_and_partial) \
 	X(test_report_model_computes_each_delta_once) \
 	X(test_report_model_baseline_and_previous_deltas_differ) \
 	X(test_report_mail_delta_sign_follows_change) \
