@@ -348,11 +348,33 @@ def never_run(base, targets, tests):
     return dead
 
 
+def survivors_of(log, mutants):
+    """The mutants an earlier log says survived, found by file, kind and
+    text (not line: tests added since may have moved no source line, but a
+    source edit may have), each as often as the log has it."""
+    want = {}
+    pat = re.compile(r'^(\S+?):\d+: (\w+): survived: (.*?) -> (.*?)(?: \(not run by its tests\)| \([\d.]+ s\))?$')
+    for line in open(log):
+        m = pat.match(line.rstrip('\n'))
+        if m:
+            key = tuple(g.strip() for g in m.groups())
+            want[key] = want.get(key, 0) + 1
+    keep = []
+    for m in mutants:
+        key = (m[0], m[2], m[3].strip(), m[4].strip())
+        if want.get(key):
+            want[key] -= 1
+            keep.append(m)
+    return keep
+
+
 def main():
     ap = argparse.ArgumentParser(description='mutation score of the tests (make mutate)')
     ap.add_argument('-j', type=int, default=1, help='mutants at once (a tree each)')
     ap.add_argument('--list', action='store_true', help='print the mutants, run nothing')
     ap.add_argument('--keep', action='store_true', help='keep the scratch trees')
+    ap.add_argument('--again', metavar='LOG',
+                    help='only the mutants LOG (an earlier build/mutate.log) says survived')
     ap.add_argument('files', nargs='*', help='only these targets')
     a = ap.parse_args()
 
@@ -361,6 +383,8 @@ def main():
     for path, funcs, tests in targets:
         for m in mutants_of(path, funcs):
             mutants.append(m + (tests,))
+    if a.again:
+        mutants = survivors_of(a.again, mutants)
     if a.list:
         for path, i, name, old, new, tests in mutants:
             print('%s:%d: %s: %s  ->  %s' % (path, i + 1, name, old.strip(), new.strip()))
