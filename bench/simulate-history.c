@@ -87,7 +87,8 @@ int main(void)
 	};
 	static const unsigned ks[] = { 3, 5, 10, 20 };
 	const char *env = getenv("SIM_TRIALS");
-	const unsigned T = env && atoi(env) > 0 ? (unsigned)atoi(env) : 2000;
+	const int t = env ? atoi(env) : 0;
+	const unsigned T = t > 0 ? (unsigned)t : 2000;
 
 	printf("history of K runs of 5 samples; %u trials a line\n", T);
 	printf("between  in-run  outliers  SD of a median  K   A/A flagged  3 SD found  cannot tell\n");

@@ -156,7 +156,6 @@ static unsigned matching(struct kscen_run *const *runs, unsigned nr, const char 
 	return n;
 }
 
-/* Job @id over @runs: a panel of its median and CI, in the report's unit. */
 /*
  * The change points of @x points' log medians @l (stats/changepoint.c): a
  * dashed line before the first run at each new level, labelled with the
@@ -182,6 +181,7 @@ static void mark_changes(struct plot *p, const double *l, unsigned x)
 	}
 }
 
+/* Job @id over @runs: a panel of its median and CI, in the report's unit. */
 static int history_panel(struct plot *p, struct kscen_run *const *runs, unsigned nr,
 			 const char *id)
 {
