@@ -9,7 +9,10 @@ bdir=$(basename "$(dirname "$kscen")")	# build, or build-asan under make asan
 if ! why=$(need_tool scdoc scdoc); then
 	skip install_tree "$why"
 else
-	make -s install BUILD="$bdir" DESTDIR="$root" PREFIX=/usr/local >"$tmp/out" 2>"$tmp/err"
+	# -o: install the binary under test as it is; never relink it (under
+	# make asan a relink here would drop the sanitizers' flags)
+	make -s -o "$bdir/kscen" install BUILD="$bdir" DESTDIR="$root" PREFIX=/usr/local \
+		>"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	ok=1
 	for f in bin/kscen share/man/man1/kscen.1 share/man/man5/kscen-scenario.5 \
