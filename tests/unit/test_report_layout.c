@@ -227,6 +227,69 @@ void test_table_aligns_columns_and_headings(void **state)
 	kscen_table_free(&t);
 }
 
+/* Cells outside the table are neither set nor read; none lands in another. */
+void test_table_bounds_and_words(void **state)
+{
+	struct kscen_table t;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	kscen_table_init(&t, 2);
+	for (unsigned r = 0; r < 3; r++)
+		kscen_table_row(&t);
+	kscen_table_set(&t, 0, 2, "x");		/* column 2 would be cell (1, 0) */
+	kscen_table_set(&t, 0, 3, "y");		/* column 3 would be cell (1, 1) */
+	assert_string_equal(kscen_table_get(&t, 1, 0), "");
+	assert_string_equal(kscen_table_get(&t, 1, 1), "");
+	kscen_table_set(&t, 1, 0, "a");
+	kscen_table_set(&t, 1, 1, "b");
+	kscen_table_set(&t, 2, 0, "c");
+	assert_string_equal(kscen_table_get(&t, 0, 2), "");	/* not (1, 0) */
+	assert_string_equal(kscen_table_get(&t, 0, 3), "");	/* not (1, 1) */
+	assert_string_equal(kscen_table_get(&t, 1, 2), "");	/* not (2, 0) */
+	assert_string_equal(kscen_table_get(&t, 1, 1), "b");
+	kscen_table_free(&t);
+
+	/*
+	 * A word where a number would be spans the joined column, right-
+	 * aligned even over a left-aligned one; "-9" and "-0" are numbers,
+	 * "-x" is a word. A hidden first column leaves no gap before the next.
+	 */
+	f = open_memstream(&buf, &len);
+	kscen_table_init(&t, 3);
+	t.col[2].joined = true;
+	t.col[2].right = true;
+	{
+		static const char *const rows[][3] = {
+			{ "n", "head", "" },
+			{ "1", "-9", "" },
+			{ "2", "-0", "" },
+			{ "3", "-x", "" },
+			{ "4", "12", "+1.0%" },
+		};
+
+		for (unsigned r = 0; r < ARRAY_SIZE(rows); r++) {
+			kscen_table_row(&t);
+			for (unsigned c = 0; c < 3; c++)
+				kscen_table_set(&t, r, c, "%s", rows[r][c]);
+		}
+	}
+	kscen_table_print(f, &t, NULL, "|");
+	fclose(f);
+	assert_string_equal(buf,
+		"|n       head\n"
+		"|1  -9\n"
+		"|2  -0\n"
+		"|3         -x\n"
+		"|4  12  +1.0%\n");
+	free(buf);
+	assert_int_equal(kscen_table_width(&t, NULL), 12);
+	assert_int_equal(kscen_table_width(&t, (bool[]){ false, true, true }), 9);
+	kscen_table_free(&t);
+}
+
 void test_mail_run_table_says_n_and_confidence(void **state)
 {
 	struct kscen_run *r = kscen_test_sample_run(1.1), *ref = kscen_test_sample_run(1);
