@@ -6,6 +6,7 @@
  * report/compare_model.c), line for line on the fixture run of
  * test_report_model.c, whose jobs differ in every number shown.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -181,6 +182,50 @@ void test_units_scaled_and_spelled_alike(void **state)
 		     "               1.16 ms (cgroup_cpu)\n");
 	free(t);
 	kscen_run_free(r);
+}
+
+/*
+ * The edges of units.c: a value of exactly 1 stays in its unit, a style
+ * out of range is the unit's own, a failed job's time style comes from its
+ * first metric still, and a CI that is not finite gives 4 significant
+ * digits as no CI does.
+ */
+void test_units_edges(void **state)
+{
+	struct kscen_job_result j = { .status = KSCEN_FAILED, .nr_metrics = 2 };
+	struct kscen_metric m[2] = {
+		{ .unit = "usecs" }, { .unit = "s" },
+	};
+	struct kscen_metric v = { .unit = "s" };
+	struct kscen_num st = { .scale = 1 };
+
+	(void)state;
+	kscen_unit_scale("s", 1, -1, &st);
+	assert_string_equal(st.unit, "s");
+	assert_true(st.scale == 1);
+	kscen_unit_scale("ms", 1, -1, &st);
+	assert_string_equal(st.unit, "ms");
+	kscen_unit_scale("usecs", 2500, KSCEN_NR_TIME_STYLES, &st);
+	assert_string_equal(st.unit, "msecs");
+	assert_true(st.scale == 1e-3);
+
+	j.metrics = m;
+	assert_int_equal(kscen_job_time_style(&j), KSCEN_TIME_SECS);
+	m[0].unit = "ops";
+	assert_int_equal(kscen_job_time_style(&j), KSCEN_TIME_SI);
+
+	v.sum.median = 123.456;
+	v.sum.ci_lo = 120;
+	v.sum.ci_hi = INFINITY;
+	st.scale = 1;
+	kscen_num_decimals(&v, &st);
+	assert_int_equal(st.decimals, 1);	/* 123.5: 4 significant digits */
+	v.sum.ci_hi = 124;			/* half 2: the units digit */
+	kscen_num_decimals(&v, &st);
+	assert_int_equal(st.decimals, 0);
+	v.sum.ci_lo = v.sum.ci_hi = v.sum.median;	/* no width: 4 digits */
+	kscen_num_decimals(&v, &st);
+	assert_int_equal(st.decimals, 1);
 }
 
 void test_table_aligns_columns_and_headings(void **state)
