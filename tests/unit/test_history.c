@@ -20,6 +20,8 @@
 #include <unistd.h>
 
 #include "report/envdiff.h"
+#include "report/model.h"
+#include "report/report.h"
 #include "store/history.h"
 #include "expand/jobs.h"
 #include "store/store.h"
@@ -468,6 +470,68 @@ void test_history_pool_over_other_jobs(void **state)
 	assert_int_equal(refs.ref[1].drift.df, 4);
 	assert_true(kscen_ref_change(&refs, cur, 1, &c));
 	assert_true(c.src == KSCEN_DRIFT_POOL && c.ci_valid && c.verdict != KSCEN_CANNOT_TELL);
+	kscen_refs_free(&refs);
+	kscen_run_free(cur);
+	nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	free(sdir);
+}
+
+/*
+ * --gate-fdr Q trips on a q-value of at most Q: one exactly at the gate
+ * trips, one just over it passes. Five runs of "t/loops=1" at 10 us/op
+ * (fixed seed), then one at 10.4: worse, and the only comparison, so its
+ * q-value is its p-value.
+ */
+void test_gate_q_exactly_at_the_gate_trips(void **state)
+{
+	char tmpl[] = "/tmp/kscen-gateq-XXXXXX", *dir = mkdtemp(tmpl), *sdir;
+	unsigned long long seed = 0x6a7eull;
+	struct kscen_report_model rm;
+	struct kscen_run *cur;
+	struct kscen_refs refs;
+	char *buf = NULL, *want;
+	size_t len = 0;
+	double q;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(dir);
+	sdir = kscen_xasprintf("%s/h", dir);
+	for (unsigned i = 0; i < 5; i++) {
+		char when[32];
+
+		snprintf(when, sizeof(when), "2026-01-01T00:00:%02uZ", i);
+		save(dir, noisy(mk_run(when, "my", 3, "1"), 10, &seed));
+	}
+	cur = noisy(mk_run("2026-06-01T00:00:00Z", "my", 3, "1"), 10.4, &seed);
+	kscen_refs_history(&refs, cur, sdir, "my", NULL);
+	kscen_report_model_build(cur, &refs, &rm);
+	q = rm.job[0].delta[KSCEN_DELTA_REF].q;
+	assert_int_equal(rm.job[0].delta[KSCEN_DELTA_REF].c.verdict, KSCEN_WORSE);
+	assert_true(near(q, 0.025726856390139892, 1e-12));
+	/* a t-based p has no floor: no gate is out of reach (compare.c) */
+	assert_true(rm.fam[KSCEN_FAM_BETWEEN].m == 1 &&
+		    rm.fam[KSCEN_FAM_BETWEEN].p_min == 0);
+	kscen_report_model_free(&rm);
+
+	f = open_memstream(&buf, &len);
+	assert_int_equal(kscen_gate(f, cur, &refs, 0, q), 1);
+	fclose(f);
+	assert_string_equal(buf,
+		"# gate q<=0.0257269: FAILED: worse with a q-value of at most 0.0257269:\n"
+		"#   t/loops=1: +3.2% [+0.6% .. +5.8%] worse (p=0.026 q=0.026; "
+		"run-to-run ±2.5%, 5 runs)\n");
+	free(buf);
+
+	/* the next double under q: passed, against the newest earlier run */
+	f = open_memstream(&buf, &len);
+	assert_int_equal(kscen_gate(f, cur, &refs, 0, nextafter(q, 0)), 0);
+	fclose(f);
+	want = kscen_xasprintf("# gate q<=0.0257269: passed (1 job checked against "
+			       "%s/20260101T000004Z-my.yaml)\n", sdir);
+	assert_string_equal(buf, want);
+	free(want);
+	free(buf);
 	kscen_refs_free(&refs);
 	kscen_run_free(cur);
 	nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
