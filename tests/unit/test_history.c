@@ -25,6 +25,7 @@
 #include "store/history.h"
 #include "expand/jobs.h"
 #include "store/store.h"
+#include "lib/diag.h"
 #include "lib/util.h"
 #include "tests.h"
 
@@ -472,6 +473,121 @@ void test_history_pool_over_other_jobs(void **state)
 	assert_true(c.src == KSCEN_DRIFT_POOL && c.ci_valid && c.verdict != KSCEN_CANNOT_TELL);
 	kscen_refs_free(&refs);
 	kscen_run_free(cur);
+	nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	free(sdir);
+}
+
+/* Save a run of "my" started at 2026-01-01T00:00:@sec, labelled @label. */
+static void save_at(const char *dir, unsigned sec, const char *label, bool partial)
+{
+	char when[32];
+	struct kscen_run *r;
+
+	snprintf(when, sizeof(when), "2026-01-01T00:00:%02uZ", sec);
+	r = mk_run(when, "my", 3, "1");
+	r->label = label ? kscen_xstrdup(label) : NULL;
+	r->partial = partial;
+	save(dir, r);
+}
+
+static bool up_to_5(const struct kscen_run *run)
+{
+	return strcmp(run->started, "2026-01-01T00:00:05Z") <= 0;
+}
+
+/*
+ * The stored runs before a run, newest first: the first three that cannot
+ * be used are named, the rest counted; one started at the same second is
+ * in, one later is left out without a word. With a label, only the files
+ * named ...+<label>.yaml are read, and of those only the runs that hold
+ * the label (a file renamed by hand is not one).
+ */
+void test_history_load_names_three_skips_counts_the_rest(void **state)
+{
+	char tmpl[] = "/tmp/kscen-load-XXXXXX", *dir = mkdtemp(tmpl), *sdir, *from, *to;
+	struct kscen_diag_log log = { 0 };
+	struct kscen_history h;
+	char want[1024];
+
+	(void)state;
+	assert_non_null(dir);
+	sdir = kscen_xasprintf("%s/h", dir);
+	save_at(dir, 1, "good", false);
+	save_at(dir, 2, NULL, false);
+	for (unsigned i = 3; i <= 7; i++)
+		save_at(dir, i, NULL, i != 5);
+	save_at(dir, 8, NULL, false);
+	save_at(dir, 9, NULL, false);
+	save_at(dir, 10, "bad", true);
+	save_at(dir, 11, "other", false);
+	from = kscen_xasprintf("%s/20260101T000011Z-my+other.yaml", sdir);
+	to = kscen_xasprintf("%s/20260101T000011Z-my+good.yaml", sdir);
+	assert_int_equal(rename(from, to), 0);
+
+	kscen_diag_set_sink(kscen_diag_capture, &log);
+	assert_int_equal(kscen_history_load(sdir, "h", "2026-01-01T00:00:08Z", NULL, &h), 0);
+	kscen_diag_set_sink(NULL, NULL);
+	assert_int_equal(h.nr, 4);
+	if (h.nr == 4) {
+		assert_string_equal(h.run[0]->started, "2026-01-01T00:00:08Z");
+		assert_string_equal(h.run[1]->started, "2026-01-01T00:00:05Z");
+		assert_string_equal(h.run[3]->started, "2026-01-01T00:00:01Z");
+	}
+	snprintf(want, sizeof(want),
+		 "kscen: skipping stored run %s/20260101T000010Z-my+bad.yaml: partial: the run was cut short\n"
+		 "kscen: skipping stored run %s/20260101T000007Z-my.yaml: partial: the run was cut short\n"
+		 "kscen: skipping stored run %s/20260101T000006Z-my.yaml: partial: the run was cut short\n"
+		 "kscen: skipping 2 more stored runs in %s\n", sdir, sdir, sdir, sdir);
+	assert_string_equal(log.text, want);
+	kscen_history_free(&h);
+
+	/* the newest that fits, after exactly three skipped: no count */
+	memset(&log, 0, sizeof(log));
+	kscen_diag_set_sink(kscen_diag_capture, &log);
+	assert_int_equal(kscen_history_newest(sdir, "h", NULL, up_to_5, &h), 0);
+	kscen_diag_set_sink(NULL, NULL);
+	assert_int_equal(h.nr, 1);
+	if (h.nr == 1)
+		assert_string_equal(h.run[0]->started, "2026-01-01T00:00:05Z");
+	assert_int_equal(log.nr, 3);
+	kscen_history_free(&h);
+
+	memset(&log, 0, sizeof(log));
+	kscen_diag_set_sink(kscen_diag_capture, &log);
+	assert_int_equal(kscen_history_load_label(sdir, "h", "good", NULL, NULL, NULL, &h), 0);
+	kscen_diag_set_sink(NULL, NULL);
+	assert_string_equal(log.text, "");
+	assert_int_equal(h.nr, 1);
+	if (h.nr == 1)
+		assert_string_equal(h.run[0]->started, "2026-01-01T00:00:01Z");
+	kscen_history_free(&h);
+
+	free(from);
+	free(to);
+	nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	free(sdir);
+}
+
+/* A directory of 101 runs: the newest 100 are read, the oldest not. */
+void test_history_load_reads_the_newest_100(void **state)
+{
+	char tmpl[] = "/tmp/kscen-load100-XXXXXX", *dir = mkdtemp(tmpl), *sdir;
+	struct kscen_history h;
+
+	(void)state;
+	assert_non_null(dir);
+	sdir = kscen_xasprintf("%s/h", dir);
+	for (unsigned i = 0; i < KSCEN_HISTORY_MAX_FILES + 1; i++) {
+		char when[32];
+
+		snprintf(when, sizeof(when), "2026-01-01T00:%02u:%02uZ", i / 60, i % 60);
+		save(dir, mk_run(when, "my", 3, "1"));
+	}
+	assert_int_equal(kscen_history_load(sdir, "h", NULL, NULL, &h), 0);
+	assert_int_equal(h.nr, 100);
+	if (h.nr == 100)
+		assert_string_equal(h.run[99]->started, "2026-01-01T00:00:01Z");
+	kscen_history_free(&h);
 	nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
 	free(sdir);
 }
