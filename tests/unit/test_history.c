@@ -568,11 +568,16 @@ void test_history_load_names_three_skips_counts_the_rest(void **state)
 	free(sdir);
 }
 
-/* A directory of 101 runs: the newest 100 are read, the oldest not. */
+/*
+ * A directory of 101 runs: the newest 100 are read, the oldest not; but
+ * the oldest is label:good, which --compare label:good finds however old.
+ */
 void test_history_load_reads_the_newest_100(void **state)
 {
 	char tmpl[] = "/tmp/kscen-load100-XXXXXX", *dir = mkdtemp(tmpl), *sdir;
 	struct kscen_history h;
+	struct kscen_refs refs;
+	struct kscen_run *r;
 
 	(void)state;
 	assert_non_null(dir);
@@ -581,13 +586,95 @@ void test_history_load_reads_the_newest_100(void **state)
 		char when[32];
 
 		snprintf(when, sizeof(when), "2026-01-01T00:%02u:%02uZ", i / 60, i % 60);
-		save(dir, mk_run(when, "my", 3, "1"));
+		r = mk_run(when, "my", 3, "1");
+		r->label = i ? NULL : kscen_xstrdup("good");
+		save(dir, r);
 	}
 	assert_int_equal(kscen_history_load(sdir, "h", NULL, NULL, &h), 0);
 	assert_int_equal(h.nr, 100);
 	if (h.nr == 100)
 		assert_string_equal(h.run[99]->started, "2026-01-01T00:00:01Z");
 	kscen_history_free(&h);
+
+	/* label:good is older than those 100: found by its file name */
+	r = mk_run("2026-06-01T00:00:00Z", "my", 3, "1");
+	kscen_refs_history(&refs, r, sdir, NULL, "good");
+	assert_non_null(refs.ref[0].run);
+	if (refs.ref[0].run)
+		assert_string_equal(refs.ref[0].run->started, "2026-01-01T00:00:00Z");
+	kscen_refs_free(&refs);
+	kscen_run_free(r);
+	nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	free(sdir);
+}
+
+/* @r with one more job, @id, a copy of its first; @ok false: failed. */
+static struct kscen_run *add_job(struct kscen_run *r, const char *id, bool ok)
+{
+	struct kscen_run *u = mk_run(r->started, "my", 3, "1");
+	struct kscen_job_result *j;
+
+	r->jobs = kscen_xrealloc(r->jobs, (r->nr_jobs + 1) * sizeof(*r->jobs));
+	j = &r->jobs[r->nr_jobs++];
+	*j = u->jobs[0];
+	free(j->id);
+	j->id = kscen_xstrdup(id);
+	if (!ok)
+		j->status = KSCEN_FAILED;
+	u->nr_jobs = 0;
+	kscen_run_free(u);
+	return r;
+}
+
+/*
+ * Each job's reference, or why it has none, by value; the run most jobs
+ * use is the one named, the first job's on a tie. A (label:good) has t,
+ * u and f; B, newer, u and f; f failed in both.
+ */
+void test_history_reference_why_each_job_has_none(void **state)
+{
+	char tmpl[] = "/tmp/kscen-why-XXXXXX", *dir = mkdtemp(tmpl), *sdir;
+	struct kscen_run *a, *cur;
+	struct kscen_refs refs;
+	const char *started[5];
+
+	(void)state;
+	assert_non_null(dir);
+	sdir = kscen_xasprintf("%s/h", dir);
+	a = add_job(add_job(mk_run("2026-01-01T00:00:01Z", "my", 3, "1"), "u/loops=1", true),
+		    "f/loops=1", false);
+	a->label = kscen_xstrdup("good");
+	save(dir, a);
+	a = add_job(mk_run("2026-01-01T00:00:02Z", "my", 3, "1"), "f/loops=1", false);
+	free(a->jobs[0].id);
+	a->jobs[0].id = kscen_xstrdup("u/loops=1");
+	save(dir, a);
+	cur = mk_run("2026-06-01T00:00:00Z", "my", 3, "1");
+	add_job(add_job(add_job(add_job(cur, "u/loops=1", true), "f/loops=1", true),
+			"n/loops=1", true), "d/loops=1", false);
+
+	kscen_refs_history(&refs, cur, sdir, "my", NULL);
+	for (unsigned i = 0; i < 5; i++)
+		started[i] = refs.ref[i].run ? refs.ref[i].run->started : "-";
+	assert_string_equal(started[0], "2026-01-01T00:00:01Z");
+	assert_string_equal(started[1], "2026-01-01T00:00:02Z");
+	assert_string_equal(started[2], "-");
+	assert_string_equal(refs.ref[2].why, "not ok in the earlier runs");
+	assert_string_equal(started[3], "-");
+	assert_string_equal(refs.ref[3].why, "no earlier run of this job");
+	assert_string_equal(started[4], "-");
+	assert_string_equal(refs.ref[4].why, "did not run");
+	assert_int_equal(refs.compared, 2);
+	assert_true(refs.main && refs.main == refs.ref[0].run);
+	assert_string_equal(refs.results, dir);
+	kscen_refs_free(&refs);
+
+	/* label:good: A for both t and u */
+	kscen_refs_history(&refs, cur, sdir, "my", "good");
+	assert_true(refs.ref[0].run && refs.ref[0].run == refs.ref[1].run);
+	assert_int_equal(refs.compared, 2);
+	kscen_refs_free(&refs);
+	kscen_run_free(cur);
 	nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
 	free(sdir);
 }
