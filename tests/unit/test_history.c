@@ -680,6 +680,39 @@ void test_history_reference_why_each_job_has_none(void **state)
 }
 
 /*
+ * Two jobs with one earlier run each and no other job's drift to pool:
+ * the pool kscen calibrate recorded for the host before the run, named by
+ * its date, for both.
+ */
+void test_history_pool_from_calibration(void **state)
+{
+	char tmpl[] = "/tmp/kscen-cal-XXXXXX", *dir = mkdtemp(tmpl), *sdir;
+	struct kscen_system sys = { .hostname = "my", .kernel = "6.1", .kernel_build = "#1" };
+	struct kscen_calib cal = { .s = 0.03, .df = 20, .jobs = 2,
+				   .when = "2026-02-01T12:00:00Z" };
+	struct kscen_refs refs;
+	struct kscen_run *cur;
+
+	(void)state;
+	assert_non_null(dir);
+	sdir = kscen_xasprintf("%s/h", dir);
+	save(dir, add_job(mk_run("2026-01-01T00:00:01Z", "my", 3, "1"), "u/loops=1", true));
+	assert_int_equal(kscen_calib_save(dir, &sys, "h", &cal), 0);
+	cur = add_job(mk_run("2026-06-01T00:00:00Z", "my", 3, "1"), "u/loops=1", true);
+	kscen_refs_history(&refs, cur, sdir, "my", NULL);
+	for (unsigned i = 0; i < 2; i++) {
+		assert_int_equal(refs.ref[i].drift.src, KSCEN_DRIFT_POOL);
+		assert_string_equal(refs.ref[i].drift.pool, "calibrated 2026-02-01");
+		assert_true(near(refs.ref[i].drift.s, 0.03, 1e-15));
+		assert_int_equal(refs.ref[i].drift.df, 20);
+	}
+	kscen_refs_free(&refs);
+	kscen_run_free(cur);
+	nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	free(sdir);
+}
+
+/*
  * --gate-fdr Q trips on a q-value of at most Q: one exactly at the gate
  * trips, one just over it passes. Five runs of "t/loops=1" at 10 us/op
  * (fixed seed), then one at 10.4: worse, and the only comparison, so its
