@@ -713,6 +713,67 @@ void test_history_pool_from_calibration(void **state)
 }
 
 /*
+ * A stored run's references, as it recorded them (kscen report): t named
+ * the newest of five earlier runs, and takes its drift from the five; u
+ * named none; x a file gone (in a directory of no runs, which job 0's
+ * reference decides against); f a run in which f failed.
+ */
+void test_history_stored_references_by_value(void **state)
+{
+	char tmpl[] = "/tmp/kscen-stored-XXXXXX", *dir = mkdtemp(tmpl), *sdir;
+	unsigned long long seed = 0x5eedull;
+	struct kscen_diag_log log = { 0 };
+	struct kscen_refs refs;
+	struct kscen_run *cur, *r;
+	char want[512];
+
+	(void)state;
+	assert_non_null(dir);
+	sdir = kscen_xasprintf("%s/h", dir);
+	for (unsigned i = 0; i < 5; i++) {
+		char when[32];
+
+		snprintf(when, sizeof(when), "2026-01-01T00:00:%02uZ", i);
+		r = noisy(mk_run(when, "my", 3, "1"), 10, &seed);
+		save(dir, add_job(r, "f/loops=1", false));
+	}
+	cur = mk_run("2026-06-01T00:00:00Z", "my", 3, "1");
+	add_job(add_job(add_job(cur, "u/loops=1", true), "x/loops=1", true), "f/loops=1", true);
+	cur->jobs[0].reference = kscen_xasprintf("%s/20260101T000004Z-my.yaml", sdir);
+	cur->jobs[2].reference = kscen_xasprintf("%s/x.yaml", dir);	/* a directory */
+	cur->jobs[3].reference = kscen_xstrdup(cur->jobs[0].reference);
+	/* kept elsewhere: the references' directory is the history's */
+	cur->path = kscen_xasprintf("%s/kept/20260601T000000Z-my.yaml", dir);
+
+	kscen_diag_set_sink(kscen_diag_capture, &log);
+	kscen_refs_stored(&refs, cur);
+	kscen_diag_set_sink(NULL, NULL);
+	assert_non_null(refs.ref[0].run);
+	if (refs.ref[0].run)
+		assert_string_equal(refs.ref[0].run->started, "2026-01-01T00:00:04Z");
+	assert_int_equal(refs.ref[0].drift.src, KSCEN_DRIFT_OWN);
+	assert_int_equal(refs.ref[0].drift.runs, 5);
+	assert_string_equal(refs.results, dir);
+	assert_true(!refs.ref[1].run && !refs.ref[2].run && !refs.ref[3].run);
+	assert_string_equal(refs.ref[1].why, "no reference when it ran");
+	assert_string_equal(refs.ref[2].why, "the stored reference no longer loads");
+	assert_string_equal(refs.ref[3].why, "the stored reference no longer loads");
+	assert_int_equal(refs.compared, 1);
+	/* x was looked for as written, then beside the run */
+	snprintf(want, sizeof(want),
+		 "%s/x.yaml: No such file or directory\n"
+		 "%s/kept/x.yaml: No such file or directory\n"
+		 "kscen: x/loops=1: its reference %s/x.yaml no longer loads\n"
+		 "kscen: f/loops=1: its reference %s no longer loads\n", dir, dir, dir,
+		 cur->jobs[0].reference);
+	assert_string_equal(log.text, want);
+	kscen_refs_free(&refs);
+	kscen_run_free(cur);
+	nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	free(sdir);
+}
+
+/*
  * --gate-fdr Q trips on a q-value of at most Q: one exactly at the gate
  * trips, one just over it passes. Five runs of "t/loops=1" at 10 us/op
  * (fixed seed), then one at 10.4: worse, and the only comparison, so its
