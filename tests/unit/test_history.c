@@ -477,14 +477,20 @@ void test_history_pool_over_other_jobs(void **state)
 	free(sdir);
 }
 
+/* A run of "my" started at 2026-01-01T00:00:@sec. */
+static struct kscen_run *mk_at(unsigned sec)
+{
+	char when[32];
+
+	snprintf(when, sizeof(when), "2026-01-01T00:00:%02uZ", sec);
+	return mk_run(when, "my", 3, "1");
+}
+
 /* Save a run of "my" started at 2026-01-01T00:00:@sec, labelled @label. */
 static void save_at(const char *dir, unsigned sec, const char *label, bool partial)
 {
-	char when[32];
-	struct kscen_run *r;
+	struct kscen_run *r = mk_at(sec);
 
-	snprintf(when, sizeof(when), "2026-01-01T00:00:%02uZ", sec);
-	r = mk_run(when, "my", 3, "1");
 	r->label = label ? kscen_xstrdup(label) : NULL;
 	r->partial = partial;
 	save(dir, r);
@@ -724,19 +730,14 @@ void test_history_stored_references_by_value(void **state)
 	unsigned long long seed = 0x5eedull;
 	struct kscen_diag_log log = { 0 };
 	struct kscen_refs refs;
-	struct kscen_run *cur, *r;
+	struct kscen_run *cur;
 	char want[512];
 
 	(void)state;
 	assert_non_null(dir);
 	sdir = kscen_xasprintf("%s/h", dir);
-	for (unsigned i = 0; i < 5; i++) {
-		char when[32];
-
-		snprintf(when, sizeof(when), "2026-01-01T00:00:%02uZ", i);
-		r = noisy(mk_run(when, "my", 3, "1"), 10, &seed);
-		save(dir, add_job(r, "f/loops=1", false));
-	}
+	for (unsigned i = 0; i < 5; i++)
+		save(dir, add_job(noisy(mk_at(i), 10, &seed), "f/loops=1", false));
 	cur = mk_run("2026-06-01T00:00:00Z", "my", 3, "1");
 	add_job(add_job(add_job(cur, "u/loops=1", true), "x/loops=1", true), "f/loops=1", true);
 	cur->jobs[0].reference = kscen_xasprintf("%s/20260101T000004Z-my.yaml", sdir);
@@ -794,12 +795,8 @@ void test_gate_q_exactly_at_the_gate_trips(void **state)
 	(void)state;
 	assert_non_null(dir);
 	sdir = kscen_xasprintf("%s/h", dir);
-	for (unsigned i = 0; i < 5; i++) {
-		char when[32];
-
-		snprintf(when, sizeof(when), "2026-01-01T00:00:%02uZ", i);
-		save(dir, noisy(mk_run(when, "my", 3, "1"), 10, &seed));
-	}
+	for (unsigned i = 0; i < 5; i++)
+		save(dir, noisy(mk_at(i), 10, &seed));
 	cur = noisy(mk_run("2026-06-01T00:00:00Z", "my", 3, "1"), 10.4, &seed);
 	kscen_refs_history(&refs, cur, sdir, "my", NULL);
 	kscen_report_model_build(cur, &refs, &rm);
