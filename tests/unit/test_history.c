@@ -697,7 +697,9 @@ void test_history_pool_from_calibration(void **state)
 	struct kscen_calib cal = { .s = 0.03, .df = 20, .jobs = 2,
 				   .when = "2026-02-01T12:00:00Z" };
 	struct kscen_refs refs;
-	struct kscen_run *cur;
+	struct kscen_run *cur, *ref = NULL;
+	struct kscen_change c;
+	char *path;
 
 	(void)state;
 	assert_non_null(dir);
@@ -713,6 +715,19 @@ void test_history_pool_from_calibration(void **state)
 		assert_int_equal(refs.ref[i].drift.df, 20);
 	}
 	kscen_refs_free(&refs);
+
+	/* compare against that one run by name: the same pool */
+	path = kscen_xasprintf("%s/20260101T000001Z-my.yaml", sdir);
+	assert_int_equal(kscen_result_load_err(path, &ref, NULL, 0), 0);
+	kscen_refs_single(&refs, cur, ref);	/* takes ref */
+	assert_string_equal(refs.ref[1].drift.pool, "calibrated 2026-02-01");
+	/* a primary metric the reference does not have: no change */
+	free(cur->jobs[1].metrics[0].name);
+	cur->jobs[1].metrics[0].name = kscen_xstrdup("ops/sec");
+	assert_false(kscen_ref_change(&refs, cur, 1, &c));
+	assert_true(kscen_ref_change(&refs, cur, 0, &c));
+	kscen_refs_free(&refs);
+	free(path);
 	kscen_run_free(cur);
 	nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
 	free(sdir);
