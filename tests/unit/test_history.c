@@ -790,6 +790,65 @@ void test_history_stored_references_by_value(void **state)
 }
 
 /*
+ * References named from elsewhere (kscen report of a run whose references
+ * were written from another directory): u names an existing file of
+ * another directory with the basename of a run of the history, and gets
+ * that file; w names a file there that does not load, and gets the run of
+ * that name beside the run, read once (the one t has), as w named it.
+ */
+void test_history_stored_reference_beside_the_run(void **state)
+{
+	char tmpl[] = "/tmp/kscen-beside-XXXXXX", *dir = mkdtemp(tmpl), *sdir, *cdir, *from;
+	struct kscen_diag_log log = { 0 };
+	struct kscen_refs refs;
+	struct kscen_run *cur, *r;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(dir);
+	sdir = kscen_xasprintf("%s/h", dir);
+	cdir = kscen_xasprintf("%s/copy", dir);
+	for (unsigned i = 0; i < 5; i++)
+		save(dir, add_job(add_job(mk_at(i), "u/loops=1", true), "w/loops=1", true));
+	/* elsewhere: a run started at :09 under the name of the history's :03 */
+	r = add_job(add_job(mk_at(9), "u/loops=1", true), "w/loops=1", true);
+	assert_int_equal(kscen_result_save(r, cdir), 0);
+	kscen_run_free(r);
+	from = kscen_xasprintf("%s/h/20260101T000009Z-my.yaml", cdir);
+	cur = mk_run("2026-06-01T00:00:00Z", "my", 3, "1");
+	add_job(add_job(cur, "u/loops=1", true), "w/loops=1", true);
+	cur->jobs[0].reference = kscen_xasprintf("%s/20260101T000004Z-my.yaml", sdir);
+	cur->jobs[1].reference = kscen_xasprintf("%s/h/20260101T000003Z-my.yaml", cdir);
+	cur->jobs[2].reference = kscen_xasprintf("%s/h/20260101T000004Z-my.yaml", cdir);
+	cur->path = kscen_xasprintf("%s/20260601T000000Z-my.yaml", sdir);
+	assert_int_equal(rename(from, cur->jobs[1].reference), 0);
+	f = fopen(cur->jobs[2].reference, "w");
+	assert_non_null(f);
+	if (f) {
+		fputs("scenario: h\njobs: [\n", f);
+		fclose(f);
+	}
+
+	kscen_diag_set_sink(kscen_diag_capture, &log);
+	kscen_refs_stored(&refs, cur);
+	kscen_diag_set_sink(NULL, NULL);
+	assert_int_equal(refs.compared, 3);
+	assert_true(refs.ref[0].run && refs.ref[1].run && refs.ref[2].run);
+	if (refs.ref[0].run && refs.ref[1].run && refs.ref[2].run) {
+		assert_string_equal(refs.ref[0].run->started, "2026-01-01T00:00:04Z");
+		assert_string_equal(refs.ref[1].run->started, "2026-01-01T00:00:09Z");
+		assert_ptr_equal(refs.ref[2].run, refs.ref[0].run);
+		assert_string_equal(refs.ref[2].run->path, cur->jobs[2].reference);
+	}
+	kscen_refs_free(&refs);
+	kscen_run_free(cur);
+	free(from);
+	nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	free(cdir);
+	free(sdir);
+}
+
+/*
  * --gate-fdr Q trips on a q-value of at most Q: one exactly at the gate
  * trips, one just over it passes. Five runs of "t/loops=1" at 10 us/op
  * (fixed seed), then one at 10.4: worse, and the only comparison, so its
