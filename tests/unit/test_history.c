@@ -848,6 +848,57 @@ void test_history_stored_reference_beside_the_run(void **state)
 	free(sdir);
 }
 
+/* @r's job with the parameters @k0=@v0 and @k1=@v1. */
+static struct kscen_run *two_params(struct kscen_run *r, const char *k0, const char *v0,
+				    const char *k1, const char *v1)
+{
+	struct kscen_job_result *j = &r->jobs[0];
+
+	for (unsigned i = 0; i < j->nr_eff; i++) {
+		free(j->eff_keys[i]);
+		free(j->eff_values[i]);
+	}
+	free(j->eff_keys);
+	free(j->eff_values);
+	j->nr_eff = 2;
+	j->eff_keys = kscen_xcalloc(2, sizeof(char *));
+	j->eff_values = kscen_xcalloc(2, sizeof(char *));
+	j->eff_keys[0] = kscen_xstrdup(k0);
+	j->eff_values[0] = kscen_xstrdup(v0);
+	j->eff_keys[1] = kscen_xstrdup(k1);
+	j->eff_values[1] = kscen_xstrdup(v1);
+	return r;
+}
+
+/*
+ * A stored job whose parameters name loops twice (a hand-edited file)
+ * is not the job loops=1,size=2: each of the new job's parameters must be
+ * in the earlier one, not only each of the earlier one's in the new.
+ */
+void test_history_reference_same_parameters_both_ways(void **state)
+{
+	char tmpl[] = "/tmp/kscen-same-XXXXXX", *dir = mkdtemp(tmpl), *sdir;
+	struct kscen_run *cur;
+	struct kscen_refs refs;
+
+	(void)state;
+	assert_non_null(dir);
+	sdir = kscen_xasprintf("%s/h", dir);
+	save(dir, two_params(mk_at(1), "loops", "1", "loops", "1"));
+	cur = two_params(mk_run("2026-06-01T00:00:00Z", "my", 3, "1"), "loops", "1", "size", "2");
+	kscen_refs_history(&refs, cur, sdir, "my", NULL);
+	assert_null(refs.ref[0].run);
+	assert_string_equal(refs.ref[0].why, "another workload version or parameters before");
+	kscen_refs_free(&refs);
+	kscen_refs_single(&refs, cur, two_params(mk_at(1), "loops", "1", "loops", "1"));
+	assert_null(refs.ref[0].run);
+	assert_string_equal(refs.ref[0].why, "another workload version or parameters");
+	kscen_refs_free(&refs);
+	kscen_run_free(cur);
+	nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	free(sdir);
+}
+
 /*
  * --gate-fdr Q trips on a q-value of at most Q: one exactly at the gate
  * trips, one just over it passes. Five runs of "t/loops=1" at 10 us/op
