@@ -222,8 +222,9 @@ static const char *const fam_names[] = {
 void report_family_line(const struct kscen_report_family *fam, const char *name,
 			char *buf, size_t len)
 {
-	int o = snprintf(buf, len, "%s: %u of %u changed; about %.*f expected by "
+	int o = snprintf(buf, len, "%s: %u of %u changed; %s %.*f expected by "
 			 "chance", name, fam->changed, fam->m,
+			 fam->widened ? "at most" : "about",
 			 fam->expected < 0.095 ? 2 : 1, fam->expected);
 
 	if (fam->changed && o > 0 && (size_t)o < len)
@@ -261,6 +262,16 @@ unsigned report_footer(const struct kscen_report_model *m, char (*line)[REPORT_L
 	return n;
 }
 
+/* Whether @a and @b print the same with "%.3g". */
+static bool same_3g(double a, double b)
+{
+	char x[32], y[32];
+
+	snprintf(x, sizeof(x), "%.3g", a);
+	snprintf(y, sizeof(y), "%.3g", b);
+	return !strcmp(x, y);
+}
+
 void kscen_report_n_note(unsigned lo, unsigned hi, char *buf, size_t len)
 {
 	double clo, chi;
@@ -279,7 +290,7 @@ void kscen_report_n_note(unsigned lo, unsigned hi, char *buf, size_t len)
 		snprintf(buf, len, "n=%u..%u, %.3g%% CI where n > 1", lo, hi, chi);
 	else if (lo == hi)
 		snprintf(buf, len, "n=%u, %.3g%% CI", lo, clo);
-	else if (clo == chi)
+	else if (same_3g(clo, chi))	/* 6 and 18 samples: both 96.9% */
 		snprintf(buf, len, "n=%u..%u, %.3g%% CI", lo, hi, clo);
 	else
 		snprintf(buf, len, "n=%u..%u, %.3g..%.3g%% CI", lo, hi, fmin(clo, chi),

@@ -141,6 +141,8 @@ void test_format_short_time(void **state)
 	assert_string_equal(buf, "yesterday at noon");
 	report_short_time(NULL, buf, sizeof(buf));
 	assert_string_equal(buf, "unknown time");
+	kscen_short_time("2026-12-01T10:02:33Z", buf, sizeof(buf));	/* the exported one */
+	assert_string_equal(buf, "2026-12-01T10:02Z");
 }
 
 void test_format_change_at_the_edges(void **state)
@@ -204,6 +206,11 @@ void test_format_change_at_the_edges(void **state)
 		kscen_verbose = verbose;
 		assert_string_equal(buf, t[i].want);
 	}
+	/* q as p: exactly 0.001 is q=0.001, below it q<0.001 */
+	kscen_format_change(&t[1].c, 0.001, buf, sizeof(buf));
+	assert_string_equal(buf, "+10.0% [+5.0% .. +15.0%] worse (p=0.001 q=0.001 n=8+7)");
+	kscen_format_change(&t[1].c, 0.00099, buf, sizeof(buf));
+	assert_string_equal(buf, "+10.0% [+5.0% .. +15.0%] worse (p=0.001 q<0.001 n=8+7)");
 }
 
 /* The CI as the text and markdown reports print it, and its coverage. */
@@ -254,6 +261,9 @@ void test_format_n_note_spread_finding_and_partial(void **state)
 	assert_string_equal(buf, "n=6, 96.9% CI");
 	kscen_report_n_note(6, 8, buf, sizeof(buf));
 	assert_string_equal(buf, "n=6..8, 96.9..99.2% CI");
+	/* two counts whose coverages print alike: one figure, not 96.9..96.9 */
+	kscen_report_n_note(6, 18, buf, sizeof(buf));
+	assert_string_equal(buf, "n=6..18, 96.9% CI");
 
 	/* a spread: unknown, none, tiny (two digits), and as usual */
 	kscen_format_spread(NAN, buf, sizeof(buf));

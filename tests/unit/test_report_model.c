@@ -350,4 +350,37 @@ void test_report_footer_counts_and_fdr_warning(void **state)
 	report_footer(&m, line, 4);
 	assert_string_equal(line[1], "against the reference: 0 of 6 changed; about 0.03 "
 			    "expected by chance");
+	/* 0.095 itself has one decimal */
+	m.fam[KSCEN_FAM_BETWEEN].expected = 0.095;
+	report_footer(&m, line, 4);
+	assert_string_equal(line[1], "against the reference: 0 of 6 changed; about 0.1 "
+			    "expected by chance");
+	m.fam[KSCEN_FAM_BETWEEN].expected = 0.03;
+	/* no more lines than asked for */
+	m.fam[KSCEN_FAM_BETWEEN].cannot_tell = 2;
+	assert_int_equal(report_footer(&m, line, 1), 1);
+	assert_int_equal(report_footer(&m, line, 2), 2);
+	assert_int_equal(report_footer(&m, line, 4), 3);
+	m.fam[KSCEN_FAM_WITHIN].found = 0;
+	assert_int_equal(report_footer(&m, line, 2), 2);
+	assert_int_equal(report_footer(&m, line, 3), 3);
+	assert_string_equal(line[2], "warning: within the run, no comparison alone can "
+			    "pass the FDR correction at q 0.05 over 14 (the smallest p "
+			    "these samples can give is 0.0079): take more samples (-r)");
+	m.fam[KSCEN_FAM_WITHIN].found = 14;
+	m.fam[KSCEN_FAM_BETWEEN].cannot_tell = 0;
+	/* the smallest p exactly at q / m can pass: no warning */
+	assert_false(kscen_family_too_few(&(struct kscen_report_family){
+		.m = 1, .p_min = 0.05 }, 0.05));
+	assert_true(kscen_family_too_few(&(struct kscen_report_family){
+		.m = 2, .p_min = 0.05 }, 0.05));
+	assert_false(kscen_family_too_few(&(struct kscen_report_family){
+		.m = 0, .p_min = 1 }, 0.05));
+	/* deltas widened by their history pass two tests: the sum is a bound */
+	m.fam[KSCEN_FAM_WITHIN].widened = 1;
+	report_footer(&m, line, 4);
+	assert_string_equal(line[0], "within the run: 14 of 14 changed; at most 0.7 "
+			    "expected by chance; 14 with q <= 0.05");
+	assert_string_equal(line[1], "against the reference: 0 of 6 changed; about 0.03 "
+			    "expected by chance");
 }
