@@ -20,9 +20,12 @@
 #include <unistd.h>
 
 #include "report/envdiff.h"
+#include "report/model.h"
+#include "report/report.h"
 #include "store/history.h"
 #include "expand/jobs.h"
 #include "store/store.h"
+#include "lib/diag.h"
 #include "lib/util.h"
 #include "tests.h"
 
@@ -468,6 +471,486 @@ void test_history_pool_over_other_jobs(void **state)
 	assert_int_equal(refs.ref[1].drift.df, 4);
 	assert_true(kscen_ref_change(&refs, cur, 1, &c));
 	assert_true(c.src == KSCEN_DRIFT_POOL && c.ci_valid && c.verdict != KSCEN_CANNOT_TELL);
+	kscen_refs_free(&refs);
+	kscen_run_free(cur);
+	nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	free(sdir);
+}
+
+/* A run of "my" started at 2026-01-01T00:00:@sec. */
+static struct kscen_run *mk_at(unsigned sec)
+{
+	char when[32];
+
+	snprintf(when, sizeof(when), "2026-01-01T00:00:%02uZ", sec);
+	return mk_run(when, "my", 3, "1");
+}
+
+/* Save a run of "my" started at 2026-01-01T00:00:@sec, labelled @label. */
+static void save_at(const char *dir, unsigned sec, const char *label, bool partial)
+{
+	struct kscen_run *r = mk_at(sec);
+
+	r->label = label ? kscen_xstrdup(label) : NULL;
+	r->partial = partial;
+	save(dir, r);
+}
+
+static bool up_to_5(const struct kscen_run *run)
+{
+	return strcmp(run->started, "2026-01-01T00:00:05Z") <= 0;
+}
+
+/*
+ * The stored runs before a run, newest first: the first three that cannot
+ * be used are named, the rest counted; one started at the same second is
+ * in, one later is left out without a word. With a label, only the files
+ * named ...+<label>.yaml are read, and of those only the runs that hold
+ * the label (a file renamed by hand is not one).
+ */
+void test_history_load_names_three_skips_counts_the_rest(void **state)
+{
+	char tmpl[] = "/tmp/kscen-load-XXXXXX", *dir = mkdtemp(tmpl), *sdir, *from, *to;
+	struct kscen_diag_log log = { 0 };
+	struct kscen_history h;
+	char want[1024];
+
+	(void)state;
+	assert_non_null(dir);
+	sdir = kscen_xasprintf("%s/h", dir);
+	save_at(dir, 1, "good", false);
+	save_at(dir, 2, NULL, false);
+	for (unsigned i = 3; i <= 7; i++)
+		save_at(dir, i, NULL, i != 5);
+	save_at(dir, 8, NULL, false);
+	save_at(dir, 9, NULL, false);
+	save_at(dir, 10, "bad", true);
+	save_at(dir, 11, "other", false);
+	from = kscen_xasprintf("%s/20260101T000011Z-my+other.yaml", sdir);
+	to = kscen_xasprintf("%s/20260101T000011Z-my+good.yaml", sdir);
+	assert_int_equal(rename(from, to), 0);
+
+	kscen_diag_set_sink(kscen_diag_capture, &log);
+	assert_int_equal(kscen_history_load(sdir, "h", "2026-01-01T00:00:08Z", NULL, &h), 0);
+	kscen_diag_set_sink(NULL, NULL);
+	assert_int_equal(h.nr, 4);
+	if (h.nr == 4) {
+		assert_string_equal(h.run[0]->started, "2026-01-01T00:00:08Z");
+		assert_string_equal(h.run[1]->started, "2026-01-01T00:00:05Z");
+		assert_string_equal(h.run[3]->started, "2026-01-01T00:00:01Z");
+	}
+	snprintf(want, sizeof(want),
+		 "kscen: skipping stored run %s/20260101T000010Z-my+bad.yaml: partial: the run was cut short\n"
+		 "kscen: skipping stored run %s/20260101T000007Z-my.yaml: partial: the run was cut short\n"
+		 "kscen: skipping stored run %s/20260101T000006Z-my.yaml: partial: the run was cut short\n"
+		 "kscen: skipping 2 more stored runs in %s\n", sdir, sdir, sdir, sdir);
+	assert_string_equal(log.text, want);
+	kscen_history_free(&h);
+
+	/* the newest that fits, after exactly three skipped: no count */
+	memset(&log, 0, sizeof(log));
+	kscen_diag_set_sink(kscen_diag_capture, &log);
+	assert_int_equal(kscen_history_newest(sdir, "h", NULL, up_to_5, &h), 0);
+	kscen_diag_set_sink(NULL, NULL);
+	assert_int_equal(h.nr, 1);
+	if (h.nr == 1)
+		assert_string_equal(h.run[0]->started, "2026-01-01T00:00:05Z");
+	assert_int_equal(log.nr, 3);
+	kscen_history_free(&h);
+
+	memset(&log, 0, sizeof(log));
+	kscen_diag_set_sink(kscen_diag_capture, &log);
+	assert_int_equal(kscen_history_load_label(sdir, "h", "good", NULL, NULL, NULL, &h), 0);
+	kscen_diag_set_sink(NULL, NULL);
+	assert_string_equal(log.text, "");
+	assert_int_equal(h.nr, 1);
+	if (h.nr == 1)
+		assert_string_equal(h.run[0]->started, "2026-01-01T00:00:01Z");
+	kscen_history_free(&h);
+
+	free(from);
+	free(to);
+	nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	free(sdir);
+}
+
+/*
+ * A directory of 101 runs: the newest 100 are read, the oldest not; but
+ * the oldest is label:good, which --compare label:good finds however old.
+ */
+void test_history_load_reads_the_newest_100(void **state)
+{
+	char tmpl[] = "/tmp/kscen-load100-XXXXXX", *dir = mkdtemp(tmpl), *sdir;
+	struct kscen_history h;
+	struct kscen_refs refs;
+	struct kscen_run *r;
+
+	(void)state;
+	assert_non_null(dir);
+	sdir = kscen_xasprintf("%s/h", dir);
+	for (unsigned i = 0; i < KSCEN_HISTORY_MAX_FILES + 1; i++) {
+		char when[32];
+
+		snprintf(when, sizeof(when), "2026-01-01T00:%02u:%02uZ", i / 60, i % 60);
+		r = mk_run(when, "my", 3, "1");
+		r->label = i ? NULL : kscen_xstrdup("good");
+		save(dir, r);
+	}
+	assert_int_equal(kscen_history_load(sdir, "h", NULL, NULL, &h), 0);
+	assert_int_equal(h.nr, 100);
+	if (h.nr == 100)
+		assert_string_equal(h.run[99]->started, "2026-01-01T00:00:01Z");
+	kscen_history_free(&h);
+
+	/* label:good is older than those 100: found by its file name */
+	r = mk_run("2026-06-01T00:00:00Z", "my", 3, "1");
+	kscen_refs_history(&refs, r, sdir, NULL, "good");
+	assert_non_null(refs.ref[0].run);
+	if (refs.ref[0].run)
+		assert_string_equal(refs.ref[0].run->started, "2026-01-01T00:00:00Z");
+	kscen_refs_free(&refs);
+	kscen_run_free(r);
+	nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	free(sdir);
+}
+
+/* @r with one more job, @id, a copy of its first; @ok false: failed. */
+static struct kscen_run *add_job(struct kscen_run *r, const char *id, bool ok)
+{
+	struct kscen_run *u = mk_run(r->started, "my", 3, "1");
+	struct kscen_job_result *j;
+
+	r->jobs = kscen_xrealloc(r->jobs, (r->nr_jobs + 1) * sizeof(*r->jobs));
+	j = &r->jobs[r->nr_jobs++];
+	*j = u->jobs[0];
+	free(j->id);
+	j->id = kscen_xstrdup(id);
+	if (!ok)
+		j->status = KSCEN_FAILED;
+	u->nr_jobs = 0;
+	kscen_run_free(u);
+	return r;
+}
+
+/*
+ * Each job's reference, or why it has none, by value; the run most jobs
+ * use is the one named, the first job's on a tie. A (label:good) has t,
+ * u and f; B, newer, u and f; f failed in both.
+ */
+void test_history_reference_why_each_job_has_none(void **state)
+{
+	char tmpl[] = "/tmp/kscen-why-XXXXXX", *dir = mkdtemp(tmpl), *sdir;
+	struct kscen_run *a, *cur;
+	struct kscen_refs refs;
+	const char *started[5];
+
+	(void)state;
+	assert_non_null(dir);
+	sdir = kscen_xasprintf("%s/h", dir);
+	a = add_job(add_job(mk_run("2026-01-01T00:00:01Z", "my", 3, "1"), "u/loops=1", true),
+		    "f/loops=1", false);
+	a->label = kscen_xstrdup("good");
+	save(dir, a);
+	a = add_job(mk_run("2026-01-01T00:00:02Z", "my", 3, "1"), "f/loops=1", false);
+	free(a->jobs[0].id);
+	a->jobs[0].id = kscen_xstrdup("u/loops=1");
+	save(dir, a);
+	cur = mk_run("2026-06-01T00:00:00Z", "my", 3, "1");
+	add_job(add_job(add_job(add_job(cur, "u/loops=1", true), "f/loops=1", true),
+			"n/loops=1", true), "d/loops=1", false);
+
+	kscen_refs_history(&refs, cur, sdir, "my", NULL);
+	for (unsigned i = 0; i < 5; i++)
+		started[i] = refs.ref[i].run ? refs.ref[i].run->started : "-";
+	assert_string_equal(started[0], "2026-01-01T00:00:01Z");
+	assert_string_equal(started[1], "2026-01-01T00:00:02Z");
+	assert_string_equal(started[2], "-");
+	assert_string_equal(refs.ref[2].why, "not ok in the earlier runs");
+	assert_string_equal(started[3], "-");
+	assert_string_equal(refs.ref[3].why, "no earlier run of this job");
+	assert_string_equal(started[4], "-");
+	assert_string_equal(refs.ref[4].why, "did not run");
+	assert_int_equal(refs.compared, 2);
+	assert_true(refs.main && refs.main == refs.ref[0].run);
+	assert_string_equal(refs.results, dir);
+	kscen_refs_free(&refs);
+
+	/* label:good: A for both t and u */
+	kscen_refs_history(&refs, cur, sdir, "my", "good");
+	assert_true(refs.ref[0].run && refs.ref[0].run == refs.ref[1].run);
+	assert_int_equal(refs.compared, 2);
+	kscen_refs_free(&refs);
+	kscen_run_free(cur);
+	nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	free(sdir);
+}
+
+/*
+ * Two jobs with one earlier run each and no other job's drift to pool:
+ * the pool kscen calibrate recorded for the host before the run, named by
+ * its date, for both.
+ */
+void test_history_pool_from_calibration(void **state)
+{
+	char tmpl[] = "/tmp/kscen-cal-XXXXXX", *dir = mkdtemp(tmpl), *sdir;
+	struct kscen_system sys = { .hostname = "my", .kernel = "6.1", .kernel_build = "#1" };
+	struct kscen_calib cal = { .s = 0.03, .df = 20, .jobs = 2,
+				   .when = "2026-02-01T12:00:00Z" };
+	struct kscen_refs refs;
+	struct kscen_run *cur, *ref = NULL;
+	struct kscen_change c;
+	char *path;
+
+	(void)state;
+	assert_non_null(dir);
+	sdir = kscen_xasprintf("%s/h", dir);
+	save(dir, add_job(mk_run("2026-01-01T00:00:01Z", "my", 3, "1"), "u/loops=1", true));
+	assert_int_equal(kscen_calib_save(dir, &sys, "h", &cal), 0);
+	cur = add_job(mk_run("2026-06-01T00:00:00Z", "my", 3, "1"), "u/loops=1", true);
+	kscen_refs_history(&refs, cur, sdir, "my", NULL);
+	for (unsigned i = 0; i < 2; i++) {
+		assert_int_equal(refs.ref[i].drift.src, KSCEN_DRIFT_POOL);
+		assert_string_equal(refs.ref[i].drift.pool, "calibrated 2026-02-01");
+		assert_true(near(refs.ref[i].drift.s, 0.03, 1e-15));
+		assert_int_equal(refs.ref[i].drift.df, 20);
+	}
+	kscen_refs_free(&refs);
+
+	/* compare against that one run by name: the same pool */
+	path = kscen_xasprintf("%s/20260101T000001Z-my.yaml", sdir);
+	assert_int_equal(kscen_result_load_err(path, &ref, NULL, 0), 0);
+	kscen_refs_single(&refs, cur, ref);	/* takes ref */
+	assert_string_equal(refs.ref[1].drift.pool, "calibrated 2026-02-01");
+	/* a primary metric the reference does not have: no change */
+	free(cur->jobs[1].metrics[0].name);
+	cur->jobs[1].metrics[0].name = kscen_xstrdup("ops/sec");
+	assert_false(kscen_ref_change(&refs, cur, 1, &c));
+	assert_true(kscen_ref_change(&refs, cur, 0, &c));
+	kscen_refs_free(&refs);
+	free(path);
+	kscen_run_free(cur);
+	nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	free(sdir);
+}
+
+/*
+ * A stored run's references, as it recorded them (kscen report): t named
+ * the newest of five earlier runs, and takes its drift from the five; u
+ * named none; x a file gone (in a directory of no runs, which job 0's
+ * reference decides against); f a run in which f failed.
+ */
+void test_history_stored_references_by_value(void **state)
+{
+	char tmpl[] = "/tmp/kscen-stored-XXXXXX", *dir = mkdtemp(tmpl), *sdir;
+	unsigned long long seed = 0x5eedull;
+	struct kscen_diag_log log = { 0 };
+	struct kscen_refs refs;
+	struct kscen_run *cur;
+	char want[512];
+
+	(void)state;
+	assert_non_null(dir);
+	sdir = kscen_xasprintf("%s/h", dir);
+	for (unsigned i = 0; i < 5; i++)
+		save(dir, add_job(noisy(mk_at(i), 10, &seed), "f/loops=1", false));
+	cur = mk_run("2026-06-01T00:00:00Z", "my", 3, "1");
+	add_job(add_job(add_job(cur, "u/loops=1", true), "x/loops=1", true), "f/loops=1", true);
+	cur->jobs[0].reference = kscen_xasprintf("%s/20260101T000004Z-my.yaml", sdir);
+	cur->jobs[2].reference = kscen_xasprintf("%s/x.yaml", dir);	/* a directory */
+	cur->jobs[3].reference = kscen_xstrdup(cur->jobs[0].reference);
+	/* kept elsewhere: the references' directory is the history's */
+	cur->path = kscen_xasprintf("%s/kept/20260601T000000Z-my.yaml", dir);
+
+	kscen_diag_set_sink(kscen_diag_capture, &log);
+	kscen_refs_stored(&refs, cur);
+	kscen_diag_set_sink(NULL, NULL);
+	assert_non_null(refs.ref[0].run);
+	if (refs.ref[0].run)
+		assert_string_equal(refs.ref[0].run->started, "2026-01-01T00:00:04Z");
+	assert_int_equal(refs.ref[0].drift.src, KSCEN_DRIFT_OWN);
+	assert_int_equal(refs.ref[0].drift.runs, 5);
+	assert_string_equal(refs.results, dir);
+	assert_true(!refs.ref[1].run && !refs.ref[2].run && !refs.ref[3].run);
+	assert_string_equal(refs.ref[1].why, "no reference when it ran");
+	assert_string_equal(refs.ref[2].why, "the stored reference no longer loads");
+	assert_string_equal(refs.ref[3].why, "the stored reference no longer loads");
+	assert_int_equal(refs.compared, 1);
+	/* x was looked for as written, then beside the run */
+	snprintf(want, sizeof(want),
+		 "%s/x.yaml: No such file or directory\n"
+		 "%s/kept/x.yaml: No such file or directory\n"
+		 "kscen: x/loops=1: its reference %s/x.yaml no longer loads\n"
+		 "kscen: f/loops=1: its reference %s no longer loads\n", dir, dir, dir,
+		 cur->jobs[0].reference);
+	assert_string_equal(log.text, want);
+	kscen_refs_free(&refs);
+	kscen_run_free(cur);
+	nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	free(sdir);
+}
+
+/*
+ * References named from elsewhere (kscen report of a run whose references
+ * were written from another directory): u names an existing file of
+ * another directory with the basename of a run of the history, and gets
+ * that file; w names a file there that does not load, and gets the run of
+ * that name beside the run, read once (the one t has), as w named it.
+ */
+void test_history_stored_reference_beside_the_run(void **state)
+{
+	char tmpl[] = "/tmp/kscen-beside-XXXXXX", *dir = mkdtemp(tmpl), *sdir, *cdir, *from;
+	struct kscen_diag_log log = { 0 };
+	struct kscen_refs refs;
+	struct kscen_run *cur, *r;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(dir);
+	sdir = kscen_xasprintf("%s/h", dir);
+	cdir = kscen_xasprintf("%s/copy", dir);
+	for (unsigned i = 0; i < 5; i++)
+		save(dir, add_job(add_job(mk_at(i), "u/loops=1", true), "w/loops=1", true));
+	/* elsewhere: a run started at :09 under the name of the history's :03 */
+	r = add_job(add_job(mk_at(9), "u/loops=1", true), "w/loops=1", true);
+	assert_int_equal(kscen_result_save(r, cdir), 0);
+	kscen_run_free(r);
+	from = kscen_xasprintf("%s/h/20260101T000009Z-my.yaml", cdir);
+	cur = mk_run("2026-06-01T00:00:00Z", "my", 3, "1");
+	add_job(add_job(cur, "u/loops=1", true), "w/loops=1", true);
+	cur->jobs[0].reference = kscen_xasprintf("%s/20260101T000004Z-my.yaml", sdir);
+	cur->jobs[1].reference = kscen_xasprintf("%s/h/20260101T000003Z-my.yaml", cdir);
+	cur->jobs[2].reference = kscen_xasprintf("%s/h/20260101T000004Z-my.yaml", cdir);
+	cur->path = kscen_xasprintf("%s/20260601T000000Z-my.yaml", sdir);
+	assert_int_equal(rename(from, cur->jobs[1].reference), 0);
+	f = fopen(cur->jobs[2].reference, "w");
+	assert_non_null(f);
+	if (f) {
+		fputs("scenario: h\njobs: [\n", f);
+		fclose(f);
+	}
+
+	kscen_diag_set_sink(kscen_diag_capture, &log);
+	kscen_refs_stored(&refs, cur);
+	kscen_diag_set_sink(NULL, NULL);
+	assert_int_equal(refs.compared, 3);
+	assert_true(refs.ref[0].run && refs.ref[1].run && refs.ref[2].run);
+	if (refs.ref[0].run && refs.ref[1].run && refs.ref[2].run) {
+		assert_string_equal(refs.ref[0].run->started, "2026-01-01T00:00:04Z");
+		assert_string_equal(refs.ref[1].run->started, "2026-01-01T00:00:09Z");
+		assert_ptr_equal(refs.ref[2].run, refs.ref[0].run);
+		assert_string_equal(refs.ref[2].run->path, cur->jobs[2].reference);
+	}
+	kscen_refs_free(&refs);
+	kscen_run_free(cur);
+	free(from);
+	nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	free(cdir);
+	free(sdir);
+}
+
+/* @r's job with the parameters @k0=@v0 and @k1=@v1. */
+static struct kscen_run *two_params(struct kscen_run *r, const char *k0, const char *v0,
+				    const char *k1, const char *v1)
+{
+	struct kscen_job_result *j = &r->jobs[0];
+
+	for (unsigned i = 0; i < j->nr_eff; i++) {
+		free(j->eff_keys[i]);
+		free(j->eff_values[i]);
+	}
+	free(j->eff_keys);
+	free(j->eff_values);
+	j->nr_eff = 2;
+	j->eff_keys = kscen_xcalloc(2, sizeof(char *));
+	j->eff_values = kscen_xcalloc(2, sizeof(char *));
+	j->eff_keys[0] = kscen_xstrdup(k0);
+	j->eff_values[0] = kscen_xstrdup(v0);
+	j->eff_keys[1] = kscen_xstrdup(k1);
+	j->eff_values[1] = kscen_xstrdup(v1);
+	return r;
+}
+
+/*
+ * A stored job whose parameters name loops twice (a hand-edited file)
+ * is not the job loops=1,size=2: each of the new job's parameters must be
+ * in the earlier one, not only each of the earlier one's in the new.
+ */
+void test_history_reference_same_parameters_both_ways(void **state)
+{
+	char tmpl[] = "/tmp/kscen-same-XXXXXX", *dir = mkdtemp(tmpl), *sdir;
+	struct kscen_run *cur;
+	struct kscen_refs refs;
+
+	(void)state;
+	assert_non_null(dir);
+	sdir = kscen_xasprintf("%s/h", dir);
+	save(dir, two_params(mk_at(1), "loops", "1", "loops", "1"));
+	cur = two_params(mk_run("2026-06-01T00:00:00Z", "my", 3, "1"), "loops", "1", "size", "2");
+	kscen_refs_history(&refs, cur, sdir, "my", NULL);
+	assert_null(refs.ref[0].run);
+	assert_string_equal(refs.ref[0].why, "another workload version or parameters before");
+	kscen_refs_free(&refs);
+	kscen_refs_single(&refs, cur, two_params(mk_at(1), "loops", "1", "loops", "1"));
+	assert_null(refs.ref[0].run);
+	assert_string_equal(refs.ref[0].why, "another workload version or parameters");
+	kscen_refs_free(&refs);
+	kscen_run_free(cur);
+	nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	free(sdir);
+}
+
+/*
+ * --gate-fdr Q trips on a q-value of at most Q: one exactly at the gate
+ * trips, one just over it passes. Five runs of "t/loops=1" at 10 us/op
+ * (fixed seed), then one at 10.4: worse, and the only comparison, so its
+ * q-value is its p-value.
+ */
+void test_gate_q_exactly_at_the_gate_trips(void **state)
+{
+	char tmpl[] = "/tmp/kscen-gateq-XXXXXX", *dir = mkdtemp(tmpl), *sdir;
+	unsigned long long seed = 0x6a7eull;
+	struct kscen_report_model rm;
+	struct kscen_run *cur;
+	struct kscen_refs refs;
+	char *buf = NULL, *want;
+	size_t len = 0;
+	double q;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(dir);
+	sdir = kscen_xasprintf("%s/h", dir);
+	for (unsigned i = 0; i < 5; i++)
+		save(dir, noisy(mk_at(i), 10, &seed));
+	cur = noisy(mk_run("2026-06-01T00:00:00Z", "my", 3, "1"), 10.4, &seed);
+	kscen_refs_history(&refs, cur, sdir, "my", NULL);
+	kscen_report_model_build(cur, &refs, &rm);
+	q = rm.job[0].delta[KSCEN_DELTA_REF].q;
+	assert_int_equal(rm.job[0].delta[KSCEN_DELTA_REF].c.verdict, KSCEN_WORSE);
+	assert_true(near(q, 0.025726856390139892, 1e-12));
+	/* a t-based p has no floor: no gate is out of reach (compare.c) */
+	assert_true(rm.fam[KSCEN_FAM_BETWEEN].m == 1 &&
+		    rm.fam[KSCEN_FAM_BETWEEN].p_min == 0);
+	kscen_report_model_free(&rm);
+
+	f = open_memstream(&buf, &len);
+	assert_int_equal(kscen_gate(f, cur, &refs, 0, q), 1);
+	fclose(f);
+	assert_string_equal(buf,
+		"# gate q<=0.0257269: FAILED: worse with a q-value of at most 0.0257269:\n"
+		"#   t/loops=1: +3.2% [+0.6% .. +5.8%] worse (p=0.026 q=0.026; "
+		"run-to-run ±2.5%, 5 runs)\n");
+	free(buf);
+
+	/* the next double under q: passed, against the newest earlier run */
+	f = open_memstream(&buf, &len);
+	assert_int_equal(kscen_gate(f, cur, &refs, 0, nextafter(q, 0)), 0);
+	fclose(f);
+	want = kscen_xasprintf("# gate q<=0.0257269: passed (1 job checked against "
+			       "%s/20260101T000004Z-my.yaml)\n", sdir);
+	assert_string_equal(buf, want);
+	free(want);
+	free(buf);
 	kscen_refs_free(&refs);
 	kscen_run_free(cur);
 	nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);

@@ -62,6 +62,14 @@
 	X(test_history_reference_per_job_never_silent)	\
 	X(test_history_gate_stays_awake)		\
 	X(test_history_pool_over_other_jobs)		\
+	X(test_gate_q_exactly_at_the_gate_trips)	\
+	X(test_history_reference_same_parameters_both_ways) \
+	X(test_history_stored_reference_beside_the_run) \
+	X(test_history_stored_references_by_value) \
+	X(test_history_pool_from_calibration)	\
+	X(test_history_reference_why_each_job_has_none) \
+	X(test_history_load_reads_the_newest_100)	\
+	X(test_history_load_names_three_skips_counts_the_rest) \
 	X(test_env_diff_lists_tokens)			\
 	X(test_progress_durations_and_estimate)	\
 	X(test_synthesize_readers_agree)		\
