@@ -108,6 +108,10 @@
 	X(test_report_model_baseline_and_previous_deltas_differ) \
 	X(test_report_mail_delta_sign_follows_change) \
 	X(test_report_model_no_delta_across_units) \
+	X(test_report_model_noise_lines_and_pairing) \
+	X(test_report_model_noise_causes_parsed_by_part) \
+	X(test_report_model_delta_needs_a_baseline_number) \
+	X(test_report_model_q_at_the_fdr_is_found) \
 	X(test_report_footer_counts_and_fdr_warning) \
 	X(test_gate_says_why_nothing_was_compared)	\
 	X(test_units_scaled_and_spelled_alike)		\
