@@ -556,3 +556,43 @@ void test_report_model_q_at_the_fdr_is_found(void **state)
 	kscen_report_model_free(&m);
 	kscen_run_free(r);
 }
+
+/* Cause kinds of 21 to 23 letters: six make a causes text of 159 or 160 bytes. */
+#define A21 "aaaaaaaaaaaaaaaaaaaaa"
+#define B21 "bbbbbbbbbbbbbbbbbbbbb"
+#define C21 "ccccccccccccccccccccc"
+#define D21 "ddddddddddddddddddddd"
+#define E22 "eeeeeeeeeeeeeeeeeeeeee"
+#define F22 "ffffffffffffffffffffff"
+#define F23 "fffffffffffffffffffffff"
+
+/*
+ * The causes text holds 159 bytes and a NUL: six causes of exactly that
+ * length are all said; one letter more and the last is left out whole,
+ * the parenthesis closed, never a cause cut short.
+ */
+void test_report_model_noise_causes_fit_whole(void **state)
+{
+	static const char *const fits[] = {
+		A21 " 1%", B21 " 1%", C21 " 1%", D21 " 1%", E22 " 1%", F22 " 1%",
+	};
+	static const char *const over[] = {
+		A21 " 1%", B21 " 1%", C21 " 1%", D21 " 1%", E22 " 1%", F23 " 1%",
+	};
+	struct kscen_run *r = bare_run();
+	struct kscen_report_model m;
+
+	(void)state;
+	job(r, "a/x=0", "0", KSCEN_OK, 1, "usecs", NULL, NULL);
+	job(r, "b/x=0", "0", KSCEN_OK, 1, "usecs", NULL, NULL);
+	noise(&r->jobs[0], "flag", 6, fits, NULL, false);
+	noise(&r->jobs[1], "flag", 6, over, NULL, false);
+	kscen_report_model_build(r, NULL, &m);
+	assert_string_equal(m.job[0].noise, "6 of 6 samples disturbed (" A21 " 1%, "
+			    B21 " 1%, " C21 " 1%, " D21 " 1%, " E22 " 1%, " F22 " 1%), "
+			    "kept (noise: flag)");
+	assert_string_equal(m.job[1].noise, "6 of 6 samples disturbed (" A21 " 1%, "
+			    B21 " 1%, " C21 " 1%, " D21 " 1%, " E22 " 1%), kept (noise: flag)");
+	kscen_report_model_free(&m);
+	kscen_run_free(r);
+}

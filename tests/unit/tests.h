@@ -112,6 +112,7 @@
 	X(test_report_model_noise_causes_parsed_by_part) \
 	X(test_report_model_delta_needs_a_baseline_number) \
 	X(test_report_model_q_at_the_fdr_is_found) \
+	X(test_report_model_noise_causes_fit_whole) \
 	X(test_report_footer_counts_and_fdr_warning) \
 	X(test_gate_says_why_nothing_was_compared)	\
 	X(test_units_scaled_and_spelled_alike)		\
