@@ -449,13 +449,14 @@ void test_report_model_noise_lines_and_pairing(void **state)
 
 /*
  * A cause's kind is its words before the first digit of its own part, its
- * number every digit from there (9 and 0 too); a part with no number is
- * none, and never borrows the next part's.
+ * number every digit from there (9 and 0 too, and a value of 0 is said);
+ * a part with no number is none, and never borrows the next part's.
  */
 void test_report_model_noise_causes_parsed_by_part(void **state)
 {
 	static const char *const c0[] = {
-		"steal 9%", "hot cpu, 12 extra", "other load 0.5 CPU", NULL, NULL, NULL,
+		"steal 9%", "hot cpu, 12 extra", "other load 0.5 CPU", "thermal throttling 0",
+		NULL, NULL,
 	};
 	struct kscen_run *r = bare_run();
 	struct kscen_report_model m;
@@ -464,8 +465,8 @@ void test_report_model_noise_causes_parsed_by_part(void **state)
 	job(r, "a/x=0", "0", KSCEN_OK, 1, "usecs", NULL, NULL);
 	noise(&r->jobs[0], "flag", 6, c0, NULL, false);
 	kscen_report_model_build(r, NULL, &m);
-	assert_string_equal(m.job[0].noise, "3 of 6 samples disturbed (steal 9%, other "
-			    "load 0.5 CPU), kept (noise: flag)");
+	assert_string_equal(m.job[0].noise, "4 of 6 samples disturbed (steal 9%, other "
+			    "load 0.5 CPU, thermal throttling 0), kept (noise: flag)");
 	kscen_report_model_free(&m);
 	kscen_run_free(r);
 }
