@@ -210,7 +210,7 @@ static void causes_text(const struct causes *cs, char *buf, size_t len)
 
 		if (n + w + 2 > len)	/* then ")" and NUL */
 			break;
-		memcpy(buf + n, one, w + 1);
+		memcpy(buf + n, one, w);
 		n += w;
 	}
 	if (n)

@@ -570,7 +570,8 @@ void test_report_model_q_at_the_fdr_is_found(void **state)
 /*
  * The causes text holds 159 bytes and a NUL: six causes of exactly that
  * length are all said; one letter more and the last is left out whole,
- * the parenthesis closed, never a cause cut short.
+ * the parenthesis closed, never a cause cut short. The longest cause is
+ * said whole.
  */
 void test_report_model_noise_causes_fit_whole(void **state)
 {
@@ -580,20 +581,28 @@ void test_report_model_noise_causes_fit_whole(void **state)
 	static const char *const over[] = {
 		A21 " 1%", B21 " 1%", C21 " 1%", D21 " 1%", E22 " 1%", F23 " 1%",
 	};
+	/* the longest a cause can be: 23 letters, up to, 15 digits, 11 of unit */
+	static const char *const longest[] = {
+		F23 " 1 abcdefghij", F23 " 123456789012345 abcdefghij", NULL, NULL, NULL, NULL,
+	};
 	struct kscen_run *r = bare_run();
 	struct kscen_report_model m;
 
 	(void)state;
 	job(r, "a/x=0", "0", KSCEN_OK, 1, "usecs", NULL, NULL);
 	job(r, "b/x=0", "0", KSCEN_OK, 1, "usecs", NULL, NULL);
+	job(r, "c/x=0", "0", KSCEN_OK, 1, "usecs", NULL, NULL);
 	noise(&r->jobs[0], "flag", 6, fits, NULL, false);
 	noise(&r->jobs[1], "flag", 6, over, NULL, false);
+	noise(&r->jobs[2], "flag", 6, longest, NULL, false);
 	kscen_report_model_build(r, NULL, &m);
 	assert_string_equal(m.job[0].noise, "6 of 6 samples disturbed (" A21 " 1%, "
 			    B21 " 1%, " C21 " 1%, " D21 " 1%, " E22 " 1%, " F22 " 1%), "
 			    "kept (noise: flag)");
 	assert_string_equal(m.job[1].noise, "6 of 6 samples disturbed (" A21 " 1%, "
 			    B21 " 1%, " C21 " 1%, " D21 " 1%, " E22 " 1%), kept (noise: flag)");
+	assert_string_equal(m.job[2].noise, "2 of 6 samples disturbed (" F23 " up to "
+			    "123456789012345 abcdefghij), kept (noise: flag)");
 	kscen_report_model_free(&m);
 	kscen_run_free(r);
 }
