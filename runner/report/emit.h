@@ -33,7 +33,7 @@ double report_ci_level(unsigned n);
 #define REPORT_LINE 320
 unsigned report_footer(const struct kscen_report_model *m, char (*line)[REPORT_LINE],
 		       unsigned max);
-/* "@name: N of M changed; about X expected by chance[; F with q <= 0.05]" */
+/* "@name: N of M changed; about (or at most) X expected by chance[; F with q <= 0.05]" */
 void report_family_line(const struct kscen_report_family *fam, const char *name,
 			char *buf, size_t len);
 /* "usecs/op, lower is better, n=5, 93.8% CI": a job entry table's first line. */

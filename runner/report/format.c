@@ -222,8 +222,9 @@ static const char *const fam_names[] = {
 void report_family_line(const struct kscen_report_family *fam, const char *name,
 			char *buf, size_t len)
 {
-	int o = snprintf(buf, len, "%s: %u of %u changed; about %.*f expected by "
+	int o = snprintf(buf, len, "%s: %u of %u changed; %s %.*f expected by "
 			 "chance", name, fam->changed, fam->m,
+			 fam->widened ? "at most" : "about",
 			 fam->expected < 0.095 ? 2 : 1, fam->expected);
 
 	if (fam->changed && o > 0 && (size_t)o < len)

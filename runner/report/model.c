@@ -112,6 +112,7 @@ static void families(struct kscen_report_model *m)
 						d->c.verdict == KSCEN_BETTER;
 				if (isfinite(d->c.size))
 					fam->expected += d->c.size;
+				fam->widened += f == KSCEN_FAM_WITHIN && d->c.drift;
 				if (isfinite(d->c.p_min))
 					fam->p_min = fmin(fam->p_min, d->c.p_min);
 			}

@@ -47,7 +47,15 @@ struct kscen_report_family {
 	unsigned changed;	/* with a verdict (worse or better) */
 	unsigned found;		/* of those, q <= KSCEN_FDR */
 	unsigned cannot_tell;	/* between runs: no run-to-run estimate */
-	double expected;	/* verdicts expected by chance if nothing changed */
+	/*
+	 * Verdicts expected by chance if nothing changed: the sum of each
+	 * comparison's size. A delta within a run that its pair's history
+	 * widened (drift.c) must pass both its own test and the history's,
+	 * so its size is at most its own: with @widened > 0 the sum is an
+	 * upper bound ("at most"), otherwise an estimate ("about").
+	 */
+	double expected;
+	unsigned widened;
 	double p_min;		/* the smallest p any of them could give */
 };
 

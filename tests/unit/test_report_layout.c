@@ -6,6 +6,7 @@
  * report/compare_model.c), line for line on the fixture run of
  * test_report_model.c, whose jobs differ in every number shown.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -185,6 +186,50 @@ void test_units_scaled_and_spelled_alike(void **state)
 	kscen_run_free(r);
 }
 
+/*
+ * The edges of units.c: a value of exactly 1 stays in its unit, a style
+ * out of range is the unit's own, a failed job's time style comes from its
+ * first metric still, and a CI that is not finite gives 4 significant
+ * digits as no CI does.
+ */
+void test_units_edges(void **state)
+{
+	struct kscen_job_result j = { .status = KSCEN_FAILED, .nr_metrics = 2 };
+	struct kscen_metric m[2] = {
+		{ .unit = "usecs" }, { .unit = "s" },
+	};
+	struct kscen_metric v = { .unit = "s" };
+	struct kscen_num st = { .scale = 1 };
+
+	(void)state;
+	kscen_unit_scale("s", 1, -1, &st);
+	assert_string_equal(st.unit, "s");
+	assert_true(st.scale == 1);
+	kscen_unit_scale("ms", 1, -1, &st);
+	assert_string_equal(st.unit, "ms");
+	kscen_unit_scale("usecs", 2500, KSCEN_NR_TIME_STYLES, &st);
+	assert_string_equal(st.unit, "msecs");
+	assert_true(st.scale == 1e-3);
+
+	j.metrics = m;
+	assert_int_equal(kscen_job_time_style(&j), KSCEN_TIME_SECS);
+	m[0].unit = "ops";
+	assert_int_equal(kscen_job_time_style(&j), KSCEN_TIME_SI);
+
+	v.sum.median = 123.456;
+	v.sum.ci_lo = 120;
+	v.sum.ci_hi = INFINITY;
+	st.scale = 1;
+	kscen_num_decimals(&v, &st);
+	assert_int_equal(st.decimals, 1);	/* 123.5: 4 significant digits */
+	v.sum.ci_hi = 124;			/* half 2: the units digit */
+	kscen_num_decimals(&v, &st);
+	assert_int_equal(st.decimals, 0);
+	v.sum.ci_lo = v.sum.ci_hi = v.sum.median;	/* no width: 4 digits */
+	kscen_num_decimals(&v, &st);
+	assert_int_equal(st.decimals, 1);
+}
+
 void test_table_aligns_columns_and_headings(void **state)
 {
 	struct kscen_table t;
@@ -226,6 +271,69 @@ void test_table_aligns_columns_and_headings(void **state)
 		"> d?[2J    -3.5       -\n");
 	free(buf);
 	assert_int_equal(kscen_table_width(&t, NULL), 26);
+	kscen_table_free(&t);
+}
+
+/* Cells outside the table are neither set nor read; none lands in another. */
+void test_table_bounds_and_words(void **state)
+{
+	struct kscen_table t;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	kscen_table_init(&t, 2);
+	for (unsigned r = 0; r < 3; r++)
+		kscen_table_row(&t);
+	kscen_table_set(&t, 0, 2, "x");		/* column 2 would be cell (1, 0) */
+	kscen_table_set(&t, 0, 3, "y");		/* column 3 would be cell (1, 1) */
+	assert_string_equal(kscen_table_get(&t, 1, 0), "");
+	assert_string_equal(kscen_table_get(&t, 1, 1), "");
+	kscen_table_set(&t, 1, 0, "a");
+	kscen_table_set(&t, 1, 1, "b");
+	kscen_table_set(&t, 2, 0, "c");
+	assert_string_equal(kscen_table_get(&t, 0, 2), "");	/* not (1, 0) */
+	assert_string_equal(kscen_table_get(&t, 0, 3), "");	/* not (1, 1) */
+	assert_string_equal(kscen_table_get(&t, 1, 2), "");	/* not (2, 0) */
+	assert_string_equal(kscen_table_get(&t, 1, 1), "b");
+	kscen_table_free(&t);
+
+	/*
+	 * A word where a number would be spans the joined column, right-
+	 * aligned even over a left-aligned one; "-9" and "-0" are numbers,
+	 * "-x" is a word. A hidden first column leaves no gap before the next.
+	 */
+	f = open_memstream(&buf, &len);
+	kscen_table_init(&t, 3);
+	t.col[2].joined = true;
+	t.col[2].right = true;
+	{
+		static const char *const rows[][3] = {
+			{ "n", "head", "" },
+			{ "1", "-9", "" },
+			{ "2", "-0", "" },
+			{ "3", "-x", "" },
+			{ "4", "12", "+1.0%" },
+		};
+
+		for (unsigned r = 0; r < ARRAY_SIZE(rows); r++) {
+			kscen_table_row(&t);
+			for (unsigned c = 0; c < 3; c++)
+				kscen_table_set(&t, r, c, "%s", rows[r][c]);
+		}
+	}
+	kscen_table_print(f, &t, NULL, "|");
+	fclose(f);
+	assert_string_equal(buf,
+		"|n       head\n"
+		"|1  -9\n"
+		"|2  -0\n"
+		"|3         -x\n"
+		"|4  12  +1.0%\n");
+	free(buf);
+	assert_int_equal(kscen_table_width(&t, NULL), 12);
+	assert_int_equal(kscen_table_width(&t, (bool[]){ false, true, true }), 9);
 	kscen_table_free(&t);
 }
 

@@ -350,6 +350,13 @@ void test_report_footer_counts_and_fdr_warning(void **state)
 	report_footer(&m, line, 4);
 	assert_string_equal(line[1], "against the reference: 0 of 6 changed; about 0.03 "
 			    "expected by chance");
+	/* deltas widened by their history pass two tests: the sum is a bound */
+	m.fam[KSCEN_FAM_WITHIN].widened = 1;
+	report_footer(&m, line, 4);
+	assert_string_equal(line[0], "within the run: 14 of 14 changed; at most 0.7 "
+			    "expected by chance; 14 with q <= 0.05");
+	assert_string_equal(line[1], "against the reference: 0 of 6 changed; about 0.03 "
+			    "expected by chance");
 }
 
 /* A run of scenario m and no job yet. */

@@ -116,7 +116,9 @@
 	X(test_report_footer_counts_and_fdr_warning) \
 	X(test_gate_says_why_nothing_was_compared)	\
 	X(test_units_scaled_and_spelled_alike)		\
+	X(test_units_edges)	\
 	X(test_table_aligns_columns_and_headings)	\
+	X(test_table_bounds_and_words)	\
 	X(test_mail_run_table_says_n_and_confidence)	\
 	X(test_mail_compare_old_new_change)		\
 	X(test_compare_three_runs_side_by_side)		\
