@@ -75,14 +75,14 @@ static bool ref_change(const struct kscen_run *run, const struct kscen_refs *ref
 /* Each family's q-values, and what its footer says. */
 static void families(struct kscen_report_model *m)
 {
-	unsigned nr = m->run->nr_jobs * KSCEN_NR_DELTAS, n = 0;
+	unsigned nr = m->run->nr_jobs * KSCEN_NR_DELTAS;
 	struct kscen_report_delta **dp = kscen_xcalloc(nr + 1, sizeof(*dp));
 	double *p = kscen_xcalloc(nr + 1, sizeof(*p)), *q = kscen_xcalloc(nr + 1, sizeof(*q));
 
 	for (unsigned f = 0; f < KSCEN_NR_FAMS; f++) {
 		struct kscen_report_family *fam = &m->fam[f];
+		unsigned n = 0;
 
-		n = 0;
 		fam->p_min = INFINITY;
 		for (unsigned i = 0; i < m->run->nr_jobs; i++) {
 			const struct kscen_job_result *j = &m->run->jobs[i];
@@ -193,19 +193,29 @@ next:
 	}
 }
 
-/* " (steal 12%, other load up to 0.9 CPU)" */
+/*
+ * " (steal 12%, other load up to 0.9 CPU)": the causes that fit whole in
+ * @len with the closing parenthesis, never one cut short.
+ */
 static void causes_text(const struct causes *cs, char *buf, size_t len)
 {
 	size_t n = 0;
 
 	*buf = '\0';
-	for (unsigned i = 0; i < cs->nr && n < len; i++) {
-		n += snprintf(buf + n, len - n, "%s%s %s%s%s", i ? ", " : " (",
-			      cs->c[i].kind, cs->c[i].n > 1 ? "up to " : "",
-			      cs->c[i].max_text, cs->c[i].unit);
+	for (unsigned i = 0; i < cs->nr; i++) {
+		char one[sizeof(cs->c[i].kind) + sizeof(cs->c[i].unit) +
+			 sizeof(cs->c[i].max_text) + 16];
+		size_t w = snprintf(one, sizeof(one), "%s%s %s%s%s", i ? ", " : " (",
+				    cs->c[i].kind, cs->c[i].n > 1 ? "up to " : "",
+				    cs->c[i].max_text, cs->c[i].unit);
+
+		if (n + w + 2 > len)	/* then ")" and NUL */
+			break;
+		memcpy(buf + n, one, w);
+		n += w;
 	}
-	if (n && n < len)
-		snprintf(buf + n, len - n, ")");
+	if (n)
+		memcpy(buf + n, ")", 2);
 }
 
 /*

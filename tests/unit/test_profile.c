@@ -25,6 +25,7 @@
 #include "sample/profile_take.h"
 #include "scenario/scenario.h"
 #include "report/profile_report.h"
+#include "report/report.h"
 #include "lib/symbols.h"
 #include "tests.h"
 
@@ -316,4 +317,32 @@ void test_profile_spec_from_scenario(void **state)
 	}
 	kscen_scenario_free(s);
 	unlink(path);
+}
+
+/*
+ * The text report prints a job's profile under the job, and only there:
+ * its hottest symbols, after its deltas, before the next job.
+ */
+void test_report_text_shows_each_job_profile(void **state)
+{
+	struct kscen_run *r = kscen_test_sample_run(1.1);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	r->jobs[1].profile = sample_profile();
+	kscen_report(f, r, NULL, KSCEN_FMT_TEXT);
+	fclose(f);
+	assert_non_null(strstr(buf, " pairs)\n# Profile: kscen bpf, cpu-clock at 999 Hz, "
+			       "scope job, both stacks, 100 samples; lost: 0 map full, "
+			       "0 kernel and 0 user stacks\n"
+			       "#     Self  Children  Symbol\n"
+			       "    60.00%    60.00%  [k] __x64_sys_getppid\n"
+			       "    20.00%    80.00%  [.] work\n"
+			       "    20.00%    20.00%  [.] f\n"
+			       "\n# Running m/a/x=2\n"));
+	assert_null(strstr(strstr(buf, "# Profile:") + 1, "# Profile:"));	/* once */
+	free(buf);
+	kscen_run_free(r);
 }

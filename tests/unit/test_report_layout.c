@@ -19,6 +19,8 @@
 #include "store/history.h"
 #include "report/report.h"
 #include "report/table.h"
+#include "report/model.h"
+#include "report/emit.h"
 #include "lib/util.h"
 #include "tests.h"
 
@@ -541,4 +543,98 @@ void test_mail_says_why_every_change_is_tilde(void **state)
 	free(t);
 	for (int k = 0; k < 3; k++)
 		kscen_run_free(runs[k]);
+}
+
+/* The text report of a model as built for @r, then changed by the caller. */
+static char *text_of(const struct kscen_report_model *m)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	report_text(f, m);
+	fclose(f);
+	return buf;
+}
+
+/*
+ * The hint that drift hides changes shows above 5%, not at 5%; a footer
+ * line of 76 columns (78 with its "# ") is printed whole, one of 77 is
+ * broken at its last blank.
+ */
+void test_report_text_hint_and_footer_at_their_edges(void **state)
+{
+	struct kscen_run *r = kscen_test_sample_run(1.1);
+	struct kscen_report_model m;
+	char *t;
+
+	(void)state;
+	kscen_report_model_build(r, NULL, &m);
+	memset(m.fam, 0, sizeof(m.fam));
+	m.fam[KSCEN_FAM_BETWEEN] = (struct kscen_report_family){
+		.m = 100000, .expected = 50000 };
+	m.drift_hides = 0.05;
+	t = text_of(&m);
+	assert_null(strstr(t, "between runs, changes under"));
+	assert_non_null(strstr(t, "\n# against the reference: 0 of 100000 changed; about "
+			       "50000.0 expected by chance\n"));
+	free(t);
+
+	m.fam[KSCEN_FAM_BETWEEN].m = 1000000;
+	m.drift_hides = 0.0501;
+	t = text_of(&m);
+	assert_non_null(strstr(t, "\n# between runs, changes under 5% cannot be told "
+			       "from run-to-run drift here\n"));
+	assert_non_null(strstr(t, "\n# against the reference: 0 of 1000000 changed; about "
+			       "50000.0 expected by\n#   chance\n"));
+	free(t);
+	kscen_report_model_free(&m);
+	kscen_run_free(r);
+}
+
+/* A label of @n letters. */
+static char *label_of(unsigned n)
+{
+	char *l = kscen_xcalloc(n + 1, 1);
+
+	memset(l, 'l', n);
+	return l;
+}
+
+/*
+ * A job whose reference is not the run's main one names it with its date
+ * when both fit in 64 bytes: a label of 43 letters and " (2026-11-05T09:00Z)"
+ * fill them exactly; one of 44 is named alone.
+ */
+void test_report_text_other_reference_named_with_its_date(void **state)
+{
+	struct kscen_run *r = kscen_test_sample_run(1.1), *ref = kscen_test_sample_run(1);
+	struct kscen_run *l43 = kscen_test_sample_run(1), *l44 = kscen_test_sample_run(1);
+	struct kscen_refs refs;
+	char *buf = NULL, want[128];
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	l43->label = label_of(43);
+	l44->label = label_of(44);
+	free(l43->started);
+	l43->started = kscen_xstrdup("2026-11-05T09:00:00Z");
+	kscen_refs_single(&refs, r, ref);	/* takes ref */
+	refs.ref[1].run = l43;
+	refs.ref[1].job = &l43->jobs[1];
+	refs.ref[3].run = l44;
+	refs.ref[3].job = &l44->jobs[3];
+	f = open_memstream(&buf, &len);
+	kscen_report(f, r, &refs, KSCEN_FMT_TEXT);
+	fclose(f);
+	snprintf(want, sizeof(want), "\n     vs %s (2026-11-05T09:00Z): +", l43->label);
+	assert_non_null(strstr(buf, want));
+	snprintf(want, sizeof(want), "\n     vs %s: ", l44->label);
+	assert_non_null(strstr(buf, want));
+	free(buf);
+	kscen_refs_free(&refs);
+	kscen_run_free(l43);
+	kscen_run_free(l44);
+	kscen_run_free(r);
 }

@@ -384,3 +384,258 @@ void test_report_footer_counts_and_fdr_warning(void **state)
 	assert_string_equal(line[1], "against the reference: 0 of 6 changed; about 0.03 "
 			    "expected by chance");
 }
+
+/* A run of scenario m and no job yet. */
+static struct kscen_run *bare_run(void)
+{
+	struct kscen_run *r = kscen_xcalloc(1, sizeof(*r));
+
+	r->scenario = kscen_xstrdup("m");
+	return r;
+}
+
+/*
+ * Job @j's noise record under @policy, one sample a cause: @cause[i] NULL
+ * is a quiet sample, "" one disturbed by nothing named. The samples of
+ * @drop are set aside; @lost: each took its round with it (drop), else
+ * the next sample took that round again (retake).
+ */
+static void noise(struct kscen_job_result *j, const char *policy, unsigned nr,
+		  const char *const *cause, const bool *drop, bool lost)
+{
+	struct kscen_noise_rec *n = kscen_xcalloc(1, sizeof(*n));
+	unsigned kept = 0;
+
+	j->noise = n;
+	n->policy = kscen_xstrdup(policy);
+	n->nr_samples = nr;
+	n->samples = kscen_xcalloc(nr, sizeof(*n->samples));
+	for (unsigned i = 0; i < nr; i++) {
+		struct kscen_sample_rec *s = &n->samples[i];
+
+		s->round = lost ? i + 1 : kept + 1;
+		s->disturbed = cause[i] != NULL;
+		s->cause = cause[i] && *cause[i] ? kscen_xstrdup(cause[i]) : NULL;
+		s->dropped = drop && drop[i];
+		kept += !s->dropped;
+		n->disturbed += s->disturbed;
+		n->dropped += s->dropped;
+	}
+}
+
+/*
+ * Each job's noise line and the run's, by value: the causes by kind in
+ * the order first seen, each kind's largest value as it was spelled ("up
+ * to" when said more than once), what each policy kept; a baseline that
+ * lost a round to drop pairs with no job.
+ */
+void test_report_model_noise_lines_and_pairing(void **state)
+{
+	static const char *const c0[] = {
+		NULL, NULL, "steal 7%", NULL, NULL, "", NULL,
+	};
+	static const bool d0[7] = { false, false, true };
+	static const char *const c1[] = {
+		"steal 5%", NULL, "steal 5.0%, other load 0.9 CPU", NULL, NULL, NULL,
+	};
+	static const char *const c2[] = {
+		NULL, "interrupts 5200/s", NULL, NULL, "interrupts 900/s", NULL, NULL,
+	};
+	static const bool d2[7] = { false, true };
+	static const char *const c3[6];
+	struct kscen_run *r = bare_run();
+	struct kscen_report_model m;
+
+	(void)state;
+	job(r, "a/x=0", "0", KSCEN_OK, 1, "usecs", "a/x=0", NULL);
+	job(r, "a/x=1", "1", KSCEN_OK, 1.1, "usecs", "a/x=0", "a/x=0");
+	job(r, "a/x=2", "2", KSCEN_OK, 1.2, "usecs", "a/x=0", "a/x=1");
+	job(r, "b/x=0", "0", KSCEN_OK, 1, "usecs", NULL, NULL);
+	noise(&r->jobs[0], "drop", 7, c0, d0, true);
+	noise(&r->jobs[1], "flag", 6, c1, NULL, false);
+	noise(&r->jobs[2], "retake", 7, c2, d2, false);
+	noise(&r->jobs[3], "flag", 6, c3, NULL, false);
+	kscen_report_model_build(r, NULL, &m);
+
+	assert_string_equal(m.job[0].noise, "2 of 7 samples disturbed (steal 7%), "
+			    "1 set aside: 6 kept (noise: drop)");
+	assert_string_equal(m.job[1].noise, "2 of 6 samples disturbed (steal up to 5%, "
+			    "other load 0.9 CPU), kept (noise: flag)");
+	assert_string_equal(m.job[2].noise, "2 of 7 samples disturbed (interrupts up "
+			    "to 5200/s), 1 retaken: 6 kept, 1 of them disturbed "
+			    "(noise: retake)");
+	assert_string_equal(m.job[3].noise, "");
+	assert_string_equal(m.noise, "6 of 26 samples disturbed (steal up to 7%, other "
+			    "load 0.9 CPU, interrupts up to 5200/s) in 3 of 4 jobs, 2 set "
+			    "aside (noise: per job)");
+
+	/* the baseline's rounds are not whole: no job pairs with it */
+	assert_true(m.job[1].delta[KSCEN_DELTA_BASELINE].present);
+	assert_false(m.job[1].delta[KSCEN_DELTA_BASELINE].c.paired);
+	assert_true(m.job[2].delta[KSCEN_DELTA_BASELINE].present);
+	assert_false(m.job[2].delta[KSCEN_DELTA_BASELINE].c.paired);
+	/* x=2's previous job x=1 is whole, and so is x=2 (its round retaken) */
+	assert_true(m.job[2].delta[KSCEN_DELTA_PREVIOUS].c.paired);
+	kscen_report_model_free(&m);
+	kscen_run_free(r);
+}
+
+/*
+ * A cause's kind is its words before the first digit of its own part, its
+ * number every digit from there (9 and 0 too, and a value of 0 is said);
+ * a part with no number is none, and never borrows the next part's.
+ */
+void test_report_model_noise_causes_parsed_by_part(void **state)
+{
+	static const char *const c0[] = {
+		"steal 9%", "hot cpu, 12 extra", "other load 0.5 CPU", "thermal throttling 0",
+		NULL, NULL,
+	};
+	struct kscen_run *r = bare_run();
+	struct kscen_report_model m;
+
+	(void)state;
+	job(r, "a/x=0", "0", KSCEN_OK, 1, "usecs", NULL, NULL);
+	noise(&r->jobs[0], "flag", 6, c0, NULL, false);
+	kscen_report_model_build(r, NULL, &m);
+	assert_string_equal(m.job[0].noise, "4 of 6 samples disturbed (steal 9%, other "
+			    "load 0.5 CPU, thermal throttling 0), kept (noise: flag)");
+	kscen_report_model_free(&m);
+	kscen_run_free(r);
+}
+
+/*
+ * A delta needs a baseline with a number: none to a failed job; one to a
+ * baseline whose median is 0 (no ratio, no p) is shown but in no family.
+ * The first job's "to previous" that is its "to baseline" shares its q
+ * as any job's does.
+ */
+void test_report_model_delta_needs_a_baseline_number(void **state)
+{
+	struct kscen_run *r = bare_run();
+	struct kscen_report_model m;
+	const struct kscen_report_delta *d;
+
+	(void)state;
+	job(r, "a/x=1", "1", KSCEN_OK, 1.2, "usecs", "a/x=0", "a/x=0");
+	job(r, "a/x=0", "0", KSCEN_OK, 1, "usecs", "a/x=0", NULL);
+	job(r, "b/x=0", "0", KSCEN_FAILED, 0, NULL, "b/x=0", NULL);
+	job(r, "b/x=1", "1", KSCEN_OK, 1, "usecs", "b/x=0", "b/x=0");
+	job(r, "c/x=0", "0", KSCEN_OK, 0, "usecs", "c/x=0", NULL);
+	job(r, "c/x=1", "1", KSCEN_OK, 1, "usecs", "c/x=0", "c/x=0");
+	kscen_report_model_build(r, NULL, &m);
+
+	d = m.job[0].delta;
+	assert_true(d[KSCEN_DELTA_BASELINE].present);
+	assert_float_equal(d[KSCEN_DELTA_BASELINE].c.rel, 0.2, 1e-9);
+	assert_true(d[KSCEN_DELTA_BASELINE].q > 0 && d[KSCEN_DELTA_BASELINE].q < 0.05);
+	assert_true(d[KSCEN_DELTA_PREVIOUS].present);
+	assert_false(isnan(d[KSCEN_DELTA_PREVIOUS].q));	/* NaN == anything to cmocka */
+	assert_float_equal(d[KSCEN_DELTA_PREVIOUS].q, d[KSCEN_DELTA_BASELINE].q, 0);
+
+	d = m.job[3].delta;
+	assert_false(d[KSCEN_DELTA_BASELINE].present);
+	assert_false(d[KSCEN_DELTA_PREVIOUS].present);
+
+	d = m.job[5].delta;
+	assert_true(d[KSCEN_DELTA_BASELINE].present);
+	assert_float_equal(d[KSCEN_DELTA_BASELINE].c.old, 0, 0);
+	assert_true(isnan(d[KSCEN_DELTA_BASELINE].c.rel));
+	assert_true(isnan(d[KSCEN_DELTA_BASELINE].q));
+	assert_int_equal(d[KSCEN_DELTA_BASELINE].c.verdict, KSCEN_SAME);
+	/* the one family member: a/x=1 to a/x=0 */
+	assert_int_equal(m.fam[KSCEN_FAM_WITHIN].m, 1);
+	assert_int_equal(m.fam[KSCEN_FAM_WITHIN].found, 1);
+	assert_int_equal(m.nr_status[KSCEN_FAILED], 1);
+	kscen_report_model_free(&m);
+	kscen_run_free(r);
+}
+
+/*
+ * A q-value exactly at KSCEN_FDR is found: five jobs each 10% slower in
+ * all 6 rounds (signed-rank p = 2/64) and three like their baseline make
+ * a family of 8, where BH gives the five q = 2/64 x 8 / 5 = 0.05.
+ */
+void test_report_model_q_at_the_fdr_is_found(void **state)
+{
+	static const double mixed[6] = { 100, 99, 101, 100, 98, 102 };
+	struct kscen_run *r = bare_run();
+	struct kscen_report_model m;
+	char id[16];
+
+	(void)state;
+	job(r, "a/x=0", "0", KSCEN_OK, 1, "usecs", "a/x=0", NULL);
+	for (unsigned k = 1; k <= 8; k++) {
+		struct kscen_metric *mt;
+
+		snprintf(id, sizeof(id), "a/x=%u", k);
+		job(r, id, id + 4, KSCEN_OK, 1, "usecs", "a/x=0", NULL);
+		mt = &r->jobs[k].metrics[0];
+		for (unsigned i = 0; i < 6; i++)	/* differences all > 0, no tie */
+			mt->samples[i] = k <= 5 ? around[i] * (1.1 + 0.001 * i) : mixed[i];
+		kscen_summarize(mt->samples, mt->nr_samples, &mt->sum);
+	}
+	kscen_report_model_build(r, NULL, &m);
+	for (unsigned k = 1; k <= 5; k++) {
+		const struct kscen_report_delta *d = &m.job[k].delta[KSCEN_DELTA_BASELINE];
+
+		assert_true(d->c.paired);
+		assert_true(d->c.p == 2.0 / 64);
+		assert_int_equal(d->c.verdict, KSCEN_WORSE);
+		assert_true(d->q == KSCEN_FDR);
+	}
+	assert_int_equal(m.fam[KSCEN_FAM_WITHIN].m, 8);
+	assert_int_equal(m.fam[KSCEN_FAM_WITHIN].changed, 5);
+	assert_int_equal(m.fam[KSCEN_FAM_WITHIN].found, 5);
+	kscen_report_model_free(&m);
+	kscen_run_free(r);
+}
+
+/* Cause kinds of 21 to 23 letters: six make a causes text of 159 or 160 bytes. */
+#define A21 "aaaaaaaaaaaaaaaaaaaaa"
+#define B21 "bbbbbbbbbbbbbbbbbbbbb"
+#define C21 "ccccccccccccccccccccc"
+#define D21 "ddddddddddddddddddddd"
+#define E22 "eeeeeeeeeeeeeeeeeeeeee"
+#define F22 "ffffffffffffffffffffff"
+#define F23 "fffffffffffffffffffffff"
+
+/*
+ * The causes text holds 159 bytes and a NUL: six causes of exactly that
+ * length are all said; one letter more and the last is left out whole,
+ * the parenthesis closed, never a cause cut short. The longest cause is
+ * said whole.
+ */
+void test_report_model_noise_causes_fit_whole(void **state)
+{
+	static const char *const fits[] = {
+		A21 " 1%", B21 " 1%", C21 " 1%", D21 " 1%", E22 " 1%", F22 " 1%",
+	};
+	static const char *const over[] = {
+		A21 " 1%", B21 " 1%", C21 " 1%", D21 " 1%", E22 " 1%", F23 " 1%",
+	};
+	/* the longest a cause can be: 23 letters, up to, 15 digits, 11 of unit */
+	static const char *const longest[] = {
+		F23 " 1 abcdefghij", F23 " 123456789012345 abcdefghij", NULL, NULL, NULL, NULL,
+	};
+	struct kscen_run *r = bare_run();
+	struct kscen_report_model m;
+
+	(void)state;
+	job(r, "a/x=0", "0", KSCEN_OK, 1, "usecs", NULL, NULL);
+	job(r, "b/x=0", "0", KSCEN_OK, 1, "usecs", NULL, NULL);
+	job(r, "c/x=0", "0", KSCEN_OK, 1, "usecs", NULL, NULL);
+	noise(&r->jobs[0], "flag", 6, fits, NULL, false);
+	noise(&r->jobs[1], "flag", 6, over, NULL, false);
+	noise(&r->jobs[2], "flag", 6, longest, NULL, false);
+	kscen_report_model_build(r, NULL, &m);
+	assert_string_equal(m.job[0].noise, "6 of 6 samples disturbed (" A21 " 1%, "
+			    B21 " 1%, " C21 " 1%, " D21 " 1%, " E22 " 1%, " F22 " 1%), "
+			    "kept (noise: flag)");
+	assert_string_equal(m.job[1].noise, "6 of 6 samples disturbed (" A21 " 1%, "
+			    B21 " 1%, " C21 " 1%, " D21 " 1%, " E22 " 1%), kept (noise: flag)");
+	assert_string_equal(m.job[2].noise, "2 of 6 samples disturbed (" F23 " up to "
+			    "123456789012345 abcdefghij), kept (noise: flag)");
+	kscen_report_model_free(&m);
+	kscen_run_free(r);
+}

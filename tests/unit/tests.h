@@ -116,6 +116,11 @@
 	X(test_report_model_baseline_and_previous_deltas_differ) \
 	X(test_report_mail_delta_sign_follows_change) \
 	X(test_report_model_no_delta_across_units) \
+	X(test_report_model_noise_lines_and_pairing) \
+	X(test_report_model_noise_causes_parsed_by_part) \
+	X(test_report_model_delta_needs_a_baseline_number) \
+	X(test_report_model_q_at_the_fdr_is_found) \
+	X(test_report_model_noise_causes_fit_whole) \
 	X(test_report_footer_counts_and_fdr_warning) \
 	X(test_gate_says_why_nothing_was_compared)	\
 	X(test_units_scaled_and_spelled_alike)		\
@@ -125,7 +130,10 @@
 	X(test_mail_run_table_says_n_and_confidence)	\
 	X(test_mail_compare_old_new_change)		\
 	X(test_compare_three_runs_side_by_side)		\
-	X(test_mail_says_why_every_change_is_tilde)
+	X(test_mail_says_why_every_change_is_tilde)	\
+	X(test_report_text_hint_and_footer_at_their_edges) \
+	X(test_report_text_other_reference_named_with_its_date) \
+	X(test_report_text_shows_each_job_profile)
 
 #define DECLARE(fn) void fn(void **state);
 KSCEN_UNIT_TESTS(DECLARE)
