@@ -63,11 +63,10 @@ int expand_begin(const struct kscen_scenario *s, unsigned long max_jobs,
 	int ret = 0;
 
 	*out = NULL;
-	if (count_jobs(s, max_jobs, &total))
-		return -E2BIG;
+	if ((ret = count_jobs(s, max_jobs, &total)))
+		return ret;
 	x = kscen_xcalloc(1, sizeof(*x));
 	x->s = s;
-	x->rescan = rescan;
 	x->at_inc = -1;
 	x->moved = true;
 	x->nr_jobs = total;

@@ -103,7 +103,6 @@ struct kscen_expander {
 	unsigned bits;
 	uint64_t *dup;
 	size_t nr_dup, cap_dup;
-	bool rescan;			/* just looking up the twice-seen ids */
 	bool done;
 };
 

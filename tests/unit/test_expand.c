@@ -194,19 +194,74 @@ void test_expand_ids_are_stable(void **state)
 	kscen_scenario_free(s2);
 }
 
-void test_expand_refuses_matrix_over_limit(void **state)
+/* @text as a scenario file, refused by kscen_expand(@max) with -E2BIG and @want. */
+static void refused_too_big(const char *text, unsigned long max, const char *want)
 {
+	char path[] = "/tmp/kscen-expand-XXXXXX";
+	struct kscen_diag_log log = { 0 };
 	struct kscen_scenario *s;
 	struct kscen_jobs jobs;
+	int fd = mkstemp(path);
 
+	assert_true(fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+	close(fd);
+	assert_int_equal(kscen_scenario_load(path, &s), 0);
+	kscen_diag_set_sink(kscen_diag_capture, &log);
+	assert_int_equal(kscen_expand(s, max, &jobs), -E2BIG);
+	kscen_diag_set_sink(NULL, NULL);
+	assert_int_equal(log.nr, 1);
+	assert_true(!strncmp(log.text, path, strlen(path)) && log.text[strlen(path)] == ':');
+	assert_string_equal(log.text + strlen(path) + 1, want);
+	kscen_scenario_free(s);
+	unlink(path);
+}
+
+void test_expand_refuses_matrix_over_limit(void **state)
+{
+	static const char *const keys[] = {
+		"nr_threads", "mb_global", "mb_proc", "mb_thread", "nr_loops",
+	};
+	struct kscen_scenario *s;
+	struct kscen_jobs jobs;
+	size_t len;
+	char *text;
+	FILE *f;
+
+	(void)state;
 	/*
 	 * The limit applies before excludes, so that nothing is allocated for
 	 * a huge product: 6 + 1 include + 4 = 11 (10 after the exclude).
 	 */
-	assert_true(load("tests/fixtures/good/matrix.yaml", &s, &jobs, 10) != 0);
+	assert_int_equal(load("tests/fixtures/good/matrix.yaml", &s, &jobs, 10), -E2BIG);
 	assert_true(load("tests/fixtures/good/matrix.yaml", &s, &jobs, 11) == 0);
 	kscen_jobs_free(&jobs);
 	kscen_scenario_free(s);
+	refused_too_big("scenario: t\njobs:\n"
+			"  - name: a\n    workload: exec\n    params: {command: \"true\"}\n"
+			"  - name: b\n    workload: exec\n"
+			"    params: {command: [\"true\", \"false\"], metric_name: [x, y, z]}\n"
+			"    include:\n      - {command: echo, metric_name: x}\n",
+			7, "6:5: the matrix has more than 7 jobs (raise --max-jobs)\n");
+	/*
+	 * 256 x 512^6 x 2^3 = 2^65 combinations: a product past 64 bits is
+	 * too many, never the 0 it wraps to.
+	 */
+	f = open_memstream(&text, &len);
+	fprintf(f, "scenario: t\njobs:\n  - name: n\n    workload: numa.mem\n    params:\n"
+		"      data_reads: [true, false]\n      data_writes: [true, false]\n"
+		"      data_backwards: [true, false]\n      nr_proc: [1");
+	for (unsigned v = 2; v <= 256; v++)
+		fprintf(f, ", %u", v);
+	for (unsigned k = 0; k <= ARRAY_SIZE(keys); k++) {
+		fprintf(f, "]\n      %s: [1%s", k < ARRAY_SIZE(keys) ? keys[k] : "nr_secs",
+			k < ARRAY_SIZE(keys) ? "" : "ms");
+		for (unsigned v = 2; v <= 512; v++)
+			fprintf(f, ", %u%s", v, k < ARRAY_SIZE(keys) ? "" : "ms");
+	}
+	fprintf(f, "]\n");
+	fclose(f);
+	refused_too_big(text, 1000, "3:5: the matrix has more than 1000 jobs (raise --max-jobs)\n");
+	free(text);
 }
 
 void test_load_units_and_strings(void **state)
@@ -416,7 +471,8 @@ void test_expand_keeps_every_job_walked(void **state)
  * @text as a scenario file: the walk refuses it with one message, "FILE:"
  * and @want, and so does kscen_expand(), which keeps nothing.
  */
-static void refused_alike(const char *text, const char *want)
+static void refused_with(const char *text, const struct kscen_workload *w,
+			 const char *want)
 {
 	char path[] = "/tmp/kscen-expand-XXXXXX";
 	struct kscen_diag_log a = { 0 }, b = { 0 };
@@ -429,6 +485,8 @@ static void refused_alike(const char *text, const char *want)
 	assert_true(fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text));
 	close(fd);
 	assert_int_equal(kscen_scenario_load(path, &s), 0);
+	for (unsigned i = 0; w && i < s->nr_jobs; i++)
+		s->jobs[i].workload = w;
 	kscen_diag_set_sink(kscen_diag_capture, &a);
 	assert_int_equal(kscen_expand(s, 1000, &jobs), -EINVAL);
 	kscen_diag_set_sink(kscen_diag_capture, &b);
@@ -441,6 +499,11 @@ static void refused_alike(const char *text, const char *want)
 	free_ids(ids, nr);
 	kscen_scenario_free(s);
 	unlink(path);
+}
+
+static void refused_alike(const char *text, const char *want)
+{
+	refused_with(text, NULL, want);
 }
 
 /* @text as a scenario file: @nr jobs, those the walk gives. */
@@ -511,6 +574,22 @@ void test_expand_refuses_at_the_entry(void **state)
 			     one, one, shrt) > 0);
 	accepted_alike(text, 4);
 	free(text);
+	/*
+	 * The same where the axis has both (the id of one, the other
+	 * excluded): ids are told apart by their hashes, and the include's,
+	 * hashed whole, must be that of the job built axis by axis.
+	 */
+	assert_true(asprintf(&text, "scenario: t\njobs:\n"
+			     "  - name: a\n    workload: exec\n    params:\n"
+			     "      command: [\"true\", \"%s\", \"%s\"]\n      metric_name: [y, x]\n"
+			     "    exclude:\n      - {command: \"%s\"}\n"
+			     "    include:\n      - {command: \"%s\", metric_name: y}\n",
+			     one, shrt, shrt, shrt) > 0);
+	assert_true(asprintf(&want, "3:5: job a: two jobs have the id a/command=%s,metric_name=y\n",
+			     shrt) > 0);
+	refused_alike(text, want);
+	free(text);
+	free(want);
 	free(shrt);
 	/* An include of a job the matrix has (04 is 4); one it excludes is fine. */
 	refused_alike("scenario: t\njobs:\n"
@@ -535,6 +614,119 @@ void test_expand_refuses_at_the_entry(void **state)
 		      "  - name: a\n    workload: exec\n    params:\n"
 		      "      command: [\"true\", \" \", \"false\"]\n      metric_name: [x, y]\n",
 		      "3:5: job a/command= ,metric_name=x: command: must not be empty\n");
+	/* ... of the first include, checked with its own values */
+	refused_alike("scenario: t\njobs:\n"
+		      "  - name: a\n    workload: exec\n    params: {command: [\"true\", \"false\"]}\n"
+		      "    include:\n      - {command: \" \"}\n",
+		      "3:5: job a/command= : command: must not be empty\n");
+	/* ... of a workload that has a check() and no job_metrics() */
+	refused_alike("scenario: t\njobs:\n"
+		      "  - name: n\n    workload: numa.mem\n"
+		      "    params: {data_reads: [true, false], data_writes: false}\n",
+		      "3:5: job n/data_reads=false,data_writes=false: data_reads, data_writes: "
+		      "one must be true\n");
+}
+
+/* A module's job_metrics() that gives one metric more than a job may have. */
+static unsigned too_many_metrics(const void *params, struct kscen_metric_desc *m)
+{
+	(void)params;
+	(void)m;
+	return KSCEN_MAX_METRICS + 1;
+}
+
+static const struct kscen_metric_desc eight_metrics[] = {
+	{ "m1", "s", KSCEN_LOWER }, { "m2", "s", KSCEN_LOWER }, { "m3", "s", KSCEN_LOWER },
+	{ "m4", "s", KSCEN_LOWER }, { "m5", "s", KSCEN_LOWER }, { "m6", "s", KSCEN_LOWER },
+	{ "m7", "s", KSCEN_LOWER }, { "m8", "s", KSCEN_LOWER },
+};
+
+/*
+ * A module's workload (exec's parameters, no check()) whose metrics a job
+ * cannot take: job_metrics() of 13, or 8 of its own beside a metrics: list
+ * of 5 (7 and 5 make the 12 allowed). Refused at the job, with the
+ * module's name.
+ */
+void test_expand_refuses_module_metrics_past_the_limit(void **state)
+{
+	static const char five[] = "    metrics:\n"
+		"      - {name: c1, regex: \"a([0-9]+)\"}\n      - {name: c2, regex: \"b([0-9]+)\"}\n"
+		"      - {name: c3, regex: \"c([0-9]+)\"}\n      - {name: c4, regex: \"d([0-9]+)\"}\n"
+		"      - {name: c5, regex: \"e([0-9]+)\"}\n";
+	struct kscen_workload w = *kscen_workload_find("exec");
+	char text[1024], path[] = "/tmp/kscen-expand-XXXXXX";
+	struct kscen_scenario *s;
+	struct kscen_jobs jobs;
+	int fd;
+
+	(void)state;
+	w.name = "mod.wide";
+	w.check = NULL;
+	w.job_metrics = too_many_metrics;
+	refused_with("scenario: t\njobs:\n"
+		     "  - name: a\n    workload: exec\n    params: {command: [\"true\", \"false\"]}\n",
+		     &w, "3:5: job a/command=true: workload mod.wide: job_metrics() gave 13 "
+		     "metrics, not 1 to 12\n");
+	w.job_metrics = NULL;
+	w.metrics = eight_metrics;
+	w.nr_metrics = 8;
+	snprintf(text, sizeof(text), "scenario: t\njobs:\n"
+		 "  - name: a\n    workload: exec\n    params: {command: [\"true\", \"false\"]}\n%s",
+		 five);
+	refused_with(text, &w, "3:5: job a/command=true: metrics: more than 12 metrics in all\n");
+	/* 7 and 5: the 12 a job may have */
+	w.nr_metrics = 7;
+	fd = mkstemp(path);
+	assert_true(fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+	close(fd);
+	assert_int_equal(kscen_scenario_load(path, &s), 0);
+	unlink(path);
+	s->jobs[0].workload = &w;
+	assert_int_equal(kscen_expand(s, 100, &jobs), 0);
+	assert_int_equal(jobs.nr, 2);
+	assert_int_equal(jobs.job[1].nr_metrics, 12);
+	assert_string_equal(jobs.job[1].metrics[0].name, "c1");	/* the list's first */
+	assert_string_equal(jobs.job[1].metrics[5].name, "m1");
+	assert_string_equal(jobs.job[1].metrics[11].name, "m7");
+	kscen_jobs_free(&jobs);
+	kscen_scenario_free(s);
+}
+
+/* A module's check() that fills the buffer and leaves out the NUL. */
+static int fills_err(const void *params, char *err, size_t len)
+{
+	(void)params;
+	memset(err, 'x', len);
+	return -EINVAL;
+}
+
+static int captures_fill_err(const void *params, unsigned nr, char *err, size_t len)
+{
+	(void)nr;
+	return fills_err(params, err, len);
+}
+
+/* A module's message without its NUL: cut to the 255 bytes it may have. */
+void test_expand_bounds_a_modules_message(void **state)
+{
+	struct kscen_workload w = *kscen_workload_find("exec");
+	char want[512], x[256];
+
+	(void)state;
+	memset(x, 'x', 255);
+	x[255] = '\0';
+	w.check = fills_err;
+	snprintf(want, sizeof(want), "3:5: job a/command=true: %s\n", x);
+	refused_with("scenario: t\njobs:\n"
+		     "  - name: a\n    workload: exec\n    params: {command: \"true\"}\n",
+		     &w, want);
+	w.check = NULL;
+	w.check_captures = captures_fill_err;
+	snprintf(want, sizeof(want), "3:5: job a/command=true: metrics: %s\n", x);
+	refused_with("scenario: t\njobs:\n"
+		     "  - name: a\n    workload: exec\n    params: {command: \"true\"}\n"
+		     "    metrics:\n      - {name: c, regex: \"c([0-9]+)\"}\n",
+		     &w, want);
 }
 
 /*
