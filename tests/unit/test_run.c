@@ -192,6 +192,7 @@ static void load_jobs(const char *text, struct kscen_scenario **s, struct kscen_
 struct script {
 	unsigned calls[4], order[64], nr;
 	int err_at, intr_at;
+	unsigned sig_after;	/* SIGINT comes as job 0's call sig_after - 1 ends (0: none) */
 };
 
 static int play(void *arg, unsigned index, const struct kscen_job *job,
@@ -206,6 +207,8 @@ static int play(void *arg, unsigned index, const struct kscen_job *job,
 	if (sc->nr < ARRAY_SIZE(sc->order))
 		sc->order[sc->nr] = index;
 	sc->nr++;
+	if (index == 0 && c + 1 == sc->sig_after)
+		kscen_interrupted = SIGINT;
 	if (index == 1 && (int)c == sc->err_at)
 		return -EIO;
 	if (index == 1 && (int)c == sc->intr_at) {
@@ -330,6 +333,19 @@ static void test_run_stops_on_error_and_interrupt(void **state)
 	assert_int_equal(run->jobs[1].status, KSCEN_OK);
 	assert_int_equal(run->jobs[1].metrics[0].nr_samples, 1);
 	assert_int_equal(sc.nr, 7);	/* round 1 went 3, 2, 1 */
+	kscen_run_free(run);
+
+	/* SIGINT as a sample ends: the next job is not taken, the run stops */
+	memset(&sc, 0, sizeof(sc));
+	sc.err_at = sc.intr_at = -1;
+	sc.sig_after = 1;
+	run = kscen_xcalloc(1, sizeof(*run));
+	assert_int_equal(kscen_run_jobs(s, &jobs, &o, run), -EINTR);
+	kscen_interrupted = 0;
+	assert_true(run->partial);
+	assert_int_equal(sc.nr, 1);
+	assert_int_equal(run->jobs[0].metrics[0].nr_samples, 1);
+	assert_int_equal(run->jobs[1].status, KSCEN_OK);
 	kscen_run_free(run);
 
 	/* SIGINT before the first sample: nothing taken, no job set up */
