@@ -12,9 +12,13 @@
 # docs/testing.md lists those left). One that does not build is stillborn
 # and not counted. The score is killed / (killed + survived).
 #
-#   tests/mutate/mutate.py [-j N] [--list] [--keep] [FILE...]
+#   tests/mutate/mutate.py [-j N] [--list] [--keep] [--asan] [--again LOG] [FILE...]
 #
 # FILE... limits it to those targets; --list prints the mutants and stops.
+# --asan builds the trees as `make asan` does (ASan and UBSan, in
+# build-asan/), so that a mutant which reads or writes past an array, which
+# the plain build runs without a visible effect, is killed as `make asan`
+# would catch it.
 # Everything goes to stdout, the survivors at the end; the log of every
 # mutant to build/mutate.log.
 import argparse
@@ -246,8 +250,16 @@ def command(test, build):
 CPU_LIMIT = 30
 
 # Built as make builds it but for -g, which only costs time; lld links
-# kscen in a third of ld's time.
-MAKEFLAGS = ['CFLAGS=-O2'] + (['LDFLAGS=-fuse-ld=lld'] if shutil.which('ld.lld') else [])
+# kscen in a third of ld's time. --asan: as `make asan` builds, in its folder.
+LLD = ['LDFLAGS=-fuse-ld=lld'] if shutil.which('ld.lld') else []
+BUILDS = {
+    False: ('build', ['CFLAGS=-O2'] + LLD, {}),
+    True: ('build-asan', ['BUILD=build-asan',
+                          'CFLAGS=-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer '
+                          '-fno-sanitize-recover=undefined'] + LLD,
+           {'ASAN_OPTIONS': 'detect_leaks=1', 'UBSAN_OPTIONS': 'print_stacktrace=1'}),
+}
+BUILD, MAKEFLAGS, SAN_ENV = BUILDS[False]
 
 
 class Tree:
@@ -256,7 +268,7 @@ class Tree:
     def __init__(self, base, n, copy_build=True):
         self.dir = os.path.join(base, 'tree%s' % n)
         self.mark = self.dir
-        self.build = 'build'
+        self.build = BUILD
         files = subprocess.run(['git', 'ls-files', '-co', '--exclude-standard', '-z'],
                                cwd=ROOT, capture_output=True, check=True).stdout
         tar = subprocess.run(['tar', 'cf', '-', '--null', '-T', '-'], cwd=ROOT,
@@ -265,8 +277,8 @@ class Tree:
         subprocess.run(['tar', 'xf', '-'], cwd=self.dir, input=tar, check=True)
         # the working tree's objects, older than nothing they were built from:
         # make rebuilds only what changed since
-        if copy_build and os.path.isdir(os.path.join(ROOT, 'build')):
-            shutil.copytree(os.path.join(ROOT, 'build'), os.path.join(self.dir, 'build'),
+        if copy_build and os.path.isdir(os.path.join(ROOT, BUILD)):
+            shutil.copytree(os.path.join(ROOT, BUILD), os.path.join(self.dir, BUILD),
                             symlinks=True, ignore=shutil.ignore_patterns('mutate.log'))
 
     def make(self, targets):
@@ -283,7 +295,7 @@ class Tree:
         test started, however it detached, carries this tree's marker and
         is killed before the next mutant.
         """
-        env = dict(os.environ, MUTATE_MARK=self.mark)
+        env = dict(os.environ, MUTATE_MARK=self.mark, **SAN_ENV)
         p = subprocess.Popen(['sh', '-c', 'ulimit -t %d && exec "$@"' % CPU_LIMIT, 'sh'] +
                              cmd, cwd=self.dir, stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL, env=env, start_new_session=True)
@@ -375,8 +387,12 @@ def main():
     ap.add_argument('--keep', action='store_true', help='keep the scratch trees')
     ap.add_argument('--again', metavar='LOG',
                     help='only the mutants LOG (an earlier build/mutate.log) says survived')
+    ap.add_argument('--asan', action='store_true',
+                    help='build and test as make asan does (ASan, UBSan)')
     ap.add_argument('files', nargs='*', help='only these targets')
     a = ap.parse_args()
+    global BUILD, MAKEFLAGS, SAN_ENV
+    BUILD, MAKEFLAGS, SAN_ENV = BUILDS[a.asan]
 
     targets = read_targets(set(a.files))
     mutants = []
@@ -405,12 +421,13 @@ def run_all(a, targets, mutants, base):
     log_path = os.path.join(ROOT, 'build', 'mutate.log')
     os.makedirs(os.path.dirname(log_path), exist_ok=True)
     log = open(log_path, 'w')
-    print('mutate: %d mutants of %d files, %d at a time, in %s' %
-          (len(mutants), len(targets), a.j, base), flush=True)
+    print('mutate: %d mutants of %d files, %d at a time, in %s%s' %
+          (len(mutants), len(targets), a.j, base, ', under ASan' if a.asan else ''),
+          flush=True)
 
     # Every tree built, and every test passing before any mutant.
     trees = [Tree(base, n) for n in range(a.j)]
-    need = sorted(set(command(t, 'build')[1] for _, _, tests in targets for t in tests))
+    need = sorted(set(command(t, BUILD)[1] for _, _, tests in targets for t in tests))
     limit = {}
     for tree in trees:
         ok, out = tree.make(need)
@@ -418,7 +435,7 @@ def run_all(a, targets, mutants, base):
             sys.exit('mutate: the tree does not build:\n' + out)
     for t in sorted(set(t for _, _, tests in targets for t in tests)):
         s = time.time()
-        if trees[0].run(command(t, 'build')[0], 1800):
+        if trees[0].run(command(t, BUILD)[0], 1800):
             sys.exit('mutate: %s fails without any mutant: fix that first' % t)
         # a deadline for what blocks; loops are stopped by CPU_LIMIT
         limit[t] = max(300, 20 * (time.time() - s))
