@@ -49,6 +49,7 @@ struct futex_worker {
 	long long ns;		/* wake_parallel: this waker's time */
 	long woken;
 	int err;
+	int tid;		/* latency: its thread id, once it runs */
 	struct bench_barrier *barrier;	/* wake_parallel's wakers */
 };
 

@@ -7,9 +7,12 @@
 #include "futex.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "lib/util.h"
 
@@ -48,6 +51,7 @@ static void *blocked_worker(void *arg)
 	struct futex_worker *w = arg;
 	struct futex_run *r = w->r;
 
+	__atomic_store_n(&w->tid, gettid(), __ATOMIC_RELEASE);
 	bench_gate_wait(&r->gate);
 	while (!r->done &&
 	       bench_futex(&r->futex1, FUTEX_WAIT, 0, NULL, NULL, 0,
@@ -68,6 +72,7 @@ static void *requeue_worker(void *arg)
 	struct futex_run *r = w->r;
 	long ret;
 
+	__atomic_store_n(&w->tid, gettid(), __ATOMIC_RELEASE);
 	bench_gate_wait(&r->gate);
 	if (!r->p->pi) {
 		if (!r->done)
@@ -169,6 +174,59 @@ static int wake_parallel(struct kscen_ctx *ctx, struct futex_run *r,
 
 enum latency_kind { LAT_WAKE, LAT_WAKE_PARALLEL, LAT_REQUEUE };
 
+/*
+ * 1 when thread @tid sleeps in the futex call @want names (its
+ * /proc/self/task/TID/syscall: the call's number and first argument, shown
+ * only while the thread is off the CPU inside it), 0 when not yet, -1 when
+ * that file cannot be read here.
+ */
+static int asleep_in(int tid, const char *want)
+{
+	char path[64], buf[128];
+	ssize_t n;
+	int fd;
+
+	if (!tid)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = 0;
+	return !strncmp(buf, want, strlen(want));
+}
+
+/*
+ * Wait until every worker sleeps in its FUTEX_WAIT on futex1, or 10 s.
+ * perf only sleeps (100 ms) and hopes: a waiter that is not queued yet when
+ * the clock starts is not woken by the timed calls, which then do less.
+ * The settle sleep still follows, as perf's. Where the syscall file cannot
+ * be read, the settle alone decides, as in perf.
+ */
+static void wait_asleep(struct futex_run *r, struct futex_worker *w)
+{
+	long long deadline = kscen_now_ns() + 10 * 1000000000LL;
+	char want[64];
+	unsigned i = 0;
+	int in;
+
+	snprintf(want, sizeof(want), "%d 0x%lx ", SYS_futex,
+		 (unsigned long)&r->futex1);
+	while (i < r->nthreads && kscen_now_ns() < deadline) {
+		in = asleep_in(__atomic_load_n(&w[i].tid, __ATOMIC_ACQUIRE), want);
+		if (in < 0)
+			return;
+		if (in)
+			i++;
+		else
+			usleep(50);
+	}
+}
+
 static int latency_round(struct kscen_ctx *ctx, struct futex_run *r,
 			 struct futex_worker *w, enum latency_kind kind,
 			 double *ms, long *done_nr)
@@ -181,11 +239,14 @@ static int latency_round(struct kscen_ctx *ctx, struct futex_run *r,
 
 	r->futex1 = r->futex2 = 0;
 	r->done = false;
+	for (unsigned i = 0; i < r->nthreads; i++)
+		w[i].tid = 0;
 	err = futex_start_workers(ctx, r, w, kind == LAT_REQUEUE ? requeue_worker :
 				  blocked_worker, p->pi ? stop_requeue_pi : stop_blocked);
 	if (err)
 		return err;
 	bench_gate_open(&r->gate, r->nthreads, r->nthreads);
+	wait_asleep(r, w);
 	bench_sleep_ns(p->settle);
 
 	switch (kind) {
@@ -381,17 +442,21 @@ static int wake_parallel_check(const void *params, char *err, size_t len)
 	return 0;
 }
 
-/* 2: the workers leave through pthread_exit(), as perf's */
-FUTEX_WORKLOAD(kscen_wl_futex_wake, "futex.wake", 2,
+/*
+ * 2: the workers leave through pthread_exit(), as perf's; 3: the clock
+ * starts only once every worker sleeps in FUTEX_WAIT (wait_asleep)
+ */
+FUTEX_WORKLOAD(kscen_wl_futex_wake, "futex.wake", 3,
 	       "wake threads blocked on one futex, N a call (perf bench futex wake)",
 	       wake_table, wake_metrics, wake_sample, wake_describe, NULL,
 	       exiting_setup);
-/* 2: pthread_exit(), and the wakers released by a barrier, as perf's */
-FUTEX_WORKLOAD(kscen_wl_futex_wake_parallel, "futex.wake_parallel", 2,
+/* 2: pthread_exit(), and the wakers released by a barrier, as perf's; 3: as wake's */
+FUTEX_WORKLOAD(kscen_wl_futex_wake_parallel, "futex.wake_parallel", 3,
 	       "wake blocked threads from parallel wakers (perf bench futex wake-parallel)",
 	       wake_parallel_table, wake_parallel_metrics, wake_parallel_sample,
 	       wake_parallel_describe, wake_parallel_check, exiting_setup);
-FUTEX_WORKLOAD(kscen_wl_futex_requeue, "futex.requeue", 1,
+/* 2: as wake's 3 */
+FUTEX_WORKLOAD(kscen_wl_futex_requeue, "futex.requeue", 2,
 	       "FUTEX_CMP_REQUEUE blocked threads to a second futex (perf bench futex requeue)",
 	       requeue_table, requeue_metrics, requeue_sample, requeue_describe,
 	       NULL, futex_setup);
