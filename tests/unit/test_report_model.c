@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "assert_num.h"
 #include "report/report.h"
 #include "store/history.h"
 #include "report/model.h"
@@ -95,13 +96,13 @@ void test_report_model_computes_each_delta_once(void **state)
 	j = &m.job[1];
 	assert_true(j->primary == &r->jobs[1].metrics[0]);
 	assert_true(j->delta[KSCEN_DELTA_BASELINE].present);
-	assert_float_equal(j->delta[KSCEN_DELTA_BASELINE].c.rel, 0.10, 1e-9);
+	assert_num_equal(j->delta[KSCEN_DELTA_BASELINE].c.rel, 0.10, 1e-9);
 	assert_true(j->delta[KSCEN_DELTA_BASELINE].c.paired);
 	assert_int_equal(j->delta[KSCEN_DELTA_BASELINE].c.verdict, KSCEN_WORSE);
 	assert_true(j->delta[KSCEN_DELTA_PREVIOUS].present);
-	assert_float_equal(j->delta[KSCEN_DELTA_PREVIOUS].c.rel, 0.10, 1e-9);
+	assert_num_equal(j->delta[KSCEN_DELTA_PREVIOUS].c.rel, 0.10, 1e-9);
 	assert_true(j->delta[KSCEN_DELTA_REF].present);
-	assert_float_equal(j->delta[KSCEN_DELTA_REF].c.rel, 0.10, 1e-9);
+	assert_num_equal(j->delta[KSCEN_DELTA_REF].c.rel, 0.10, 1e-9);
 	assert_true(j->delta[KSCEN_DELTA_REF].c.between);
 	assert_false(j->delta[KSCEN_DELTA_REF].c.paired);
 	/*
@@ -111,9 +112,9 @@ void test_report_model_computes_each_delta_once(void **state)
 	 */
 	assert_int_equal(j->delta[KSCEN_DELTA_REF].c.verdict, KSCEN_CANNOT_TELL);
 	assert_true(isnan(j->delta[KSCEN_DELTA_REF].q));
-	assert_float_equal(j->delta[KSCEN_DELTA_BASELINE].q,
+	assert_num_equal(j->delta[KSCEN_DELTA_BASELINE].q,
 			   j->delta[KSCEN_DELTA_BASELINE].c.p, 1e-15);
-	assert_float_equal(j->delta[KSCEN_DELTA_PREVIOUS].q,
+	assert_num_equal(j->delta[KSCEN_DELTA_PREVIOUS].q,
 			   j->delta[KSCEN_DELTA_BASELINE].q, 0);
 	assert_int_equal(m.fam[KSCEN_FAM_WITHIN].m, 1);
 	assert_int_equal(m.fam[KSCEN_FAM_WITHIN].changed, 1);
@@ -130,7 +131,7 @@ void test_report_model_computes_each_delta_once(void **state)
 	assert_false(j->delta[KSCEN_DELTA_BASELINE].present);
 	assert_false(j->delta[KSCEN_DELTA_PREVIOUS].present);
 	assert_true(j->delta[KSCEN_DELTA_REF].present);
-	assert_float_equal(j->delta[KSCEN_DELTA_REF].c.rel, 0, 1e-9);
+	assert_num_equal(j->delta[KSCEN_DELTA_REF].c.rel, 0, 1e-9);
 
 	/* Failed: no primary metric, no style, no CI, no delta at all. */
 	j = &m.job[2];
@@ -148,7 +149,7 @@ void test_report_model_computes_each_delta_once(void **state)
 	assert_false(j->delta[KSCEN_DELTA_PREVIOUS].present);
 	assert_true(j->delta[KSCEN_DELTA_REF].present);
 	assert_string_equal(j->num[0].unit, "ms");
-	assert_float_equal(j->num[0].scale, 1e3, 0);
+	assert_num_equal(j->num[0].scale, 1e3, 0);
 
 	/* Two entries: x varies in a's jobs, y does not; b's job is alone. */
 	assert_int_equal(m.nr_entries, 2);
@@ -203,11 +204,11 @@ void test_report_model_baseline_and_previous_deltas_differ(void **state)
 	kscen_report_model_build(r, NULL, &m);
 	d = m.job[2].delta;
 	assert_true(d[KSCEN_DELTA_BASELINE].present && d[KSCEN_DELTA_PREVIOUS].present);
-	assert_float_equal(d[KSCEN_DELTA_BASELINE].c.rel, 0.3, 1e-9);
-	assert_float_equal(d[KSCEN_DELTA_BASELINE].c.old, 100, 1e-9);
-	assert_float_equal(d[KSCEN_DELTA_PREVIOUS].c.rel, (1.3 / 1.1 - 1), 1e-9);
-	assert_float_equal(d[KSCEN_DELTA_PREVIOUS].c.old, 110, 1e-9);
-	assert_float_equal(d[KSCEN_DELTA_PREVIOUS].c.new_, 130, 1e-9);
+	assert_num_equal(d[KSCEN_DELTA_BASELINE].c.rel, 0.3, 1e-9);
+	assert_num_equal(d[KSCEN_DELTA_BASELINE].c.old, 100, 1e-9);
+	assert_num_equal(d[KSCEN_DELTA_PREVIOUS].c.rel, (1.3 / 1.1 - 1), 1e-9);
+	assert_num_equal(d[KSCEN_DELTA_PREVIOUS].c.old, 110, 1e-9);
+	assert_num_equal(d[KSCEN_DELTA_PREVIOUS].c.new_, 130, 1e-9);
 	kscen_report_model_free(&m);
 	kscen_run_free(r);
 }
@@ -253,7 +254,7 @@ void test_report_model_no_delta_across_units(void **state)
 	assert_false(m.job[1].delta[KSCEN_DELTA_PREVIOUS].present);
 	/* x=2 is in ms as its baseline is, not as its previous job is */
 	assert_true(m.job[2].delta[KSCEN_DELTA_BASELINE].present);
-	assert_float_equal(m.job[2].delta[KSCEN_DELTA_BASELINE].c.rel, 1, 1e-9);
+	assert_num_equal(m.job[2].delta[KSCEN_DELTA_BASELINE].c.rel, 1, 1e-9);
 	assert_false(m.job[2].delta[KSCEN_DELTA_PREVIOUS].present);
 	kscen_report_model_free(&m);
 	kscen_run_free(r);
@@ -527,11 +528,11 @@ void test_report_model_delta_needs_a_baseline_number(void **state)
 
 	d = m.job[0].delta;
 	assert_true(d[KSCEN_DELTA_BASELINE].present);
-	assert_float_equal(d[KSCEN_DELTA_BASELINE].c.rel, 0.2, 1e-9);
+	assert_num_equal(d[KSCEN_DELTA_BASELINE].c.rel, 0.2, 1e-9);
 	assert_true(d[KSCEN_DELTA_BASELINE].q > 0 && d[KSCEN_DELTA_BASELINE].q < 0.05);
 	assert_true(d[KSCEN_DELTA_PREVIOUS].present);
 	assert_false(isnan(d[KSCEN_DELTA_PREVIOUS].q));	/* NaN == anything to cmocka */
-	assert_float_equal(d[KSCEN_DELTA_PREVIOUS].q, d[KSCEN_DELTA_BASELINE].q, 0);
+	assert_num_equal(d[KSCEN_DELTA_PREVIOUS].q, d[KSCEN_DELTA_BASELINE].q, 0);
 
 	d = m.job[3].delta;
 	assert_false(d[KSCEN_DELTA_BASELINE].present);
@@ -539,7 +540,7 @@ void test_report_model_delta_needs_a_baseline_number(void **state)
 
 	d = m.job[5].delta;
 	assert_true(d[KSCEN_DELTA_BASELINE].present);
-	assert_float_equal(d[KSCEN_DELTA_BASELINE].c.old, 0, 0);
+	assert_num_equal(d[KSCEN_DELTA_BASELINE].c.old, 0, 0);
 	assert_true(isnan(d[KSCEN_DELTA_BASELINE].c.rel));
 	assert_true(isnan(d[KSCEN_DELTA_BASELINE].q));
 	assert_int_equal(d[KSCEN_DELTA_BASELINE].c.verdict, KSCEN_SAME);
