@@ -182,8 +182,8 @@ static double mid(const double *s, size_t n)
 double kscen_mann_whitney_p(const double *x, unsigned nx, const double *y,
 			    unsigned ny)
 {
-	struct rv *r = kscen_xmalloc((nx + ny + 1) * sizeof(*r));
-	double *ranks = kscen_xmalloc((nx + ny + 1) * sizeof(double));
+	struct rv *r = kscen_xmalloc((nx + ny) * sizeof(*r));
+	double *ranks = kscen_xmalloc((nx + ny) * sizeof(double));
 	double ties, r1 = 0, u, mu, var, N = nx + ny, p, *cnt;
 	unsigned i;
 
@@ -217,8 +217,8 @@ double kscen_mann_whitney_p(const double *x, unsigned nx, const double *y,
 
 double kscen_signed_rank_p(const double *d, unsigned n)
 {
-	struct rv *r = kscen_xmalloc((n + 1) * sizeof(*r));
-	double *ranks = kscen_xmalloc((n + 1) * sizeof(double));
+	struct rv *r = kscen_xmalloc(n * sizeof(*r));
+	double *ranks = kscen_xmalloc(n * sizeof(double));
 	double ties, w = 0, mu, var, p, *cnt;
 	unsigned i, m = 0;
 
@@ -270,8 +270,8 @@ static unsigned thin(const double *s, unsigned n, double *out)
 static double *pairwise(const double *x, unsigned nx, const double *y,
 			unsigned ny, unsigned *m, unsigned *n)
 {
-	double *a = kscen_xmalloc((nx + 1) * sizeof(double));
-	double *b = kscen_xmalloc((ny + 1) * sizeof(double));
+	double *a = kscen_xmalloc(nx * sizeof(double));
+	double *b = kscen_xmalloc(ny * sizeof(double));
 	double *d;
 
 	memcpy(a, x, nx * sizeof(double));
@@ -280,7 +280,7 @@ static double *pairwise(const double *x, unsigned nx, const double *y,
 	kscen_sort(b, ny);
 	*m = thin(a, nx, a);
 	*n = thin(b, ny, b);
-	d = kscen_xmalloc(((size_t)*m * *n + 1) * sizeof(double));
+	d = kscen_xmalloc((size_t)*m * *n * sizeof(double));
 	for (unsigned i = 0; i < *m; i++)
 		for (unsigned j = 0; j < *n; j++)
 			d[(size_t)i * *n + j] = b[j] - a[i];
@@ -330,7 +330,7 @@ static bool walsh_ci(const double *dd, unsigned n, double *lo, double *hi,
 
 	if (n > MAX_SIDE)
 		return false;
-	w = kscen_xmalloc((M + 1) * sizeof(double));
+	w = kscen_xmalloc(M * sizeof(double));
 	for (i = 0; i < n; i++)
 		for (j = i; j < n; j++)
 			w[o++] = dd[i] / 2 + dd[j] / 2;
@@ -386,7 +386,7 @@ static bool all_positive(const struct kscen_metric *m)
 
 static double *transform(const struct kscen_metric *m, bool logs)
 {
-	double *t = kscen_xmalloc((m->nr_samples + 1) * sizeof(double));
+	double *t = kscen_xmalloc(m->nr_samples * sizeof(double));
 	unsigned i;
 
 	for (i = 0; i < m->nr_samples; i++)

@@ -31,7 +31,7 @@ void kscen_sort(double *x, unsigned n)
 
 static double *sorted_copy(const double *x, unsigned n)
 {
-	double *s = kscen_xmalloc((n + 1) * sizeof(*s));
+	double *s = kscen_xmalloc(n * sizeof(*s));
 
 	memcpy(s, x, n * sizeof(*s));
 	kscen_sort(s, n);
