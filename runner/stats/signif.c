@@ -159,7 +159,8 @@ static unsigned exact_rank(const double *cnt, unsigned max, struct ci_info *ci)
 		cdf += cnt[k];
 	}
 	ci->level = 100 * (1 - 2 * cdf / tot);
-	ci->p_min = fmin(1, 2 * cnt[0] / tot);
+	/* one ordering of the tot has the whole sample on one side */
+	ci->p_min = fmin(1, 2 / tot);
 	return k;
 }
 
@@ -250,19 +251,18 @@ double kscen_signed_rank_p(const double *d, unsigned n)
 }
 
 /*
- * At most MAX_SIDE evenly spaced order statistics of sorted @s: the
- * pairwise intervals are quadratic, and -r 100000 must not take hours.
+ * Thin sorted @s to at most MAX_SIDE evenly spaced order statistics, in
+ * place (the i-th taken is at i or after it): the pairwise intervals are
+ * quadratic, and -r 100000 must not take hours.
  */
-static unsigned thin(const double *s, unsigned n, double *out)
+static unsigned thin(double *s, unsigned n)
 {
 	unsigned i;
 
-	if (n <= MAX_SIDE) {
-		memcpy(out, s, n * sizeof(*s));
+	if (n <= MAX_SIDE)
 		return n;
-	}
 	for (i = 0; i < MAX_SIDE; i++)
-		out[i] = s[(size_t)i * (n - 1) / (MAX_SIDE - 1)];
+		s[i] = s[(size_t)i * (n - 1) / (MAX_SIDE - 1)];
 	return MAX_SIDE;
 }
 
@@ -278,8 +278,8 @@ static double *pairwise(const double *x, unsigned nx, const double *y,
 	memcpy(b, y, ny * sizeof(double));
 	kscen_sort(a, nx);
 	kscen_sort(b, ny);
-	*m = thin(a, nx, a);
-	*n = thin(b, ny, b);
+	*m = thin(a, nx);
+	*n = thin(b, ny);
 	d = kscen_xmalloc((size_t)*m * *n * sizeof(double));
 	for (unsigned i = 0; i < *m; i++)
 		for (unsigned j = 0; j < *n; j++)
@@ -366,9 +366,11 @@ static double correlation(const double *x, const double *y, unsigned n)
 		my += y[i] / n;
 	}
 	for (i = 0; i < n; i++) {
-		sxy += (x[i] - mx) * (y[i] - my);
-		sxx += (x[i] - mx) * (x[i] - mx);
-		syy += (y[i] - my) * (y[i] - my);
+		double dx = x[i] - mx, dy = y[i] - my;
+
+		sxy += dx * dy;
+		sxx += dx * dx;
+		syy += dy * dy;
 	}
 	return sxx > 0 && syy > 0 ? sxy / sqrt(sxx * syy) : 0;
 }
@@ -425,8 +427,8 @@ bool kscen_change_compute(const struct kscen_metric *old,
 		c->n_old = c->n_new = np;
 	c->old = kscen_median(old->samples, c->n_old);
 	c->new_ = kscen_median(new_->samples, c->n_new);
-	c->rel = c->old != 0 ? (c->new_ - c->old) / fabs(c->old) : NAN;
-	c->lo = c->hi = c->p = c->level = NAN;
+	/* no relative change from a zero or infinite old median */
+	c->rel = c->lo = c->hi = c->p = c->level = NAN;
 	c->p_min = c->size = NAN;
 	if (c->old == 0 || !isfinite(c->old))
 		return true;
@@ -448,8 +450,7 @@ bool kscen_change_compute(const struct kscen_metric *old,
 		pok = walsh_ci(d, np, &plo, &phi, &pci);
 		if (pok) {
 			p = kscen_signed_rank_p(d, np);
-			c->paired = true;
-			c->n_old = c->n_new = np;
+			c->paired = true;	/* n_old, n_new: np already */
 			c->p = p;
 			lo = plo;
 			hi = phi;

@@ -390,6 +390,149 @@ void test_stats_large_samples_normal_approximation(void **state)
 	free(my.samples);
 }
 
+/*
+ * The edges of kscen_change_compute() and its tests, by value. References:
+ * math.comb for complete separations; the U counts by the recurrence
+ * f(u; m, n) = f(u - n; m - 1, n) + f(u; m, n - 1) and the W+ counts by
+ * subset sums, in python3 (not kscen's table), for the levels; math.erfc
+ * for the normal approximation's p_min.
+ */
+void test_stats_change_edges_by_value(void **state)
+{
+	static double a[60], b[60], one[1] = { 1 }, forty[39];
+	static const double five[] = { 5, 5, 5 }, zeros[] = { 0, 0, 0, 0, 0 };
+	static const double d7[] = { 0, 1, 2, 3, 4, 5, 6 };
+	static const double d6[] = { 1, 1, 2, -3, 4, 5 };
+	/* a zero makes them raw units (no log): the old median is 10.5 */
+	static const double raw_old[] = { 0, 8, 9, 10, 11, 12, 13, 14 };
+	static const double raw_new[] = { 11, 12, 13, 14, 15, 16, 17, 18 };
+	/* the zero in the new job alone: raw units still, old median 11.5 */
+	static const double raw_old2[] = { 8, 9, 10, 11, 12, 13, 14, 15 };
+	static const double raw_new2[] = { 0, 12, 13, 14, 15, 16, 17, 18 };
+	/* the 6 rounds' correlation of logs is 0.696, 0.334 without round 0 */
+	static const double px[] = { 90, 100, 100, 103, 102, 105 };
+	static const double py[] = { 92, 96, 110, 108, 105, 102 };
+	/* raw units; 64 differences: 21 x 5, 35 x 10, then 105..110 */
+	static const double g_old[] = { 0, 100, 100, 100, 100, 100, 100, 100 };
+	static const double g_up[] = { 105, 105, 105, 110, 110, 110, 110, 110 };
+	static const double g_down[] = { 90, 90, 90, 90, 90, 95, 95, 95 };
+	struct kscen_metric mo, mn;
+	struct kscen_change c;
+	unsigned i;
+
+	for (i = 0; i < 60; i++) {
+		a[i] = 100 + i;
+		b[i] = 1000 + i;
+	}
+	/* nothing to compare on one side: no p */
+	assert_true(isnan(kscen_mann_whitney_p(a, 0, b, 3)));
+	assert_true(isnan(kscen_mann_whitney_p(a, 3, b, 0)));
+	/* every sample tied: no variance, p 1 (not 0/0) */
+	assert_true(kscen_mann_whitney_p(five, 3, five, 3) == 1);
+	/* 25 + 25, exact (50 samples is the exact limit): 2 / C(50, 25) */
+	assert_true(near(kscen_mann_whitney_p(a, 25, b, 25) * 1e14,
+			 1.5821457204897235, 1e-12));
+	/* 50 pairs all up, exact: 2 / 2^50; a zero difference is dropped and
+	 * 6 of 7 go to the normal approximation: W+ 21, p 0.036031686218233716 */
+	assert_true(kscen_signed_rank_p(b, 50) == 2 / pow(2, 50));
+	assert_true(near(kscen_signed_rank_p(d7, 7), 0.036031686218233716, 1e-12));
+	/* ties: W+ 17, variance 6 * 7 * 13 / 24 - (2^3 - 2) / 48 (R's) */
+	assert_true(near(kscen_signed_rank_p(d6, 6), 0.20716044891146085, 1e-12));
+
+	/* an old median of 0: no relative change, nothing else either */
+	metric(&mo, zeros, 5, KSCEN_LOWER);
+	metric(&mn, a, 5, KSCEN_LOWER);
+	assert_true(kscen_change_compute(&mo, &mn, false, &c));
+	assert_true(c.old == 0 && c.new_ == 102 && c.verdict == KSCEN_SAME);
+	assert_true(isnan(c.rel) && isnan(c.lo) && isnan(c.hi) && isnan(c.p));
+	assert_true(isnan(c.level) && isnan(c.p_min) && isnan(c.size));
+	free(mo.samples);
+	free(mn.samples);
+
+	/* 25 + 25: the exact interval, rank 212, covers 95.0575% */
+	metric(&mo, a, 25, KSCEN_LOWER);
+	metric(&mn, b, 25, KSCEN_LOWER);
+	assert_true(kscen_change_compute(&mo, &mn, false, &c));
+	assert_true(near(c.level, 95.05749267748777, 1e-9));
+	assert_true(near(c.p_min * 1e14, 1.5821457204897235, 1e-12));
+	free(mn.samples);
+	/* 25 + 26: the normal one says 95 and p_min erfc(324.5 / sd / sqrt 2) */
+	metric(&mn, b, 26, KSCEN_LOWER);
+	assert_true(kscen_change_compute(&mo, &mn, false, &c));
+	assert_true(c.level == 95);
+	assert_true(near(c.p_min * 1e10, 9.697974076284181, 1e-6));
+	free(mo.samples);
+	free(mn.samples);
+	/* 50 rounds paired, exact: Walsh rank 435, 95.0554% */
+	for (i = 0; i < 50; i++)
+		b[i] = a[i] * (1.1 + 0.001 * i);
+	metric(&mo, a, 50, KSCEN_LOWER);
+	metric(&mn, b, 50, KSCEN_LOWER);
+	assert_true(kscen_change_compute(&mo, &mn, true, &c));
+	assert_true(c.paired && near(c.level, 95.05535931993983, 1e-9));
+	free(mo.samples);
+	free(mn.samples);
+
+	/* raw units: the shift over |old median|, [1, 8] / 10.5, 4 / 10.5 */
+	metric(&mo, raw_old, 8, KSCEN_LOWER);
+	metric(&mn, raw_new, 8, KSCEN_LOWER);
+	assert_true(kscen_change_compute(&mo, &mn, false, &c));
+	assert_true(near(c.rel, 4 / 10.5, 1e-15) && near(c.lo, 1 / 10.5, 1e-15) &&
+		    near(c.hi, 8 / 10.5, 1e-15));
+	free(mo.samples);
+	free(mn.samples);
+	metric(&mo, raw_old2, 8, KSCEN_LOWER);
+	metric(&mn, raw_new2, 8, KSCEN_LOWER);
+	assert_true(kscen_change_compute(&mo, &mn, false, &c));
+	assert_true(near(c.rel, 3 / 11.5, 1e-15) && near(c.lo, -1 / 11.5, 1e-15) &&
+		    near(c.hi, 6 / 11.5, 1e-15));
+	free(mo.samples);
+	free(mn.samples);
+
+	/*
+	 * 1 + 39: p is exactly 0.05 (2 of the 40 orderings), which is not
+	 * below it; the interval's rank 1 covers exactly 95% (P(U = 0) is
+	 * 2.5%, not above 2.5%).
+	 */
+	for (i = 0; i < 39; i++)
+		forty[i] = 2 + i;
+	metric(&mo, one, 1, KSCEN_LOWER);
+	metric(&mn, forty, 39, KSCEN_LOWER);
+	assert_true(kscen_change_compute(&mo, &mn, false, &c));
+	assert_true(c.p == 0.05 && c.ci_valid && c.level == 95);
+	assert_true(c.lo == 1 && c.verdict == KSCEN_SAME);
+	free(mo.samples);
+	free(mn.samples);
+
+	/* round 0 is what correlates these rounds: they pair */
+	metric(&mo, px, 6, KSCEN_LOWER);
+	metric(&mn, py, 6, KSCEN_LOWER);
+	assert_true(kscen_change_compute(&mo, &mn, true, &c));
+	assert_true(c.paired && !strcmp(kscen_change_test(&c), "Wilcoxon signed-rank"));
+	free(mo.samples);
+	free(mn.samples);
+
+	/*
+	 * The gate at exactly its edge: +10% with the interval's low end at
+	 * exactly +5% (d(14) = 5, over 100) does not trip --gate 5; nor does
+	 * -10% with its high end at exactly -5% when higher is better.
+	 */
+	metric(&mo, g_old, 8, KSCEN_LOWER);
+	metric(&mn, g_up, 8, KSCEN_LOWER);
+	assert_true(kscen_change_compute(&mo, &mn, false, &c));
+	assert_true(c.verdict == KSCEN_WORSE && c.lo == 0.05 && c.rel == 0.1);
+	assert_true(!kscen_change_beyond(&c, KSCEN_LOWER, 5));
+	assert_true(kscen_change_beyond(&c, KSCEN_LOWER, 4.99));
+	free(mn.samples);
+	metric(&mn, g_down, 8, KSCEN_HIGHER);
+	assert_true(kscen_change_compute(&mo, &mn, false, &c));
+	assert_true(c.verdict == KSCEN_WORSE && c.hi == -0.05 && c.rel == -0.1);
+	assert_true(!kscen_change_beyond(&c, KSCEN_HIGHER, 5));
+	assert_true(kscen_change_beyond(&c, KSCEN_HIGHER, 4.99));
+	free(mo.samples);
+	free(mn.samples);
+}
+
 /* A change never reads "+0": a delta that rounds to 0 gets the digits it needs. */
 void test_report_delta_never_rounds_to_zero(void **state)
 {
