@@ -533,6 +533,57 @@ void test_stats_change_edges_by_value(void **state)
 	free(mn.samples);
 }
 
+/* kscen_summarize() and kscen_sort() at their edges, by value. */
+void test_stats_summary_edges_by_value(void **state)
+{
+	static const double fences[] = { 1, 2, 3, 100 };
+	static const double two4[] = { 10, 10.1, 50, 50.1 };
+	static const double high[] = { 100, 100.1, 100.2, 100.3, 200, 200.1,
+				       200.2, 200.3 };
+	static const double wide_low[] = { -5, 10, 10.1, 10.2, 50, 50.1, 50.2,
+					   50.3 };
+	static const double gap3[] = { 0, 1, 4, 5 };
+	static const double gap10[] = { 9.5, 9.5, 10.5, 10.5 };
+	static const double zero_mid[] = { -1, 0, 1 };
+	double nan4[] = { NAN, 1, NAN, 0 };
+	struct kscen_summary s;
+
+	/* NaNs sort last, whatever their place */
+	kscen_sort(nan4, 4);
+	assert_true(nan4[0] == 0 && nan4[1] == 1 && isnan(nan4[2]) && isnan(nan4[3]));
+
+	/* no samples: every number NaN, the interval too */
+	kscen_summarize(NULL, 0, &s);
+	assert_true(isnan(s.median) && isnan(s.ci_lo) && isnan(s.ci_hi));
+
+	/*
+	 * 4 samples: q1 = 1.75 and q3 = 27.25 (type 7), the upper fence
+	 * 65.5: 100 is the one outlier
+	 */
+	kscen_summarize(fences, 4, &s);
+	assert_int_equal(s.outliers, 1);
+	assert_true(!s.bimodal);
+	/* the gap test from 4 samples: 39.9 apart, each side 0.1 wide */
+	kscen_summarize(two4, 4, &s);
+	assert_true(s.bimodal);
+	/* two tight clusters: gap 99.7, spread 0.3 */
+	kscen_summarize(high, 8, &s);
+	assert_true(s.bimodal);
+	/* the low side is 15.2 wide (from -5): 39.8 is not three times that */
+	kscen_summarize(wide_low, 8, &s);
+	assert_true(!s.bimodal);
+	/* a gap of exactly 3 spreads, and one of exactly 10% of the median */
+	kscen_summarize(gap3, 4, &s);
+	assert_true(!s.bimodal);
+	kscen_summarize(gap10, 4, &s);
+	assert_true(!s.bimodal);
+
+	/* a median of 0 has no relative half-width, even with an interval */
+	kscen_summarize(zero_mid, 3, &s);
+	assert_true(s.ci_lo == -1 && s.ci_hi == 1);
+	assert_true(isnan(kscen_ci_halfwidth(&s)));
+}
+
 /* A change never reads "+0": a delta that rounds to 0 gets the digits it needs. */
 void test_report_delta_never_rounds_to_zero(void **state)
 {

@@ -42,6 +42,7 @@
 	X(test_stats_simulated_false_positive_and_detection_rates) \
 	X(test_stats_large_samples_normal_approximation) \
 	X(test_stats_change_edges_by_value)		\
+	X(test_stats_summary_edges_by_value)		\
 	X(test_closest_suggests_only_near_names)	\
 	X(test_result_roundtrip_is_bit_exact)		\
 	X(test_result_save_never_overwrites)		\
