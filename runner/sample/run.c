@@ -277,7 +277,7 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 		index[nr] = i;
 		map[i] = nr++;
 	}
-	run->jobs = kscen_xcalloc(nr + 1, sizeof(*run->jobs));
+	run->jobs = kscen_xcalloc(nr, sizeof(*run->jobs));
 	run->nr_jobs = nr;
 	for (unsigned k = 0; k < nr; k++) {
 		const struct kscen_job *job = &jobs->job[index[k]];

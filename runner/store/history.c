@@ -182,7 +182,7 @@ static void refs_init(struct kscen_refs *r, const struct kscen_run *run)
 	memset(r, 0, sizeof(*r));
 	r->asked = true;
 	r->nr = run->nr_jobs;
-	r->ref = kscen_xcalloc(run->nr_jobs + 1, sizeof(*r->ref));
+	r->ref = kscen_xcalloc(run->nr_jobs, sizeof(*r->ref));
 }
 
 static void set_ref(struct kscen_refs *r, unsigned i, const struct kscen_run *ref,

@@ -402,9 +402,9 @@ int kscen_merge(const char *out_path, char **args, unsigned nargs,
 			nj += r->nr_jobs;
 		}
 		merge_system(&m->system, in, nr);
-		m->shards = kscen_xcalloc(nr + 1, sizeof(*m->shards));
+		m->shards = kscen_xcalloc(nr, sizeof(*m->shards));
 		m->nr_shards = nr;
-		m->jobs = kscen_xcalloc(nj + 1, sizeof(*m->jobs));
+		m->jobs = kscen_xcalloc(nj, sizeof(*m->jobs));
 		for (i = 0; i < nr; i++) {
 			struct kscen_run *r = in[i].run;
 			struct kscen_shard_rec *sh = &m->shards[i];
