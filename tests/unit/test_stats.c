@@ -427,6 +427,11 @@ void test_stats_change_edges_by_value(void **state)
 	/* nothing to compare on one side: no p */
 	assert_true(isnan(kscen_mann_whitney_p(a, 0, b, 3)));
 	assert_true(isnan(kscen_mann_whitney_p(a, 3, b, 0)));
+	/* the smallest exact ones, by enumerating the orderings: 1 + 1 has
+	 * 2 (p 1), 2 + 1 and 1 + 2 have 3 (separated: p 2/3) */
+	assert_true(kscen_mann_whitney_p(a, 1, b, 1) == 1);
+	assert_true(near(kscen_mann_whitney_p(a, 2, b, 1), 2.0 / 3, 1e-15));
+	assert_true(near(kscen_mann_whitney_p(a, 1, b, 2), 2.0 / 3, 1e-15));
 	/* every sample tied: no variance, p 1 (not 0/0) */
 	assert_true(kscen_mann_whitney_p(five, 3, five, 3) == 1);
 	/* 25 + 25, exact (50 samples is the exact limit): 2 / C(50, 25) */
