@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <stdio.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -335,6 +336,18 @@ void test_report_numbers_scaled_and_rounded(void **state)
  * takes every pair (and Walsh average) by brute force, with
  * statistics.NormalDist.
  */
+/*
+ * @n rounds whose noise both jobs share: the new job is 0.2% slower, and
+ * 1% of noise of its own, each round (docs/testing.md's script).
+ */
+static void rounds(double *base, double *new_, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		base[i] = 100 * (1 + 0.05 * sin(i));
+		new_[i] = base[i] * (1.002 + 0.01 * cos(3 * i));
+	}
+}
+
 void test_stats_large_samples_normal_approximation(void **state)
 {
 	static double x[2100], y[2100], base[60], new_[60];
@@ -360,10 +373,7 @@ void test_stats_large_samples_normal_approximation(void **state)
 	free(my.samples);
 
 	/* 60 rounds, paired: Walsh averages' rank 649 of 1830 */
-	for (i = 0; i < 60; i++) {
-		base[i] = 100 * (1 + 0.05 * sin(i));
-		new_[i] = base[i] * (1.002 + 0.01 * cos(3 * i));
-	}
+	rounds(base, new_, 60);
 	metric(&mb, base, 60, KSCEN_LOWER);
 	metric(&mn, new_, 60, KSCEN_LOWER);
 	assert_true(kscen_change_compute(&mb, &mn, true, &c));
@@ -538,6 +548,90 @@ void test_stats_change_edges_by_value(void **state)
 	free(mn.samples);
 }
 
+/*
+ * The interval's and the gate's boundaries, by value. References in
+ * python3's standard library: the Moses rank k = 6 of 6 + 6 (95.887%) by
+ * enumerating all 924 orderings with itertools.combinations; p by the
+ * tie-corrected normal approximation (u = 33 or 3, 7 tied at 10:
+ * 0.009621719585759081); the 2000 and 2001 rounds with the brute-force
+ * script of docs/testing.md ("Where the large-sample references come
+ * from"), walsh() on the first 2000 log ratios, mw() and moses() on all.
+ */
+/* kscen_change_compute() of @x and @y, lower better, its metrics freed */
+static bool change(const double *x, unsigned nx, const double *y, unsigned ny,
+		   bool paired_ok, struct kscen_change *c)
+{
+	struct kscen_metric mo, mn;
+	bool ok;
+
+	metric(&mo, x, nx, KSCEN_LOWER);
+	metric(&mn, y, ny, KSCEN_LOWER);
+	ok = kscen_change_compute(&mo, &mn, paired_ok, c);
+	free(mo.samples);
+	free(mn.samples);
+	return ok;
+}
+
+void test_stats_change_bounds_by_value(void **state)
+{
+	static const double ten[] = { 10, 10, 10, 10, 10, 10 };
+	static const double down[] = { 5, 6, 7, 8, 9, 10 };
+	static const double up[] = { 10, 11, 12, 13, 14, 15 };
+	/* raw units (a 0 in the new job); deviations (1, -1, 0...) and
+	 * (1, 0, -1, 0...), means exact in eighths: r = 1 / sqrt(2 * 2) */
+	static const double rx[] = { 11, 9, 10, 10, 10, 10, 10, 10 };
+	static const double ry[] = { 1, 0, -1, 0, 0, 0, 0, 0 };
+	static double base[2001], new_[2001];
+	struct kscen_change c;
+
+	/*
+	 * p 0.0096, but the interval's high end is exactly 0 (the six
+	 * differences 10 - 10 are the six largest): it holds "no change",
+	 * so nothing is significant.
+	 */
+	assert_true(change(ten, 6, down, 6, false, &c));
+	assert_true(near(c.p, 0.009621719585759081, 1e-12));
+	assert_true(c.ci_valid && near(c.level, 95.88744588744589, 1e-9));
+	assert_true(c.hi == 0 && near(c.lo, -0.5, 1e-15));
+	assert_true(near(c.rel, -0.251668522645212, 1e-12));
+	assert_true(c.verdict == KSCEN_SAME);
+	/* the same with its low end exactly at 0 */
+	assert_true(change(ten, 6, up, 6, false, &c));
+	assert_true(near(c.p, 0.009621719585759081, 1e-12));
+	assert_true(c.lo == 0 && near(c.hi, 0.5, 1e-15));
+	assert_true(c.verdict == KSCEN_SAME);
+
+	/* a correlation of exactly 0.5 is not over 0.5: the rounds do not pair */
+	assert_true(change(rx, 8, ry, 8, true, &c));
+	assert_true(!c.paired && !strcmp(kscen_change_test(&c), "Mann-Whitney U"));
+
+	/*
+	 * 2000 rounds (r 0.98) pair: Walsh rank 949875 of 2001000; 2001 are
+	 * past the Walsh averages' limit, so the unpaired test (each side
+	 * thinned to 2000, rank 1928423) says it, p 0.0757: not significant.
+	 */
+	rounds(base, new_, 2001);
+	assert_true(change(base, 2000, new_, 2000, true, &c));
+	assert_true(c.paired && c.n_new == 2000 && c.verdict == KSCEN_WORSE);
+	assert_true(c.p < 1e-12);
+	assert_true(near(c.lo, 0.001773400312341291, 1e-12));
+	assert_true(near(c.hi, 0.0021670347914122716, 1e-12));
+	assert_true(near(c.rel, 0.0019591201259210205, 1e-12));
+	assert_true(change(base, 2001, new_, 2001, true, &c));
+	assert_true(!c.paired && c.n_new == 2001 && c.verdict == KSCEN_SAME);
+	assert_true(near(c.p, 0.07568378299261647, 1e-9));
+	assert_true(near(c.lo, -0.00020286635699096184, 1e-12));
+	assert_true(near(c.hi, 0.004123144825757215, 1e-12));
+	assert_true(near(c.rel, 0.0019495011094819148, 1e-12));
+
+	/* only a worse verdict trips the gate, whatever the interval says */
+	c = (struct kscen_change){ .verdict = KSCEN_SAME, .ci_valid = true,
+				   .rel = -0.2, .lo = -0.3, .hi = -0.1 };
+	assert_true(!kscen_change_beyond(&c, KSCEN_HIGHER, 5));
+	c.verdict = KSCEN_WORSE;
+	assert_true(kscen_change_beyond(&c, KSCEN_HIGHER, 5));
+}
+
 /* kscen_summarize() and kscen_sort() at their edges, by value. */
 void test_stats_summary_edges_by_value(void **state)
 {
@@ -550,6 +644,7 @@ void test_stats_summary_edges_by_value(void **state)
 	static const double gap3[] = { 0, 1, 4, 5 };
 	static const double gap10[] = { 9.5, 9.5, 10.5, 10.5 };
 	static const double zero_mid[] = { -1, 0, 1 };
+	static const double huge_low[] = { 1, -DBL_MAX };
 	double nan4[] = { NAN, 1, NAN, 0 };
 	struct kscen_summary s;
 
@@ -582,6 +677,16 @@ void test_stats_summary_edges_by_value(void **state)
 	assert_true(!s.bimodal);
 	kscen_summarize(gap10, 4, &s);
 	assert_true(!s.bimodal);
+
+	/*
+	 * The squares overflow and are scaled by the largest magnitude, here
+	 * the low one: mean -DBL_MAX / 2, deviations -0.5 and 0.5 of DBL_MAX,
+	 * sd DBL_MAX * sqrt(0.5) (python3: 1.2711610061536462e+308), cv sqrt 2.
+	 */
+	kscen_summarize(huge_low, 2, &s);
+	assert_true(s.mean == -DBL_MAX / 2);
+	assert_true(s.stddev == 1.2711610061536462e+308);
+	assert_true(s.cv == 1.4142135623730951);
 
 	/* a median of 0 has no relative half-width, even with an interval */
 	kscen_summarize(zero_mid, 3, &s);

@@ -43,6 +43,7 @@
 	X(test_stats_large_samples_normal_approximation) \
 	X(test_stats_change_edges_by_value)		\
 	X(test_stats_summary_edges_by_value)		\
+	X(test_stats_change_bounds_by_value)		\
 	X(test_closest_suggests_only_near_names)	\
 	X(test_result_roundtrip_is_bit_exact)		\
 	X(test_result_save_never_overwrites)		\
