@@ -638,3 +638,75 @@ void test_report_text_other_reference_named_with_its_date(void **state)
 	kscen_run_free(l44);
 	kscen_run_free(r);
 }
+
+/* Move @r's last job out (to be freed with its own run). */
+static void drop_last_job(struct kscen_run *r)
+{
+	struct kscen_run *gone = kscen_xcalloc(1, sizeof(*gone));
+
+	gone->jobs = kscen_xcalloc(1, sizeof(*gone->jobs));
+	gone->jobs[0] = r->jobs[--r->nr_jobs];
+	gone->nr_jobs = 1;
+	kscen_run_free(gone);
+}
+
+/*
+ * A compare whose runs differ: the new one lacks a job (its table still
+ * shows the old run's), its kernel command line changed (said without a
+ * run's name between two runs); of three runs with too few samples, the
+ * markdown says why every change is ~, as the mail does.
+ */
+void test_mail_compare_runs_that_differ(void **state)
+{
+	struct kscen_run *runs[3];
+	char *t;
+
+	(void)state;
+	three_runs(runs);
+	drop_last_job(runs[1]);
+	runs[0]->system.cmdline = kscen_xstrdup("quiet");
+	runs[1]->system.cmdline = kscen_xstrdup("quiet nosmt");
+	t = compared(runs, 2, KSCEN_FMT_MAIL);
+	assert_mail_width(t);
+	assert_lines(t, "new: 2026-12-03T08:00Z, kernel\n"
+		     "  changed cmdline: +nosmt\n"
+		     "\n"
+		     "a (exec): usecs (lat), lower is better, n=6, 96.9% CI\n");
+	assert_lines(t, "  geomean  100      105       +4.9%\n"
+		     "\n"
+		     "b (exec): ms (lat), lower is better, n=6, 96.9% CI\n"
+		     "  x=0 y=1\n"
+		     "       old  new  change\n"
+		     "  2.00 ±2%    -\n");
+	assert_lines(t, "only in old: b/x=0\n"
+		     "not compared: a/x=2: did not run in both\n"
+		     "2 jobs compared, 1 only in old, 1 not compared\n");
+	free(t);
+	t = compared(runs, 2, KSCEN_FMT_MARKDOWN);
+	assert_lines(t, "    environment differs from the reference's:\n"
+		     "      cmdline: +nosmt\n");
+	assert_lines(t, "### b (`exec`): ms (lat), lower is better, n=6, 96.9% CI\n"
+		     "\n"
+		     "In every job: `x=0`, `y=1`\n"
+		     "\n"
+		     "| job | old | new | change |\n"
+		     "|---|---:|---:|---|\n"
+		     "| b/x=0 | 2.00 ±2% | - |  |\n");
+	free(t);
+	for (int k = 0; k < 3; k++)
+		kscen_run_free(runs[k]);
+
+	three_runs(runs);
+	for (unsigned k = 0; k < 3; k++)
+		keep_samples(runs[k], 3);
+	t = compared(runs, 3, KSCEN_FMT_MARKDOWN);
+	assert_lines(t, "| 1 | 100 ±1% | 110 ±1% | +10.0% cannot tell (no run-to-run "
+		     "estimate, 1 run) | 50.0 ±1% | -50.0% cannot tell (no run-to-run "
+		     "estimate, 1 run) |\n");
+	assert_lines(t, "Every change is ~: 3 samples a side are too few for a 95% CI "
+		     "of a change (it takes 4: -r 4 or more).  \n"
+		     "- not compared in B: a/x=2: did not run in both  \n");
+	free(t);
+	for (int k = 0; k < 3; k++)
+		kscen_run_free(runs[k]);
+}

@@ -20,6 +20,7 @@
 #include "expand/jobs.h"
 #include "store/history.h"
 #include "sample/runner.h"
+#include "lib/diag.h"
 #include "lib/util.h"
 #include "scenario/scenario_load.h"
 
@@ -363,6 +364,285 @@ static void test_run_stops_on_error_and_interrupt(void **state)
 	kscen_scenario_free(s);
 }
 
+/*
+ * What `kscen run` says on stderr while it runs, exactly as the command
+ * line prints it: TERM=dumb, so the plain line a round of a log, never the
+ * terminal's redrawn one (whose estimate depends on the clock).
+ */
+static char *said_text;
+static size_t said_len;
+static FILE *said;
+
+static void say_begin(void)
+{
+	setenv("TERM", "dumb", 1);
+	said = open_memstream(&said_text, &said_len);
+	assert_non_null(said);
+	kscen_diag_set_sink(kscen_diag_print, said);
+}
+
+/* What was said since say_begin(); the caller frees it. */
+static char *say_end(void)
+{
+	kscen_diag_set_sink(NULL, NULL);
+	fclose(said);
+	return said_text;
+}
+
+/* kscen_run_jobs() of @jobs with @o, and what it said */
+static char *run_said(const struct kscen_scenario *s, const struct kscen_jobs *jobs,
+		      const struct kscen_run_opts *o, int want)
+{
+	struct kscen_run *run = kscen_xcalloc(1, sizeof(*run));
+
+	say_begin();
+	assert_int_equal(kscen_run_jobs(s, jobs, o, run), want);
+	kscen_run_free(run);
+	return say_end();
+}
+
+/*
+ * The progress lines by value: warmup rounds counted on their own, then
+ * the rounds of the repeat (a max_repeat without --until-ci is not one);
+ * a skipped and a failed job said where they stop; with repeat: auto the
+ * rounds count to max_repeat and stop when no job wants more; after a
+ * runner error no further round; nothing at all with -q.
+ */
+static void test_run_progress_lines_by_value(void **state)
+{
+	struct script sc = { .err_at = -1, .intr_at = -1 };
+	struct kscen_run_opts o = { .repeat = 3, .warmup = 2, .max_repeat = 5,
+				    .sample = play, .sample_arg = &sc };
+	struct kscen_scenario *s;
+	struct kscen_jobs jobs;
+	char *text;
+
+	(void)state;
+	load_jobs(four_jobs, &s, &jobs);
+	text = run_said(s, &jobs, &o, 0);
+	assert_string_equal(text,
+		"kscen: warmup round 1/2\n"
+		"kscen: a/command=false: skipped: no slot\n"
+		"kscen: warmup round 2/2\n"
+		"kscen: round 1/3\n"
+		"kscen: round 2/3\n"
+		"kscen: a/command=yes: failed: boom\n"
+		"kscen: round 3/3\n");
+	free(text);
+
+	/* repeat: auto: counted to max_repeat; job 0 alone converges at 6 */
+	memset(&sc, 0, sizeof(sc));
+	sc.err_at = sc.intr_at = -1;
+	o = (struct kscen_run_opts){ .repeat = 6, .until_ci = 5, .max_repeat = 8,
+				     .filter = "a/command=true", .sample = play,
+				     .sample_arg = &sc };
+	text = run_said(s, &jobs, &o, 0);
+	assert_string_equal(text,
+		"kscen: round 1/8\nkscen: round 2/8\nkscen: round 3/8\n"
+		"kscen: round 4/8\nkscen: round 5/8\nkscen: round 6/8\n");
+	free(text);
+	assert_int_equal(sc.calls[0], 6);
+
+	/* the runner fails in round 3: no round after it */
+	memset(&sc, 0, sizeof(sc));
+	sc.err_at = 2;
+	sc.intr_at = -1;
+	o = (struct kscen_run_opts){ .repeat = 4, .sample = play, .sample_arg = &sc };
+	text = run_said(s, &jobs, &o, -EIO);
+	assert_string_equal(text,
+		"kscen: round 1/4\nkscen: round 2/4\nkscen: round 3/4\n");
+	free(text);
+
+	/* -q: nothing, not even the failed job */
+	memset(&sc, 0, sizeof(sc));
+	sc.err_at = sc.intr_at = -1;
+	o = (struct kscen_run_opts){ .repeat = 5, .warmup = 1, .quiet = true,
+				     .sample = play, .sample_arg = &sc };
+	text = run_said(s, &jobs, &o, 0);
+	assert_string_equal(text, "");
+	free(text);
+	kscen_jobs_free(&jobs);
+	kscen_scenario_free(s);
+}
+
+/*
+ * -v: no progress lines, a line a sample instead, numbered among all the
+ * rounds the run may take (warmup ones included).
+ */
+static void test_run_verbose_lines_by_value(void **state)
+{
+	struct script sc = { .err_at = -1, .intr_at = -1 };
+	struct kscen_run_opts o = { .repeat = 2, .warmup = 1, .filter = "a/command=[te]*",
+				    .sample = play, .sample_arg = &sc };
+	struct kscen_scenario *s;
+	struct kscen_jobs jobs;
+	char *text;
+
+	(void)state;
+	load_jobs(four_jobs, &s, &jobs);
+	kscen_verbose = 1;
+	text = run_said(s, &jobs, &o, 0);
+	kscen_verbose = 0;
+	assert_string_equal(text,
+		"kscen: warmup 1/3 a/command=true: 100 s\n"
+		"kscen: warmup 1/3 a/command=echo: 100 s\n"
+		"kscen: round 2/3 a/command=echo: 150 s\n"
+		"kscen: round 2/3 a/command=true: 100 s\n"
+		"kscen: round 3/3 a/command=true: 100 s\n"
+		"kscen: round 3/3 a/command=echo: 100 s\n");
+	free(text);
+	kscen_jobs_free(&jobs);
+	kscen_scenario_free(s);
+}
+
+/* Samples of job 0 by call: @v[call], disturbed (a throttled CPU) where @bad. */
+struct noisy {
+	double v[16];
+	bool bad[16];
+	unsigned calls;
+	long long spin_ns;	/* each sample takes at least this long */
+};
+
+static int noisy(void *arg, unsigned index, const struct kscen_job *job,
+		 long long timeout_ns, struct kscen_sample_out *out)
+{
+	struct noisy *n = arg;
+	unsigned c = n->calls++;
+	long long t0 = kscen_now_ns();
+
+	(void)index;
+	(void)job;
+	(void)timeout_ns;
+	while (kscen_now_ns() - t0 < n->spin_ns)
+		;
+	memset(out, 0, sizeof(*out));
+	out->nr = 1;
+	out->v[0] = n->v[c % ARRAY_SIZE(n->v)];
+	out->noise = (struct kscen_noise_raw){
+		.valid = true, .nr_cpus = 1, .clk_tck = 100, .ns = 1000000,
+		.busy = -1, .steal = -1, .total = -1, .own_us = -1, .intr = -1,
+		.softirq = -1, .vcsw = -1, .ivcsw = -1, .migrations = -1,
+		.throttle = n->bad[c % ARRAY_SIZE(n->bad)], .khz = -1,
+	};
+	return 0;
+}
+
+/*
+ * repeat: auto stops a job when its median's interval is within until_ci,
+ * that bound included: 50, 100 x 4, 150 has the interval 50..150 (rank 1
+ * of 6), +-50% of 100. A fixed repeat never says whether it converged
+ * (-1). A job alone, first in the run, still takes every sample it wants.
+ */
+static void test_run_auto_stops_at_its_bound(void **state)
+{
+	struct noisy n = { .v = { 50, 100, 100, 100, 100, 150, 100, 100 } };
+	struct script sc = { .err_at = -1, .intr_at = -1 };
+	struct kscen_run_opts o = { .repeat = 6, .until_ci = 50, .max_repeat = 8,
+				    .quiet = true, .filter = "a/command=true",
+				    .sample = noisy, .sample_arg = &n };
+	struct kscen_run *run = kscen_xcalloc(1, sizeof(*run));
+	struct kscen_scenario *s;
+	struct kscen_jobs jobs;
+
+	(void)state;
+	load_jobs(four_jobs, &s, &jobs);
+	assert_int_equal(kscen_run_jobs(s, &jobs, &o, run), 0);
+	assert_int_equal(run->jobs[0].metrics[0].nr_samples, 6);
+	assert_int_equal(run->jobs[0].converged, 1);
+	assert_true(run->jobs[0].metrics[0].sum.ci_lo == 50 &&
+		    run->jobs[0].metrics[0].sum.ci_hi == 150);
+	kscen_run_free(run);
+
+	/* just over the bound: on to max_repeat */
+	n.calls = 0;
+	o.until_ci = 49.9;
+	run = kscen_xcalloc(1, sizeof(*run));
+	assert_int_equal(kscen_run_jobs(s, &jobs, &o, run), 0);
+	assert_int_equal(run->jobs[0].metrics[0].nr_samples, 8);
+	kscen_run_free(run);
+
+	/* a fixed repeat of constant samples: converged is not asked */
+	o = (struct kscen_run_opts){ .repeat = 6, .max_repeat = 8, .quiet = true,
+				     .filter = "a/command=true", .sample = play,
+				     .sample_arg = &sc };
+	run = kscen_xcalloc(1, sizeof(*run));
+	assert_int_equal(kscen_run_jobs(s, &jobs, &o, run), 0);
+	assert_int_equal(run->jobs[0].metrics[0].nr_samples, 6);
+	assert_int_equal(run->jobs[0].converged, -1);
+	kscen_run_free(run);
+
+	/* the swinging job alone (first and only): all 8 of max_repeat */
+	memset(&sc, 0, sizeof(sc));
+	sc.err_at = sc.intr_at = -1;
+	o = (struct kscen_run_opts){ .repeat = 6, .until_ci = 5, .max_repeat = 8,
+				     .quiet = true, .filter = "a/command=echo",
+				     .sample = play, .sample_arg = &sc };
+	run = kscen_xcalloc(1, sizeof(*run));
+	assert_int_equal(kscen_run_jobs(s, &jobs, &o, run), 0);
+	assert_int_equal(run->jobs[0].metrics[0].nr_samples, 8);
+	assert_int_equal(run->jobs[0].converged, 0);
+	kscen_run_free(run);
+	kscen_jobs_free(&jobs);
+	kscen_scenario_free(s);
+}
+
+/*
+ * noise: retake: a disturbed sample is taken again in its round, at most
+ * three times (the fourth take is kept, disturbed or not); each take is
+ * recorded with its round (1-based, warmup not counted) and whether it
+ * was set aside. The job's seconds are the time its samples took.
+ */
+static void test_run_noise_retakes_by_value(void **state)
+{
+	/*
+	 * call 0 is the warmup; round 1: calls 1-4, round 2: 5-6, round 3:
+	 * 7, kept disturbed (4 retaken, as many as the repeat), round 4: 8
+	 */
+	struct noisy n = {
+		.v = { 1, 11, 12, 13, 14, 21, 22, 31, 41 },
+		.bad = { true, true, true, true, true, true, false, true, false },
+		.spin_ns = 1000000,
+	};
+	static const unsigned rounds[] = { 1, 1, 1, 1, 2, 2, 3, 4 };
+	static const bool dropped[] = { true, true, true, false, true, false, false, false };
+	struct kscen_run_opts o = { .repeat = 4, .warmup = 1, .quiet = true,
+				    .noise = KSCEN_NOISE_RETAKE, .filter = "a/command=true",
+				    .sample = noisy, .sample_arg = &n };
+	struct kscen_run *run = kscen_xcalloc(1, sizeof(*run));
+	const struct kscen_noise_rec *rec;
+	const struct kscen_metric *m;
+	struct kscen_scenario *s;
+	struct kscen_jobs jobs;
+	long long t0, wall;
+
+	(void)state;
+	load_jobs(four_jobs, &s, &jobs);
+	t0 = kscen_now_ns();
+	assert_int_equal(kscen_run_jobs(s, &jobs, &o, run), 0);
+	wall = kscen_now_ns() - t0;
+	assert_int_equal(n.calls, 9);
+	m = &run->jobs[0].metrics[0];
+	assert_int_equal(m->nr_samples, 4);
+	assert_true(m->samples[0] == 14 && m->samples[1] == 22 && m->samples[2] == 31 &&
+		    m->samples[3] == 41);
+	rec = run->jobs[0].noise;
+	assert_non_null(rec);
+	assert_string_equal(rec->policy, "retake");
+	assert_int_equal(rec->nr_samples, ARRAY_SIZE(rounds));
+	assert_int_equal(rec->disturbed, 6);
+	assert_int_equal(rec->dropped, 4);
+	for (unsigned i = 0; i < ARRAY_SIZE(rounds); i++) {
+		assert_int_equal(rec->samples[i].round, rounds[i]);
+		assert_int_equal(rec->samples[i].dropped, dropped[i]);
+		assert_true(rec->samples[i].value == n.v[i + 1]);
+	}
+	/* nine takes of at least 1 ms each, within the run's own time */
+	assert_true(run->jobs[0].seconds >= 9e-3 && run->jobs[0].seconds <= wall / 1e9);
+	kscen_run_free(run);
+	kscen_jobs_free(&jobs);
+	kscen_scenario_free(s);
+}
+
 int kscen_run_tests(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -373,6 +653,10 @@ int kscen_run_tests(void)
 		cmocka_unit_test(test_run_rounds_alternate_job_order),
 		cmocka_unit_test(test_run_rounds_auto_skip_and_fail),
 		cmocka_unit_test(test_run_stops_on_error_and_interrupt),
+		cmocka_unit_test(test_run_progress_lines_by_value),
+		cmocka_unit_test(test_run_verbose_lines_by_value),
+		cmocka_unit_test(test_run_auto_stops_at_its_bound),
+		cmocka_unit_test(test_run_noise_retakes_by_value),
 	};
 
 	return cmocka_run_group_tests_name("run", tests, NULL, NULL);
