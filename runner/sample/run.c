@@ -351,13 +351,11 @@ retake:
 			}
 			/* what the job costs a machine: shards balance by it */
 			r->seconds += secs;
-			if (ret == -EBADMSG) {
-				kscen_progress_clear(&pr);
-				kscen_error(NULL, "%s: does not match "
-					    "this run at round %u, job %s",
-					    kscen_journal_path(o->journal), round + 1, job->id);
-				break;
-			}
+			/*
+			 * The runner could not take it (a record the journal
+			 * cannot replay is cut there and taken anew, never an
+			 * error: journal_read.c)
+			 */
 			if (ret) {
 				job_stop(r, KSCEN_FAILED, strerror(-ret));
 				break;

@@ -187,6 +187,58 @@ else
 	skip resume_of_saved_run_saves_no_copy "no C compiler for the unlink() shim"
 fi
 
+# A journal that cannot be synced after its creation (a preloaded
+# fdatasync() failing with EIO on it from its second call): said once, the
+# run goes on and its result is saved.
+if command -v cc >/dev/null; then
+	cat >"$rel/syncj.c" <<'C'
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+int fdatasync(int fd)
+{
+	static int calls;
+	char l[64], p[4096];
+	ssize_t n;
+
+	snprintf(l, sizeof(l), "/proc/self/fd/%d", fd);
+	n = readlink(l, p, sizeof(p) - 1);
+	if (n > 8 && !memcmp(p + n - 8, ".journal", 8) && calls++) {
+		errno = EIO;
+		return -1;
+	}
+	return syscall(SYS_fdatasync, fd);
+}
+C
+	cc -shared -fPIC -o "$rel/syncj.so" "$rel/syncj.c"
+	# one job, 8 rounds of 0.3 s: the first sync is a second in
+	cat >"$rel/sync.yaml" <<'YAML'
+scenario: rel-sync
+repeat: 8
+jobs:
+  - name: s
+    workload: exec
+    params:
+      command: "sleep 0.3"
+YAML
+	LD_PRELOAD="$rel/syncj.so" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+		"$kscen" run -q -o "$rel/sres" --compare none "$rel/sync.yaml" >/dev/null 2>"$tmp/err"
+	rc=$?
+	if [ $rc = 0 ] && [ "$(grep -c 'journal' "$tmp/err")" = 1 ] &&
+	   grep -q "^kscen: journal $rel/sres/rel-sync/.*\.journal: Input/output error; the run goes on, but could not be resumed if cut short$" "$tmp/err" &&
+	   [ "$(ls "$rel"/sres/rel-sync/*.yaml | wc -l)" = 1 ] && ! ls "$rel"/sres/rel-sync/*.journal >/dev/null 2>&1 &&
+	   grep -q '^    samples: \[0\.3' "$rel"/sres/rel-sync/*.yaml; then
+		pass journal_sync_error_said_once
+	else
+		fail journal_sync_error_said_once "rc=$rc $(ls "$rel/sres/rel-sync" 2>&1) $(cat "$tmp/err")"
+	fi
+else
+	skip journal_sync_error_said_once "no C compiler for the fdatasync() shim"
+fi
+
 # ---- never exit 0 without the results: a full disk at the end ------------
 if [ "$(id -u)" = 0 ] && mkdir -p "$rel/full" && mount -t tmpfs -o size=64k tmpfs "$rel/full" 2>/dev/null; then
 	mkdir -p "$rel/full/rel-slow"
