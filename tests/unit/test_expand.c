@@ -426,6 +426,7 @@ static int stream(const struct kscen_scenario *s, unsigned long max, char ***ids
 	while (!ret && (ret = kscen_expand_next(x, &job)) > 0) {
 		*ids = realloc(*ids, (*nr + 1) * sizeof(**ids));
 		assert_non_null(*ids);
+		assert_int_equal(job.pos, *nr);	/* its place in the walk */
 		(*ids)[(*nr)++] = strdup(job.id);
 		assert_non_null(job.spec);
 		ret = 0;
