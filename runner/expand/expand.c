@@ -70,7 +70,7 @@ int expand_begin(const struct kscen_scenario *s, unsigned long max_jobs,
 	x->at_inc = -1;
 	x->moved = true;
 	x->nr_jobs = total;
-	x->e = kscen_xcalloc(s->nr_jobs + 1, sizeof(*x->e));
+	x->e = kscen_xcalloc(s->nr_jobs, sizeof(*x->e));
 	for (unsigned i = 0; i < s->nr_jobs && !ret; i++) {
 		struct xentry *e = &x->e[i];
 
