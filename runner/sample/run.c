@@ -254,9 +254,9 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 	unsigned most = o->until_ci > 0 && o->max_repeat > o->repeat ?
 			o->max_repeat : o->repeat;
 	unsigned total = o->warmup + most, nr = 0;
-	int *map = kscen_xcalloc(jobs->nr + 1, sizeof(int));
-	unsigned *index = kscen_xcalloc(jobs->nr + 1, sizeof(unsigned));
-	bool *tried = kscen_xcalloc(jobs->nr + 1, sizeof(bool));	/* cleanup: */
+	int *map = kscen_xcalloc(jobs->nr, sizeof(int));
+	unsigned *index = kscen_xcalloc(jobs->nr, sizeof(unsigned));
+	bool *tried = kscen_xcalloc(jobs->nr, sizeof(bool));	/* cleanup: */
 	bool journal_warned = false;
 	const struct kscen_metric_desc *no_cgroup;
 	struct kscen_progress pr;

@@ -443,6 +443,16 @@ static void test_run_progress_lines_by_value(void **state)
 	free(text);
 	assert_int_equal(sc.calls[0], 6);
 
+	/* the only job skips at once: no round after its first */
+	memset(&sc, 0, sizeof(sc));
+	sc.err_at = sc.intr_at = -1;
+	o = (struct kscen_run_opts){ .repeat = 3, .filter = "a/command=false",
+				     .sample = play, .sample_arg = &sc };
+	text = run_said(s, &jobs, &o, 0);
+	assert_string_equal(text, "kscen: round 1/3\n"
+			    "kscen: a/command=false: skipped: no slot\n");
+	free(text);
+
 	/* the runner fails in round 3: no round after it */
 	memset(&sc, 0, sizeof(sc));
 	sc.err_at = 2;
