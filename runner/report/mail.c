@@ -14,6 +14,7 @@
  * line says why. The numbers are the report model's (model.c) and the
  * comparison's (compare.c).
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -372,8 +373,7 @@ void report_mail(FILE *out, const struct kscen_report_model *rm)
 		wrap(out, "", "", few);
 	nl = report_footer(rm, line, 8);
 	for (unsigned i = 0; i < nl; i++) {
-		line[i][0] = line[i][0] >= 'a' && line[i][0] <= 'z' ?
-			     line[i][0] - 'a' + 'A' : line[i][0];
+		line[i][0] = toupper((unsigned char)line[i][0]);	/* a sentence */
 		wrap(out, "", INDENT, line[i]);
 	}
 	fprintf(out, "%u ok, %u skipped, %u failed\n", n[KSCEN_OK], n[KSCEN_SKIPPED],
@@ -459,10 +459,9 @@ static void cmp_entry(FILE *out, const struct kscen_cmp *c,
 		kscen_table_row(&t);
 	set_params(&t, base, e, key, nc);
 	geo = c->nr <= ARRAY_SIZE(g) && kscen_cmp_geomean(c, e, g);
-	if (geo) {
+	if (geo) {	/* right-aligned: set_params() aligns every column so */
 		r = kscen_table_row(&t);
 		kscen_table_set(&t, r, 0, "geomean");
-		t.col[0].right = nc > 0;
 	}
 	for (unsigned k = 0, col = nc; k < c->nr; k++) {
 		t.col[col].right = t.col[col + 1].right = true;

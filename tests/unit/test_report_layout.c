@@ -696,6 +696,29 @@ void test_mail_compare_runs_that_differ(void **state)
 	for (int k = 0; k < 3; k++)
 		kscen_run_free(runs[k]);
 
+	/*
+	 * x values, words, wider than "geomean": the label is still right-
+	 * aligned; a name of exactly 72 columns is a line of its own.
+	 */
+	three_runs(runs);
+	for (unsigned k = 0; k < 2; k++)
+		for (unsigned i = 0; i < 3; i++) {
+			free(runs[k]->jobs[i].values[0]);
+			runs[k]->jobs[i].values[0] = kscen_xasprintf("loopback-%u", i);
+		}
+	free(runs[0]->jobs[3].name);
+	runs[0]->jobs[3].name = kscen_xasprintf("%072u", 7);
+	t = compared(runs, 2, KSCEN_FMT_MAIL);
+	assert_mail_width(t);
+	assert_lines(t, "           x      old      new  change\n"
+		     "  loopback-0  100 ±2%  100 ±2%       ?\n");
+	assert_lines(t, "     geomean  100      105       +4.9%\n");
+	assert_lines(t, "\n000000000000000000000000000000000000000000000000000000000000000000000007\n"
+		     "  (exec): ms (lat), lower is better, n=6, 96.9% CI\n");
+	free(t);
+	for (int k = 0; k < 3; k++)
+		kscen_run_free(runs[k]);
+
 	three_runs(runs);
 	for (unsigned k = 0; k < 3; k++)
 		keep_samples(runs[k], 3);
