@@ -733,3 +733,22 @@ void test_mail_compare_runs_that_differ(void **state)
 	for (int k = 0; k < 3; k++)
 		kscen_run_free(runs[k]);
 }
+
+/* A failure's reason as long as a workload may give (255 bytes): whole. */
+void test_report_markdown_long_reason_whole(void **state)
+{
+	struct kscen_run *r = kscen_test_sample_run(1.1);
+	char reason[KSCEN_REASON_MAX], *t, *want;
+
+	(void)state;
+	memset(reason, 'r', sizeof(reason) - 1);
+	reason[sizeof(reason) - 1] = '\0';
+	free(r->jobs[2].reason);
+	r->jobs[2].reason = kscen_xstrdup(reason);
+	t = reported(r, NULL, KSCEN_FMT_MARKDOWN);
+	want = kscen_xasprintf("| failed: %s |\n", reason);
+	assert_non_null(strstr(t, want));
+	free(want);
+	free(t);
+	kscen_run_free(r);
+}
