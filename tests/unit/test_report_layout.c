@@ -752,3 +752,26 @@ void test_report_markdown_long_reason_whole(void **state)
 	free(t);
 	kscen_run_free(r);
 }
+
+/* 64 runs, the most a geomean is computed over: each format has its row. */
+void test_compare_64_runs_geomean(void **state)
+{
+	static const enum kscen_format fmt[] = {
+		KSCEN_FMT_TEXT, KSCEN_FMT_MAIL, KSCEN_FMT_MARKDOWN,
+	};
+	struct kscen_run *runs[64];
+	char *t;
+
+	(void)state;
+	for (unsigned k = 0; k < 64; k++) {
+		runs[k] = kscen_test_sample_run(1 + k / 100.0);
+		runs[k]->path = kscen_xasprintf("r%u.yaml", k);
+	}
+	for (unsigned f = 0; f < ARRAY_SIZE(fmt); f++) {
+		t = compared(runs, 64, fmt[f]);
+		assert_non_null(strstr(t, "geomean"));
+		free(t);
+	}
+	for (unsigned k = 0; k < 64; k++)
+		kscen_run_free(runs[k]);
+}
