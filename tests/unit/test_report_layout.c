@@ -775,3 +775,39 @@ void test_compare_64_runs_geomean(void **state)
 	for (unsigned k = 0; k < 64; k++)
 		kscen_run_free(runs[k]);
 }
+
+/*
+ * A run's table exactly 72 columns wide is printed as it is; one column
+ * wider, each row's parameters go on a line of their own. The x values
+ * grow until job 1's row is 72 columns: its value and numbers on one line.
+ */
+void test_mail_table_of_exactly_72_columns(void **state)
+{
+	bool at72 = false;
+
+	(void)state;
+	for (unsigned len = 1; len < 72 && !at72; len++) {
+		struct kscen_run *r = kscen_test_sample_run(1.1);
+		char *t;
+
+		for (unsigned i = 0; i < 3; i++) {
+			free(r->jobs[i].values[0]);
+			r->jobs[i].values[0] = kscen_xasprintf("%0*u", (int)len, i);
+		}
+		t = reported(r, NULL, KSCEN_FMT_MAIL);
+		assert_mail_width(t);
+		for (const char *l = t; *l;) {
+			size_t n = strcspn(l, "\n");
+			char *line = kscen_xasprintf("%.*s", (int)n, l);
+
+			/* job 1's row: its x value, then its median */
+			if (strstr(line, "110 ±2%") && kscen_text_cols(line) == 72)
+				at72 = strstr(line, r->jobs[1].values[0]) != NULL;
+			free(line);
+			l += n + !!l[n];
+		}
+		free(t);
+		kscen_run_free(r);
+	}
+	assert_true(at72);
+}
