@@ -525,6 +525,10 @@ void test_mail_says_why_every_change_is_tilde(void **state)
 	t = compared(runs, 2, KSCEN_FMT_MAIL);
 	assert_lines(t, "Every change is ~: 3 samples a side are too few for a 95% CI of a change\n");
 	free(t);
+	t = compared(runs, 3, KSCEN_FMT_TEXT);
+	assert_lines(t, "Every change is ~: 3 samples a side are too few for a 95% CI of a change "
+		     "(it takes 4: -r 4 or more).\n");
+	free(t);
 	t = reported(runs[1], runs[0], KSCEN_FMT_MARKDOWN);
 	assert_lines(t, "Every change is ~: 3 samples a side are too few for a 95% CI of a change "
 		     "(it takes 4: -r 4 or more).\n");
