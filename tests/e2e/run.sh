@@ -183,9 +183,10 @@ PY
 then pass exec_shell_auto_true_false; else fail exec_shell_auto_true_false "rc=$rc $(head -c 600 "$tmp/out")"; fi
 # ---- exec's metrics: list, prepare: and cleanup: ------------------------------
 sed "s|@DIR@|$tmp|g" $fx/e2e/exec-metrics.yaml >"$tmp/exec-metrics.yaml"
-rm -f "$tmp/prepared" "$tmp/cleaned"
+rm -f "$tmp/prepared" "$tmp/cleaned" "$tmp/two-cleaned"
 run "$kscen" run -q --no-save --compare none --format json "$tmp/exec-metrics.yaml"
 if [ $rc = 3 ] && [ ! -e "$tmp/prepared" ] && [ "$(wc -l <"$tmp/cleaned")" = 4 ] &&
+   [ -e "$tmp/two-cleaned" ] &&
    /usr/bin/python3 - "$tmp/out" <<'PY'
 import json, sys
 jobs = {j["name"]: j for j in json.load(open(sys.argv[1]))["jobs"]}
