@@ -357,7 +357,7 @@ void kscen_report_model_build(const struct kscen_run *run,
 		e->first = i;
 		e->last = last;
 		e->nr_params = run->jobs[i].nr_kv;
-		e->varies = kscen_xcalloc(e->nr_params + 1, sizeof(*e->varies));
+		e->varies = kscen_xcalloc(e->nr_params, sizeof(*e->varies));
 		for (unsigned k = 0; k < e->nr_params; k++)
 			e->varies[k] = !kscen_entry_param_fixed(run, i, last, k);
 		for (unsigned ji = i; ji <= last; ji++)
