@@ -210,8 +210,11 @@ static int play(void *arg, unsigned index, const struct kscen_job *job,
 	sc->nr++;
 	if (index == 0 && c + 1 == sc->sig_after)
 		kscen_interrupted = SIGINT;
-	if (index == 1 && (int)c == sc->err_at)
+	if (index == 1 && (int)c == sc->err_at) {
+		out->nr = 1;	/* what the runner got before it failed: not kept */
+		out->v[0] = 999;
 		return -EIO;
+	}
 	if (index == 1 && (int)c == sc->intr_at) {
 		out->ret = -EINTR;
 		return 0;
@@ -319,6 +322,7 @@ static void test_run_stops_on_error_and_interrupt(void **state)
 	assert_true(run->partial);
 	assert_int_equal(run->jobs[1].status, KSCEN_FAILED);
 	assert_string_equal(run->jobs[1].reason, strerror(EIO));
+	assert_int_equal(run->jobs[1].metrics[0].nr_samples, 2);	/* calls 0, 1 */
 	/* round 2 went 0, 1 and stopped: 3 and 2 had 2 samples, 0 has 3 */
 	assert_int_equal(run->jobs[0].metrics[0].nr_samples, 3);
 	assert_int_equal(run->jobs[2].metrics[0].nr_samples, 2);
