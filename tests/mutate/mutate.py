@@ -362,22 +362,33 @@ def never_run(base, targets, tests):
 
 def survivors_of(log, mutants):
     """The mutants an earlier log says survived, found by file, kind and
-    text (not line: tests added since may have moved no source line, but a
-    source edit may have), each as often as the log has it."""
+    text (not line alone: a source edit may have moved it). Where several
+    mutants share that text (a `break;` deleted, a loop bound), each old
+    survivor is matched to the nearest line of that text, one to one:
+    the first ones would be mutants the log may have killed."""
     want = {}
-    pat = re.compile(r'^(\S+?):\d+: (\w+): survived: (.*?) -> (.*?)(?: \(not run by its tests\)| \([\d.]+ s\))?$')
+    pat = re.compile(r'^(\S+?):(\d+): (\w+): survived: (.*?) -> (.*?)(?: \(not run by its tests\)| \([\d.]+ s\))?$')
     for line in open(log):
         m = pat.match(line.rstrip('\n'))
         if m:
-            key = tuple(g.strip() for g in m.groups())
-            want[key] = want.get(key, 0) + 1
-    keep = []
-    for m in mutants:
+            key = (m.group(1), m.group(3), m.group(4).strip(), m.group(5).strip())
+            want.setdefault(key, []).append(int(m.group(2)) - 1)
+    cands = {}
+    for k, m in enumerate(mutants):
         key = (m[0], m[2], m[3].strip(), m[4].strip())
-        if want.get(key):
-            want[key] -= 1
-            keep.append(m)
-    return keep
+        if key in want:
+            cands.setdefault(key, []).append(k)
+    keep = set()
+    for key, lines in want.items():
+        pairs = sorted((abs(mutants[k][1] - line), n, k)
+                       for n, line in enumerate(lines) for k in cands.get(key, []))
+        used_old, used = set(), set()
+        for _, n, k in pairs:
+            if n not in used_old and k not in used:
+                used_old.add(n)
+                used.add(k)
+        keep |= used
+    return [m for k, m in enumerate(mutants) if k in keep]
 
 
 def main():
