@@ -459,7 +459,8 @@ static void cmp_entry(FILE *out, const struct kscen_cmp *c,
 		kscen_table_row(&t);
 	set_params(&t, base, e, key, nc);
 	geo = c->nr <= ARRAY_SIZE(g) && kscen_cmp_geomean(c, e, g);
-	if (geo) {	/* right-aligned: set_params() aligns every column so */
+	/* right-aligned: column 0 is, by set_params() or by the loop below */
+	if (geo) {
 		r = kscen_table_row(&t);
 		kscen_table_set(&t, r, 0, "geomean");
 	}

@@ -352,9 +352,9 @@ retake:
 			/* what the job costs a machine: shards balance by it */
 			r->seconds += secs;
 			/*
-			 * The runner could not take it (a record the journal
+			 * The runner could not take it. (A record the journal
 			 * cannot replay is cut there and taken anew, never an
-			 * error: journal_read.c)
+			 * error: journal_read.c.)
 			 */
 			if (ret) {
 				job_stop(r, KSCEN_FAILED, strerror(-ret));

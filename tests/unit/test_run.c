@@ -285,8 +285,7 @@ static void test_run_rounds_auto_skip_and_fail(void **state)
 	kscen_run_free(run);
 
 	/* --filter: the jobs it keeps, and a baseline only when that runs too */
-	memset(&sc, 0, sizeof(sc));
-	sc.err_at = sc.intr_at = -1;
+	sc = (struct script){ .err_at = -1, .intr_at = -1 };
 	o = (struct kscen_run_opts){ .repeat = 2, .warmup = 0, .quiet = true,
 				     .filter = "a/command=[ey]*", .sample = play,
 				     .sample_arg = &sc };
@@ -329,9 +328,7 @@ static void test_run_stops_on_error_and_interrupt(void **state)
 	assert_int_equal(sc.nr, 10);
 	kscen_run_free(run);
 
-	memset(&sc, 0, sizeof(sc));
-	sc.err_at = -1;
-	sc.intr_at = 1;
+	sc = (struct script){ .err_at = -1, .intr_at = 1 };
 	run = kscen_xcalloc(1, sizeof(*run));
 	assert_int_equal(kscen_run_jobs(s, &jobs, &o, run), -EINTR);
 	assert_true(run->partial);
@@ -341,9 +338,7 @@ static void test_run_stops_on_error_and_interrupt(void **state)
 	kscen_run_free(run);
 
 	/* SIGINT as a sample ends: the next job is not taken, the run stops */
-	memset(&sc, 0, sizeof(sc));
-	sc.err_at = sc.intr_at = -1;
-	sc.sig_after = 1;
+	sc = (struct script){ .err_at = -1, .intr_at = -1, .sig_after = 1 };
 	run = kscen_xcalloc(1, sizeof(*run));
 	assert_int_equal(kscen_run_jobs(s, &jobs, &o, run), -EINTR);
 	kscen_interrupted = 0;
@@ -354,8 +349,7 @@ static void test_run_stops_on_error_and_interrupt(void **state)
 	kscen_run_free(run);
 
 	/* SIGINT before the first sample: nothing taken, no job set up */
-	memset(&sc, 0, sizeof(sc));
-	sc.err_at = sc.intr_at = -1;
+	sc = (struct script){ .err_at = -1, .intr_at = -1 };
 	run = kscen_xcalloc(1, sizeof(*run));
 	kscen_interrupted = SIGINT;
 	assert_int_equal(kscen_run_jobs(s, &jobs, &o, run), -EINTR);
@@ -435,8 +429,7 @@ static void test_run_progress_lines_by_value(void **state)
 	free(text);
 
 	/* repeat: auto: counted to max_repeat; job 0 alone converges at 6 */
-	memset(&sc, 0, sizeof(sc));
-	sc.err_at = sc.intr_at = -1;
+	sc = (struct script){ .err_at = -1, .intr_at = -1 };
 	o = (struct kscen_run_opts){ .repeat = 6, .until_ci = 5, .max_repeat = 8,
 				     .filter = "a/command=true", .sample = play,
 				     .sample_arg = &sc };
@@ -448,8 +441,7 @@ static void test_run_progress_lines_by_value(void **state)
 	assert_int_equal(sc.calls[0], 6);
 
 	/* the only job skips at once: no round after its first */
-	memset(&sc, 0, sizeof(sc));
-	sc.err_at = sc.intr_at = -1;
+	sc = (struct script){ .err_at = -1, .intr_at = -1 };
 	o = (struct kscen_run_opts){ .repeat = 3, .filter = "a/command=false",
 				     .sample = play, .sample_arg = &sc };
 	text = run_said(s, &jobs, &o, 0);
@@ -458,9 +450,7 @@ static void test_run_progress_lines_by_value(void **state)
 	free(text);
 
 	/* the runner fails in round 3: no round after it */
-	memset(&sc, 0, sizeof(sc));
-	sc.err_at = 2;
-	sc.intr_at = -1;
+	sc = (struct script){ .err_at = 2, .intr_at = -1 };
 	o = (struct kscen_run_opts){ .repeat = 4, .sample = play, .sample_arg = &sc };
 	text = run_said(s, &jobs, &o, -EIO);
 	assert_string_equal(text,
@@ -468,8 +458,7 @@ static void test_run_progress_lines_by_value(void **state)
 	free(text);
 
 	/* -q: nothing, not even the failed job */
-	memset(&sc, 0, sizeof(sc));
-	sc.err_at = sc.intr_at = -1;
+	sc = (struct script){ .err_at = -1, .intr_at = -1 };
 	o = (struct kscen_run_opts){ .repeat = 5, .warmup = 1, .quiet = true,
 				     .sample = play, .sample_arg = &sc };
 	text = run_said(s, &jobs, &o, 0);
@@ -586,8 +575,7 @@ static void test_run_auto_stops_at_its_bound(void **state)
 	kscen_run_free(run);
 
 	/* the swinging job alone (first and only): all 8 of max_repeat */
-	memset(&sc, 0, sizeof(sc));
-	sc.err_at = sc.intr_at = -1;
+	sc = (struct script){ .err_at = -1, .intr_at = -1 };
 	o = (struct kscen_run_opts){ .repeat = 6, .until_ci = 5, .max_repeat = 8,
 				     .quiet = true, .filter = "a/command=echo",
 				     .sample = play, .sample_arg = &sc };
