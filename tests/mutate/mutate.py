@@ -12,13 +12,15 @@
 # docs/testing.md lists those left). One that does not build is stillborn
 # and not counted. The score is killed / (killed + survived).
 #
-#   tests/mutate/mutate.py [-j N] [--list] [--keep] [--asan] [--again LOG] [FILE...]
+#   tests/mutate/mutate.py [-j N] [--list] [--keep] [--asan | --plain] [--again LOG] [FILE...]
 #
 # FILE... limits it to those targets; --list prints the mutants and stops.
-# --asan builds the trees as `make asan` does (ASan and UBSan, in
-# build-asan/), so that a mutant which reads or writes past an array, which
-# the plain build runs without a visible effect, is killed as `make asan`
-# would catch it.
+# CI runs the tests twice, as `make test` and as `make asan` (ASan and
+# UBSan, in build-asan/): a mutant either catches is killed. So each
+# survivor of the plain build is built and tested once more as `make asan`
+# does, which sees a read or write past an array that prints nothing
+# different. --plain leaves that pass out (the plain build's score alone);
+# --asan builds and tests every mutant under the sanitizers instead.
 # Everything goes to stdout, the survivors at the end; the log of every
 # mutant to build/mutate.log.
 import argparse
@@ -259,16 +261,16 @@ BUILDS = {
                           '-fno-sanitize-recover=undefined'] + LLD,
            {'ASAN_OPTIONS': 'detect_leaks=1', 'UBSAN_OPTIONS': 'print_stacktrace=1'}),
 }
-BUILD, MAKEFLAGS, SAN_ENV = BUILDS[False]
 
 
 class Tree:
-    """A copy of the working tree in a temporary directory, built."""
+    """A copy of the working tree in a temporary directory, built as
+    make (or, @asan, as make asan) builds it."""
 
-    def __init__(self, base, n, copy_build=True):
+    def __init__(self, base, n, copy_build=True, asan=False):
         self.dir = os.path.join(base, 'tree%s' % n)
         self.mark = self.dir
-        self.build = BUILD
+        self.build, self.flags, self.env = BUILDS[asan]
         files = subprocess.run(['git', 'ls-files', '-co', '--exclude-standard', '-z'],
                                cwd=ROOT, capture_output=True, check=True).stdout
         tar = subprocess.run(['tar', 'cf', '-', '--null', '-T', '-'], cwd=ROOT,
@@ -277,13 +279,13 @@ class Tree:
         subprocess.run(['tar', 'xf', '-'], cwd=self.dir, input=tar, check=True)
         # the working tree's objects, older than nothing they were built from:
         # make rebuilds only what changed since
-        if copy_build and os.path.isdir(os.path.join(ROOT, BUILD)):
-            shutil.copytree(os.path.join(ROOT, BUILD), os.path.join(self.dir, BUILD),
+        if copy_build and os.path.isdir(os.path.join(ROOT, self.build)):
+            shutil.copytree(os.path.join(ROOT, self.build), os.path.join(self.dir, self.build),
                             symlinks=True, ignore=shutil.ignore_patterns('mutate.log'))
 
     def make(self, targets):
         """Build @targets; False when they do not build."""
-        r = subprocess.run(['make', '-s', '--no-print-directory'] + MAKEFLAGS + targets,
+        r = subprocess.run(['make', '-s', '--no-print-directory'] + self.flags + targets,
                            cwd=self.dir, capture_output=True, text=True)
         return r.returncode == 0, r.stdout + r.stderr
 
@@ -295,7 +297,7 @@ class Tree:
         test started, however it detached, carries this tree's marker and
         is killed before the next mutant.
         """
-        env = dict(os.environ, MUTATE_MARK=self.mark, **SAN_ENV)
+        env = dict(os.environ, MUTATE_MARK=self.mark, **self.env)
         p = subprocess.Popen(['sh', '-c', 'ulimit -t %d && exec "$@"' % CPU_LIMIT, 'sh'] +
                              cmd, cwd=self.dir, stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL, env=env, start_new_session=True)
@@ -335,7 +337,14 @@ def never_run(base, targets, tests):
     survivor without being built. A line gcov says nothing of is run.
     """
     cov = Tree(base, 'cov', copy_build=False)
-    flags = ['BUILD=build-cov', 'CFLAGS=-O0 --coverage', 'LDFLAGS=--coverage' +
+    # With --coverage, gcc makes each exec*() call dump the counters first
+    # and mark them dumped; spawn.c's child shares kscen's memory until its
+    # exec (CLONE_VM), so kscen itself would then write nothing at exit,
+    # and what it ran after its first program would count as never run.
+    # The targets run in kscen, not in a child before its exec.
+    noexec = ' '.join('-fno-builtin-' + f for f in
+                      'execl execle execlp execv execve execvp execvpe'.split())
+    flags = ['BUILD=build-cov', 'CFLAGS=-O0 --coverage ' + noexec, 'LDFLAGS=--coverage' +
              (' -fuse-ld=lld' if shutil.which('ld.lld') else '')]
     bpf = os.path.join(ROOT, 'build', 'bpf')
     if os.path.isdir(bpf):      # the BPF skeletons do not change with CFLAGS
@@ -398,12 +407,13 @@ def main():
     ap.add_argument('--keep', action='store_true', help='keep the scratch trees')
     ap.add_argument('--again', metavar='LOG',
                     help='only the mutants LOG (an earlier build/mutate.log) says survived')
-    ap.add_argument('--asan', action='store_true',
-                    help='build and test as make asan does (ASan, UBSan)')
+    how = ap.add_mutually_exclusive_group()
+    how.add_argument('--asan', action='store_true',
+                     help='build and test every mutant as make asan does (ASan, UBSan)')
+    how.add_argument('--plain', action='store_true',
+                     help='do not try the survivors once more as make asan does')
     ap.add_argument('files', nargs='*', help='only these targets')
     a = ap.parse_args()
-    global BUILD, MAKEFLAGS, SAN_ENV
-    BUILD, MAKEFLAGS, SAN_ENV = BUILDS[a.asan]
 
     targets = read_targets(set(a.files))
     mutants = []
@@ -426,45 +436,36 @@ def main():
             shutil.rmtree(base, ignore_errors=True)
 
 
-def run_all(a, targets, mutants, base):
-    """Build the trees, test them unmutated, then every mutant; print it all."""
+def prepare(base, name, n, asan, targets):
+    """@n trees, built, and every test of the targets passing in them
+    unmutated: the trees and each test's deadline."""
     t0 = time.time()
-    log_path = os.path.join(ROOT, 'build', 'mutate.log')
-    os.makedirs(os.path.dirname(log_path), exist_ok=True)
-    log = open(log_path, 'w')
-    print('mutate: %d mutants of %d files, %d at a time, in %s%s' %
-          (len(mutants), len(targets), a.j, base, ', under ASan' if a.asan else ''),
-          flush=True)
-
-    # Every tree built, and every test passing before any mutant.
-    trees = [Tree(base, n) for n in range(a.j)]
-    need = sorted(set(command(t, BUILD)[1] for _, _, tests in targets for t in tests))
-    limit = {}
+    trees = [Tree(base, '%s%d' % (name, k), asan=asan) for k in range(n)]
+    need = sorted(set(command(t, trees[0].build)[1] for _, _, tests in targets for t in tests))
     for tree in trees:
         ok, out = tree.make(need)
         if not ok:
-            sys.exit('mutate: the tree does not build:\n' + out)
+            sys.exit('mutate: the tree does not build%s:\n%s' % (' under ASan' if asan else '', out))
+    limit = {}
     for t in sorted(set(t for _, _, tests in targets for t in tests)):
         s = time.time()
-        if trees[0].run(command(t, BUILD)[0], 1800):
-            sys.exit('mutate: %s fails without any mutant: fix that first' % t)
+        if trees[0].run(command(t, trees[0].build)[0], 1800):
+            sys.exit('mutate: %s fails without any mutant%s: fix that first' %
+                     (t, ' under ASan' if asan else ''))
         # a deadline for what blocks; loops are stopped by CPU_LIMIT
         limit[t] = max(300, 20 * (time.time() - s))
-    print('mutate: every test passes unmutated (%.0f s)' % (time.time() - t0), flush=True)
-    dead = never_run(base, targets, sorted(limit))
-    results = [None] * len(mutants)
-    todo = []
-    for k, (path, i, name, old, new, tests) in enumerate(mutants):
-        if i in dead[path]:
-            results[k] = ('survived', 'not run by its tests')
-            log.write('%s:%d: %s: survived: %s -> %s (not run by its tests)\n' % (
-                path, i + 1, name, old.strip(), new.strip()))
-        else:
-            todo.append(k)
-    print('mutate: %d mutants on lines no test runs; %d to build and test (%.0f s)' %
-          (len(mutants) - len(todo), len(todo), time.time() - t0), flush=True)
+    print('mutate: every test passes unmutated%s (%.0f s)' %
+          (' under ASan' if asan else '', time.time() - t0), flush=True)
+    return trees, limit
+
+
+def test_all(trees, limit, mutants, todo, results, log, t0, tag=''):
+    """Build and test the mutants @todo (indices) in @trees, one a tree at
+    a time; each verdict into @results, and into @log unless it survived
+    (the caller writes a survivor when it is one for good)."""
     lock = threading.Lock()
-    done, total_todo = [0], len(todo)
+    todo = list(todo)
+    done, total = [0], len(todo)
 
     def worker(tree):
         while True:
@@ -487,19 +488,17 @@ def run_all(a, targets, mutants, base):
                 for t, (cmd, _) in zip(tests, cmds):
                     r = tree.run(cmd, limit[t])
                     if r:
-                        verdict, by = 'killed', t + (' (timeout)' if r == 2 else '')
+                        verdict, by = 'killed', t + tag + (' (timeout)' if r == 2 else '')
                         break
             open(f, 'w').write(orig)
             with lock:
-                results[k] = (verdict, by)
+                results[k] = (verdict, by, time.time() - started)
                 done[0] += 1
-                log.write('%s:%d: %s: %s: %s -> %s %s (%.1f s)\n' % (
-                    path, i + 1, name, verdict, old.strip(), new.strip(), by,
-                    time.time() - started))
-                log.flush()
+                if verdict != 'survived':
+                    log_one(log, mutants[k], results[k])
                 if done[0] % 50 == 0:
-                    print('mutate: %d/%d, %.0f min' % (done[0], total_todo,
-                                                       (time.time() - t0) / 60), flush=True)
+                    print('mutate: %d/%d%s, %.0f min' % (done[0], total, tag,
+                                                         (time.time() - t0) / 60), flush=True)
 
     threads = [threading.Thread(target=worker, args=(t,)) for t in trees]
     for th in threads:
@@ -507,9 +506,57 @@ def run_all(a, targets, mutants, base):
     for th in threads:
         th.join()
 
+
+def log_one(log, m, r):
+    path, i, name, old, new, _ = m
+    log.write('%s:%d: %s: %s: %s -> %s %s (%.1f s)\n' % (
+        path, i + 1, name, r[0], old.strip(), new.strip(), r[1], r[2]))
+    log.flush()
+
+
+def run_all(a, targets, mutants, base):
+    """Build the trees, test them unmutated, then every mutant; print it all."""
+    t0 = time.time()
+    log_path = os.path.join(ROOT, 'build', 'mutate.log')
+    os.makedirs(os.path.dirname(log_path), exist_ok=True)
+    log = open(log_path, 'w')
+    print('mutate: %d mutants of %d files, %d at a time, in %s%s' %
+          (len(mutants), len(targets), a.j, base, ', under ASan' if a.asan else ''),
+          flush=True)
+
+    # Every tree built, and every test passing before any mutant.
+    trees, limit = prepare(base, '', a.j, a.asan, targets)
+    dead = never_run(base, targets, sorted(limit))
+    results = [None] * len(mutants)
+    todo = []
+    for k, (path, i, name, old, new, tests) in enumerate(mutants):
+        if i in dead[path]:
+            results[k] = ('survived', 'not run by its tests')
+            log.write('%s:%d: %s: survived: %s -> %s (not run by its tests)\n' % (
+                path, i + 1, name, old.strip(), new.strip()))
+        else:
+            todo.append(k)
+    print('mutate: %d mutants on lines no test runs; %d to build and test (%.0f s)' %
+          (len(mutants) - len(todo), len(todo), time.time() - t0), flush=True)
+    test_all(trees, limit, mutants, todo, results, log, t0)
+
+    # What make asan, which CI runs too, would catch of the survivors.
+    again = [k for k in todo if results[k][0] == 'survived']
+    if again and not a.asan and not a.plain:
+        print('mutate: %d survived; each once more as make asan builds and tests it' %
+              len(again), flush=True)
+        for tree in trees:
+            shutil.rmtree(tree.dir, ignore_errors=True)
+        atrees, alimit = prepare(base, 'asan', a.j, True, targets)
+        test_all(atrees, alimit, mutants, again, results, log, t0, ' (asan)')
+    for k in again:
+        if results[k][0] == 'survived':
+            log_one(log, mutants[k], results[k])
+
     killed = sum(1 for r in results if r[0] == 'killed')
     survived = [(m, r) for m, r in zip(mutants, results) if r[0] == 'survived']
     stillborn = sum(1 for r in results if r[0] == 'stillborn')
+    by_asan = sum(1 for r in results if r[0] == 'killed' and '(asan)' in r[1])
     per = {}
     for m, r in zip(mutants, results):
         k = per.setdefault(m[0], [0, 0])
@@ -526,8 +573,9 @@ def run_all(a, targets, mutants, base):
             print('  %s:%d: %s: %s  ->  %s%s' % (path, i + 1, name, old.strip(), new.strip(),
                                                   '  (not run)' if r[1] else ''))
     total = killed + len(survived)
-    print('\nmutate: %d/%d killed (%.1f%%), %d survived, %d stillborn (did not build); '
+    print('\nmutate: %d/%d killed (%.1f%%%s), %d survived, %d stillborn (did not build); '
           '%.0f min' % (killed, total, 100.0 * killed / total if total else 100,
+                        ', %d of them only under ASan' % by_asan if by_asan else '',
                         len(survived), stillborn, (time.time() - t0) / 60))
     print('mutate: every mutant in %s' % os.path.relpath(log_path, ROOT))
     return 0
