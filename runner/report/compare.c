@@ -51,7 +51,7 @@ static void text_entry(FILE *out, const struct kscen_cmp *c,
 	struct kscen_num st;
 	unsigned cols = 1 + 2 * c->nr + (c->nr - 1), r;
 	char note[192], val[64], ci[64], chg[256];
-	double g[64];
+	double *g;
 
 	const struct kscen_metric *m0 = kscen_cmp_entry_style(c, e, &st);
 
@@ -96,7 +96,8 @@ static void text_entry(FILE *out, const struct kscen_cmp *c,
 		}
 	}
 	/* benchstat's summary row: the ratio of geometric means, no CI. */
-	if (c->nr <= ARRAY_SIZE(g) && kscen_cmp_geomean(c, e, g)) {
+	g = kscen_cmp_geomean(c, e);
+	if (g) {
 		r = kscen_table_row(&t);
 		kscen_table_set(&t, r, 0, "geomean");
 		for (unsigned k = 0, col = 1; k < c->nr; k++) {
@@ -108,6 +109,7 @@ static void text_entry(FILE *out, const struct kscen_cmp *c,
 						100 * (g[k] / g[0] - 1));
 		}
 	}
+	free(g);
 	kscen_table_print(out, &t, NULL, "");
 	kscen_table_free(&t);
 }
@@ -120,9 +122,8 @@ static void text_line(void *out, const char *line, bool summary)
 static void text_compare(FILE *out, const struct kscen_cmp *c)
 {
 	const struct kscen_run *base = c->run[0];
-	const struct kscen_report_model *rms[64];
 	const struct kscen_report_model *rm0 = &c->rm[0];
-	unsigned idw = 3, nrm = 0;
+	unsigned idw = 3;
 	char line[256];
 
 	for (unsigned k = 0; k < c->nr; k++) {
@@ -150,9 +151,7 @@ static void text_compare(FILE *out, const struct kscen_cmp *c)
 			idw = kscen_text_cols(base->jobs[i].id);
 	for (unsigned e = 0; e < rm0->nr_entries; e++)
 		text_entry(out, c, &rm0->entry[e], idw);
-	for (unsigned k = 1; k < c->nr && nrm < ARRAY_SIZE(rms); k++)
-		rms[nrm++] = &c->rm[k];
-	kscen_cmp_too_few(rms, nrm, line, sizeof(line));
+	kscen_cmp_too_few(c->rm + 1, c->nr - 1, line, sizeof(line));
 	fputc('\n', out);
 	if (*line)
 		fprintf(out, "%s\n", line);

@@ -62,17 +62,20 @@ void kscen_cmp_entry_note(const struct kscen_cmp *c,
 void kscen_cmp_value(const struct kscen_cmp *c, unsigned i, unsigned k,
 		     const struct kscen_metric *m0, const struct kscen_num *st,
 		     char *val, char *ci, size_t len);
-/* The geometric means of entry @e's rows that every run measured; false: < 2. */
-bool kscen_cmp_geomean(const struct kscen_cmp *c,
-		       const struct kscen_report_entry *e, double *g);
+/*
+ * The geometric means, one a run, of entry @e's rows that every run
+ * measured, malloc'ed; NULL when fewer than 2 rows are.
+ */
+double *kscen_cmp_geomean(const struct kscen_cmp *c,
+			  const struct kscen_report_entry *e);
 /* "A: 2026-12-04T14:45Z, label v1, kernel 6.18.0" for run @k. */
 void kscen_cmp_run_line(const struct kscen_cmp *c, unsigned k, char *buf,
 			size_t len);
 /*
- * When no change in the runs compared can have an interval (too few
+ * When no change in the @nr models at @rm can have an interval (too few
  * samples a side), the one line that says so, else "".
  */
-void kscen_cmp_too_few(const struct kscen_report_model *const *rm, unsigned nr,
+void kscen_cmp_too_few(const struct kscen_report_model *rm, unsigned nr,
 		       char *buf, size_t len);
 /*
  * The jobs not compared, a line each, then the count ("9 jobs compared, 0

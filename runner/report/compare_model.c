@@ -209,13 +209,12 @@ void kscen_cmp_value(const struct kscen_cmp *c, unsigned i, unsigned k,
 		snprintf(val + strlen(val), len - strlen(val), " %s", own.unit);
 }
 
-bool kscen_cmp_geomean(const struct kscen_cmp *c,
-		       const struct kscen_report_entry *e, double *g)
+double *kscen_cmp_geomean(const struct kscen_cmp *c,
+			  const struct kscen_report_entry *e)
 {
+	double *g = kscen_xcalloc(c->nr, sizeof(*g));
 	unsigned rows = 0;
 
-	for (unsigned k = 0; k < c->nr; k++)
-		g[k] = 0;
 	for (unsigned i = e->first; i <= e->last; i++) {
 		bool all = true;
 
@@ -234,9 +233,13 @@ bool kscen_cmp_geomean(const struct kscen_cmp *c,
 		}
 		rows++;
 	}
+	if (rows < 2) {
+		free(g);
+		return NULL;
+	}
 	for (unsigned k = 0; k < c->nr; k++)
-		g[k] = rows ? exp(g[k] / rows) : NAN;
-	return rows >= 2;
+		g[k] = exp(g[k] / rows);
+	return g;
 }
 
 void kscen_cmp_run_line(const struct kscen_cmp *c, unsigned k, char *buf,
@@ -271,16 +274,16 @@ static unsigned fewest_for_interval(void)
 	return fewest;
 }
 
-void kscen_cmp_too_few(const struct kscen_report_model *const *rm, unsigned nr,
+void kscen_cmp_too_few(const struct kscen_report_model *rm, unsigned nr,
 		       char *buf, size_t len)
 {
 	unsigned seen = 0, most = 0, fewest;
 
 	*buf = '\0';
 	for (unsigned r = 0; r < nr; r++)
-		for (unsigned i = 0; i < rm[r]->run->nr_jobs; i++)
+		for (unsigned i = 0; i < rm[r].run->nr_jobs; i++)
 			for (unsigned k = 0; k < KSCEN_NR_DELTAS; k++) {
-				const struct kscen_report_delta *d = &rm[r]->job[i].delta[k];
+				const struct kscen_report_delta *d = &rm[r].job[i].delta[k];
 
 				if (!d->present || !isfinite(d->c.rel) ||
 				    d->c.verdict == KSCEN_CANNOT_TELL)

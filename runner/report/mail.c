@@ -368,7 +368,7 @@ void report_mail(FILE *out, const struct kscen_report_model *rm)
 	     "Hodges-Lehmann estimates within the run, the median against the "
 	     "reference's level between runs, ~ where not significant at the 5% "
 	     "level, ? where there is no run-to-run estimate.");
-	kscen_cmp_too_few(&rm, 1, few, sizeof(few));
+	kscen_cmp_too_few(rm, 1, few, sizeof(few));
 	if (*few)
 		wrap(out, "", "", few);
 	nl = report_footer(rm, line, 8);
@@ -437,8 +437,8 @@ static void cmp_entry(FILE *out, const struct kscen_cmp *c,
 	struct kscen_table t;
 	struct kscen_num st;
 	char note[256], *s, val[64], ci[64], d[24];
-	bool *shown, geo, with_ci = true;
-	double g[64];
+	bool *shown, with_ci = true;
+	double *g;
 
 	m0 = kscen_cmp_entry_style(c, e, &st);
 	kscen_cmp_entry_note(c, e, true, note, sizeof(note));
@@ -458,9 +458,9 @@ static void cmp_entry(FILE *out, const struct kscen_cmp *c,
 	for (unsigned i = e->first; i <= e->last + 1; i++)
 		kscen_table_row(&t);
 	set_params(&t, base, e, key, nc);
-	geo = c->nr <= ARRAY_SIZE(g) && kscen_cmp_geomean(c, e, g);
+	g = kscen_cmp_geomean(c, e);
 	/* right-aligned: column 0 is, by set_params() or by the loop below */
-	if (geo) {
+	if (g) {
 		r = kscen_table_row(&t);
 		kscen_table_set(&t, r, 0, "geomean");
 	}
@@ -474,7 +474,7 @@ static void cmp_entry(FILE *out, const struct kscen_cmp *c,
 			kscen_table_set(&t, 1 + i - e->first, col, "%s", val);
 			kscen_table_set(&t, 1 + i - e->first, col + 1, "%s", ci);
 		}
-		if (geo) {
+		if (g) {
 			kscen_format_num(&st, g[k], false, val, sizeof(val));
 			kscen_table_set(&t, t.rows - 1, col, "%s", val);
 		}
@@ -487,7 +487,7 @@ static void cmp_entry(FILE *out, const struct kscen_cmp *c,
 			delta(d, sizeof(d), kscen_cmp_cell(c, i, k)->d);
 			kscen_table_set(&t, 1 + i - e->first, col, "%s", d);
 		}
-		if (geo)
+		if (g)
 			kscen_table_set(&t, t.rows - 1, col, "%+.1f%%",
 					100 * (g[k] / g[0] - 1));
 		col++;
@@ -510,14 +510,13 @@ static void cmp_entry(FILE *out, const struct kscen_cmp *c,
 		wrap(out, INDENT, INDENT, "(the CIs of the medians left out: too "
 		     "wide for 72 columns; kscen compare --format text has them)");
 	free(shown);
+	free(g);
 	kscen_table_free(&t);
 }
 
 void compare_mail(FILE *out, const struct kscen_cmp *c)
 {
 	const struct kscen_run *base = c->run[0], *last = c->run[c->nr - 1];
-	const struct kscen_report_model *rms[64];
-	unsigned nrm = 0;
 	char line[512];
 
 	header(out, last, ": compare");
@@ -549,9 +548,7 @@ void compare_mail(FILE *out, const struct kscen_cmp *c)
 		 "of the median against %s's level, ~ where not significant at the "
 		 "5%% level, ? where there is no run-to-run estimate.", c->name[0]);
 	wrap(out, "", "", line);
-	for (unsigned k = 1; k < c->nr && nrm < ARRAY_SIZE(rms); k++)
-		rms[nrm++] = &c->rm[k];
-	kscen_cmp_too_few(rms, nrm, line, sizeof(line));
+	kscen_cmp_too_few(c->rm + 1, c->nr - 1, line, sizeof(line));
 	if (*line)
 		wrap(out, "", "", line);
 	kscen_cmp_counts(c, mail_line, out);

@@ -8,6 +8,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compare.h"
@@ -218,7 +219,7 @@ void report_markdown(FILE *out, const struct kscen_report_model *rm)
 	fputc('\n', out);
 	for (unsigned e = 0; e < rm->nr_entries; e++)
 		md_entry(out, rm, &rm->entry[e]);
-	kscen_cmp_too_few(&rm, 1, few, sizeof(few));
+	kscen_cmp_too_few(rm, 1, few, sizeof(few));
 	if (*few)
 		fprintf(out, "\n%s\n", few);
 	n = report_footer(rm, line, 8);
@@ -246,7 +247,7 @@ static void md_cmp_entry(FILE *out, const struct kscen_cmp *c,
 	unsigned nk = e->nr_params < 64 ? e->nr_params : 64, fixed = 0;
 	struct kscen_num st;
 	char note[256], val[64], ci[64], chg[256];
-	double g[64];
+	double *g = kscen_cmp_geomean(c, e);
 
 	m0 = kscen_cmp_entry_style(c, e, &st);
 	kscen_cmp_entry_note(c, e, true, note, sizeof(note));
@@ -279,7 +280,7 @@ static void md_cmp_entry(FILE *out, const struct kscen_cmp *c,
 	for (unsigned i = e->first; i <= e->last + 1; i++) {
 		bool geo = i > e->last;
 
-		if (geo && (c->nr > ARRAY_SIZE(g) || !kscen_cmp_geomean(c, e, g)))
+		if (geo && !g)
 			break;
 		for (unsigned k = 0, first = 1; k < nk; k++)
 			if (e->varies[k]) {
@@ -312,13 +313,12 @@ static void md_cmp_entry(FILE *out, const struct kscen_cmp *c,
 		}
 		fputs("|\n", out);
 	}
+	free(g);
 }
 
 void compare_markdown(FILE *out, const struct kscen_cmp *c)
 {
 	const struct kscen_run *base = c->run[0];
-	const struct kscen_report_model *rms[64];
-	unsigned nrm = 0;
 	char line[512];
 
 	fprintf(out, "**kscen %s**: compare, scenario `%s`  \n",
@@ -339,9 +339,7 @@ void compare_markdown(FILE *out, const struct kscen_cmp *c)
 	for (unsigned e = 0; e < c->rm[0].nr_entries; e++)
 		md_cmp_entry(out, c, &c->rm[0].entry[e]);
 	fputc('\n', out);
-	for (unsigned k = 1; k < c->nr && nrm < ARRAY_SIZE(rms); k++)
-		rms[nrm++] = &c->rm[k];
-	kscen_cmp_too_few(rms, nrm, line, sizeof(line));
+	kscen_cmp_too_few(c->rm + 1, c->nr - 1, line, sizeof(line));
 	if (*line)
 		fprintf(out, "%s  \n", line);
 	kscen_cmp_counts(c, md_line, out);

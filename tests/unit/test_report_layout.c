@@ -757,26 +757,35 @@ void test_report_markdown_long_reason_whole(void **state)
 	kscen_run_free(r);
 }
 
-/* 64 runs, the most a geomean is computed over: each format has its row. */
-void test_compare_64_runs_geomean(void **state)
+/*
+ * 66 runs, more than any fixed array would hold: each format has the
+ * geomean row, its last run's ratio included (sqrt(1.65) of the first:
+ * job x=0 the same, x=1 1.65 times slower).
+ */
+void test_compare_66_runs_geomean(void **state)
 {
 	static const enum kscen_format fmt[] = {
 		KSCEN_FMT_TEXT, KSCEN_FMT_MAIL, KSCEN_FMT_MARKDOWN,
 	};
-	struct kscen_run *runs[64];
+	/* the last run's geomean and its change end the row */
+	static const char *const last[] = {
+		"  128      +28.5%\n", "  128  +28.5%\n", " | 128 | +28.5% |\n",
+	};
+	struct kscen_run *runs[66];
 	char *t;
 
 	(void)state;
-	for (unsigned k = 0; k < 64; k++) {
+	for (unsigned k = 0; k < 66; k++) {
 		runs[k] = kscen_test_sample_run(1 + k / 100.0);
 		runs[k]->path = kscen_xasprintf("r%u.yaml", k);
 	}
 	for (unsigned f = 0; f < ARRAY_SIZE(fmt); f++) {
-		t = compared(runs, 64, fmt[f]);
+		t = compared(runs, 66, fmt[f]);
 		assert_non_null(strstr(t, "geomean"));
+		assert_non_null(strstr(t, last[f]));
 		free(t);
 	}
-	for (unsigned k = 0; k < 64; k++)
+	for (unsigned k = 0; k < 66; k++)
 		kscen_run_free(runs[k]);
 }
 
