@@ -824,3 +824,63 @@ void test_mail_table_of_exactly_72_columns(void **state)
 	}
 	assert_true(at72);
 }
+
+/* The markdown report of a model as built, then changed by the caller. */
+static char *markdown_of(const struct kscen_report_model *m)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	report_markdown(f, m);
+	fclose(f);
+	return buf;
+}
+
+/*
+ * The header's coverage of the in-run intervals spans every job's
+ * baseline and previous deltas, the first job's too, and no reference
+ * delta; with none at all it says "at least 95%". A table whose first
+ * job has one sample (coverage 0) and the next six has no one level.
+ */
+void test_report_markdown_levels_of_every_job_and_delta(void **state)
+{
+	struct kscen_run *r = kscen_test_sample_run(1.1);
+	struct kscen_report_delta *d0, *d1;
+	struct kscen_report_model m;
+	char *t;
+
+	(void)state;
+	kscen_report_model_build(r, NULL, &m);
+	d0 = m.job[0].delta;
+	d1 = m.job[1].delta;
+	assert_true(d1[KSCEN_DELTA_BASELINE].present && d1[KSCEN_DELTA_BASELINE].c.ci_valid);
+	d0[KSCEN_DELTA_BASELINE] = d1[KSCEN_DELTA_BASELINE];
+	d0[KSCEN_DELTA_BASELINE].c.level = 99.2;	/* the highest: job 0's */
+	d1[KSCEN_DELTA_BASELINE].c.level = 96.1;	/* the lowest: a baseline's */
+	d1[KSCEN_DELTA_PREVIOUS] = d1[KSCEN_DELTA_BASELINE];
+	d1[KSCEN_DELTA_PREVIOUS].c.level = 97;
+	d1[KSCEN_DELTA_REF] = d1[KSCEN_DELTA_BASELINE];
+	d1[KSCEN_DELTA_REF].c.level = 50;		/* between runs: not counted */
+	t = markdown_of(&m);
+	assert_non_null(strstr(t, "[its interval, 96.1% to 99.2%]"));
+	free(t);
+	for (unsigned i = 0; i < r->nr_jobs; i++)
+		for (unsigned k = 0; k < KSCEN_NR_DELTAS; k++)
+			m.job[i].delta[k].c.ci_valid = false;
+	t = markdown_of(&m);
+	assert_non_null(strstr(t, "[its interval, at least 95%]"));
+	free(t);
+	kscen_report_model_free(&m);
+
+	/* job a/x=0 with 1 sample, a/x=1 with 6: no coverage common to the table */
+	r->jobs[0].metrics[0].nr_samples = 1;
+	kscen_summarize(r->jobs[0].metrics[0].samples, 1, &r->jobs[0].metrics[0].sum);
+	kscen_report_model_build(r, NULL, &m);
+	t = markdown_of(&m);
+	assert_non_null(strstr(t, "| metric | median | unit | CI (coverage) | CV |"));
+	assert_non_null(strstr(t, "| [108, 112] (96.9%) |"));
+	free(t);
+	kscen_report_model_free(&m);
+	kscen_run_free(r);
+}
