@@ -204,8 +204,8 @@ static int check_job(struct kscen_expander *x, const char *id)
 	/* a module's job_metrics(): checked before any job takes them */
 	if (w->job_metrics) {
 		nr_metrics = expand_metrics(j, x->params, m);
+		/* kscen's own message, vsnprintf()'d: terminated */
 		if (kscen_job_metrics_check(w, x->params, m, nr_metrics, err, sizeof(err))) {
-			err[sizeof(err) - 1] = '\0';
 			kscen_file_error(j->spec_file, j->mark, "job %s: %s", id, err);
 			return -EINVAL;
 		}
