@@ -884,3 +884,47 @@ void test_report_markdown_levels_of_every_job_and_delta(void **state)
 	kscen_report_model_free(&m);
 	kscen_run_free(r);
 }
+
+/*
+ * Runs whose numbers do not fit 72 columns even one later run at a time
+ * (a job in another unit than its table's, the unit 40 letters long): each
+ * later run still gets its table, once, too wide as it is.
+ */
+void test_mail_compare_wider_than_72_columns(void **state)
+{
+	struct kscen_run *runs[3];
+	char *t, *at, *row;
+
+	(void)state;
+	for (unsigned k = 0; k < 3; k++) {
+		struct kscen_metric *m;
+
+		runs[k] = kscen_test_sample_run(1.1 + k / 10.0);
+		runs[k]->path = kscen_xasprintf("r%u.yaml", k);
+		m = &runs[k]->jobs[1].metrics[0];
+		free(m->unit);
+		m->unit = label_of(40);
+	}
+	t = compared(runs, 3, KSCEN_FMT_MAIL);
+	row = kscen_xasprintf("  110 %s  %%u %s       ?\n", runs[0]->jobs[1].metrics[0].unit,
+			      runs[0]->jobs[1].metrics[0].unit);
+	for (unsigned k = 1; k < 3; k++) {
+		char *want = kscen_xasprintf("%*s%*s  change\n", 46, "A", 46, k == 1 ? "B" : "C");
+
+		at = strstr(t, want);
+		assert_non_null(at);
+		assert_null(strstr(at + 1, want));	/* once */
+		free(want);
+		want = kscen_xasprintf(row, 110 + 10 * k);
+		assert_non_null(strstr(at, want));
+		free(want);
+	}
+	assert_lines(t, "  geomean\n"
+		     "                                           105                                           110   +4.4%\n");
+	assert_lines(t, "  geomean\n"
+		     "                                           105                                           114   +8.7%\n");
+	free(row);
+	free(t);
+	for (unsigned k = 0; k < 3; k++)
+		kscen_run_free(runs[k]);
+}

@@ -140,6 +140,7 @@
 	X(test_report_markdown_long_reason_whole)	\
 	X(test_compare_66_runs_geomean)	\
 	X(test_report_markdown_levels_of_every_job_and_delta)	\
+	X(test_mail_compare_wider_than_72_columns)	\
 	X(test_mail_table_of_exactly_72_columns)	\
 	X(test_report_text_hint_and_footer_at_their_edges) \
 	X(test_report_text_other_reference_named_with_its_date) \
