@@ -26,6 +26,7 @@
 #include "scenario/scenario.h"
 #include "report/profile_report.h"
 #include "report/report.h"
+#include "store/history.h"
 #include "lib/symbols.h"
 #include "tests.h"
 
@@ -345,4 +346,42 @@ void test_report_text_shows_each_job_profile(void **state)
 	assert_null(strstr(strstr(buf, "# Profile:") + 1, "# Profile:"));	/* once */
 	free(buf);
 	kscen_run_free(r);
+}
+
+/*
+ * A text compare of runs that both profiled a job: the job's profile of
+ * the new run against the old's, after the tables (the profile of job
+ * a/x=1, its getppid 60% of the old run's samples, 10% of the new's).
+ */
+void test_compare_text_diffs_each_job_profile(void **state)
+{
+	struct kscen_run *runs[2] = {
+		kscen_test_sample_run(1.1), kscen_test_sample_run(1.2),
+	};
+	struct kscen_profile *b = kscen_xcalloc(1, sizeof(*b));
+	struct kscen_refs refs[2] = { 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	b->top = 3;
+	add(b, "prog;main;work;entry_SYSCALL_64_[k];__x64_sys_getppid_[k]", 10);
+	add(b, "prog;main;work", 90);
+	kscen_profile_summarize(b);
+	runs[0]->jobs[1].profile = sample_profile();
+	runs[1]->jobs[1].profile = b;
+	runs[0]->started[3] = '5';	/* 2025: the old run's date, said */
+	kscen_refs_single(&refs[1], runs[1], runs[0]);
+	kscen_compare_print(f, (const struct kscen_run *const *)runs, refs, 2,
+			    KSCEN_FMT_TEXT);
+	fclose(f);
+	assert_non_null(strstr(buf, "\n\n# a/x=1\n# Profile against old run "
+			       "(2025-12-03T08:00:00Z)"));
+	assert_non_null(strstr(buf, "     60.00%     10.00%    -50.00%  [k] __x64_sys_getppid\n"));
+	free(buf);
+	refs[1].own = NULL;	/* the runs are this test's */
+	kscen_refs_free(&refs[1]);
+	kscen_run_free(runs[0]);
+	kscen_run_free(runs[1]);
 }

@@ -144,7 +144,8 @@
 	X(test_mail_table_of_exactly_72_columns)	\
 	X(test_report_text_hint_and_footer_at_their_edges) \
 	X(test_report_text_other_reference_named_with_its_date) \
-	X(test_report_text_shows_each_job_profile)
+	X(test_report_text_shows_each_job_profile)	\
+	X(test_compare_text_diffs_each_job_profile)
 
 #define DECLARE(fn) void fn(void **state);
 KSCEN_UNIT_TESTS(DECLARE)
