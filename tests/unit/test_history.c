@@ -575,6 +575,43 @@ void test_history_load_names_three_skips_counts_the_rest(void **state)
 }
 
 /*
+ * A run started in the second the history is read is not "in the future":
+ * taken when the clock read the same second before the save and after the
+ * load (tried again, in a directory of its own, when a second began
+ * between them).
+ */
+void test_history_load_takes_a_run_of_this_second(void **state)
+{
+	bool same = false;
+
+	(void)state;
+	for (unsigned try = 0; try < 5 && !same; try++) {
+		char tmpl[] = "/tmp/kscen-now-XXXXXX", *dir = mkdtemp(tmpl), *sdir;
+		struct kscen_diag_log log = { 0 };
+		char before[32], after[32];
+		struct kscen_history h;
+
+		assert_non_null(dir);
+		sdir = kscen_xasprintf("%s/h", dir);
+		kscen_utc_now_buf(before, sizeof(before));
+		save(dir, mk_run(before, "my", 3, "1"));
+		kscen_diag_set_sink(kscen_diag_capture, &log);
+		assert_int_equal(kscen_history_load(sdir, "h", NULL, NULL, &h), 0);
+		kscen_diag_set_sink(NULL, NULL);
+		kscen_utc_now_buf(after, sizeof(after));
+		same = !strcmp(before, after);
+		if (same) {
+			assert_string_equal(log.text, "");
+			assert_int_equal(h.nr, 1);
+		}
+		kscen_history_free(&h);
+		nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+		free(sdir);
+	}
+	assert_true(same);
+}
+
+/*
  * A directory of 101 runs: the newest 100 are read, the oldest not; but
  * the oldest is label:good, which --compare label:good finds however old.
  */

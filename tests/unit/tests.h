@@ -75,6 +75,7 @@
 	X(test_history_reference_why_each_job_has_none) \
 	X(test_history_load_reads_the_newest_100)	\
 	X(test_history_load_names_three_skips_counts_the_rest) \
+	X(test_history_load_takes_a_run_of_this_second)	\
 	X(test_env_diff_lists_tokens)			\
 	X(test_progress_durations_and_estimate)	\
 	X(test_synthesize_readers_agree)		\
