@@ -282,9 +282,7 @@ void kscen_report_n_note(unsigned lo, unsigned hi, char *buf, size_t len)
 	}
 	clo = report_ci_level(lo);
 	chi = report_ci_level(hi);
-	if (!hi)
-		snprintf(buf, len, "no samples");
-	else if (hi < 2)
+	if (hi < 2)
 		snprintf(buf, len, "n=%u, no CI", hi);
 	else if (lo < 2)
 		snprintf(buf, len, "n=%u..%u, %.3g%% CI where n > 1", lo, hi, chi);
