@@ -22,7 +22,9 @@
 # different. --plain leaves that pass out (the plain build's score alone);
 # --asan builds and tests every mutant under the sanitizers instead.
 # Everything goes to stdout, the survivors at the end; the log of every
-# mutant to build/mutate.log.
+# mutant to build/mutate.log. Stopped (SIGINT, SIGTERM), it drops the
+# mutants being tested and prints the summary of those decided, with how
+# many were not tried.
 import argparse
 import os
 import re
@@ -250,6 +252,7 @@ def command(test, build):
 
 # CPU seconds a process of a test may use: a hundred times what any takes.
 CPU_LIMIT = 30
+STOP = threading.Event()	# set by SIGINT or SIGTERM: no mutant more
 
 # Built as make builds it but for -g, which only costs time; lld links
 # kscen in a third of ld's time. --asan: as `make asan` builds, in its folder.
@@ -291,20 +294,25 @@ class Tree:
 
     def run(self, cmd, timeout):
         """
-        0 passed, 1 failed, 2 timed out. A mutant that loops is stopped by
-        the CPU time it burns (ulimit -t, which a loaded machine does not
-        stretch), one that blocks by @timeout; either way every process the
-        test started, however it detached, carries this tree's marker and
-        is killed before the next mutant.
+        0 passed, 1 failed, 2 timed out, 3 stopped (STOP). A mutant that
+        loops is stopped by the CPU time it burns (ulimit -t, which a loaded
+        machine does not stretch), one that blocks by @timeout; either way
+        every process the test started, however it detached, carries this
+        tree's marker and is killed before the next mutant.
         """
         env = dict(os.environ, MUTATE_MARK=self.mark, **self.env)
         p = subprocess.Popen(['sh', '-c', 'ulimit -t %d && exec "$@"' % CPU_LIMIT, 'sh'] +
                              cmd, cwd=self.dir, stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL, env=env, start_new_session=True)
-        try:
-            r = 0 if p.wait(timeout) == 0 else 1
-        except subprocess.TimeoutExpired:
-            r = 2
+        deadline, r = time.time() + timeout, None
+        while r is None:
+            try:
+                r = 0 if p.wait(1) == 0 else 1
+            except subprocess.TimeoutExpired:
+                if STOP.is_set():
+                    r = 3
+                elif time.time() > deadline:
+                    r = 2
         self.reap()
         p.wait()
         return r
@@ -462,7 +470,9 @@ def prepare(base, name, n, asan, targets):
 def test_all(trees, limit, mutants, todo, results, log, t0, tag=''):
     """Build and test the mutants @todo (indices) in @trees, one a tree at
     a time; each verdict into @results, and into @log unless it survived
-    (the caller writes a survivor when it is one for good)."""
+    (the caller writes a survivor when it is one for good). Once STOP is
+    set, the mutants being tested get no verdict and no more start. The
+    number given a verdict."""
     lock = threading.Lock()
     todo = list(todo)
     done, total = [0], len(todo)
@@ -470,7 +480,7 @@ def test_all(trees, limit, mutants, todo, results, log, t0, tag=''):
     def worker(tree):
         while True:
             with lock:
-                if not todo:
+                if not todo or STOP.is_set():
                     return
                 k = todo.pop(0)
             path, i, name, old, new, tests = mutants[k]
@@ -492,6 +502,8 @@ def test_all(trees, limit, mutants, todo, results, log, t0, tag=''):
                         break
             open(f, 'w').write(orig)
             with lock:
+                if STOP.is_set():
+                    return
                 results[k] = (verdict, by, time.time() - started)
                 done[0] += 1
                 if verdict != 'survived':
@@ -505,6 +517,7 @@ def test_all(trees, limit, mutants, todo, results, log, t0, tag=''):
         th.start()
     for th in threads:
         th.join()
+    return done[0]
 
 
 def log_one(log, m, r):
@@ -517,6 +530,8 @@ def log_one(log, m, r):
 def run_all(a, targets, mutants, base):
     """Build the trees, test them unmutated, then every mutant; print it all."""
     t0 = time.time()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: STOP.set())
     log_path = os.path.join(ROOT, 'build', 'mutate.log')
     os.makedirs(os.path.dirname(log_path), exist_ok=True)
     log = open(log_path, 'w')
@@ -541,17 +556,20 @@ def run_all(a, targets, mutants, base):
     test_all(trees, limit, mutants, todo, results, log, t0)
 
     # What make asan, which CI runs too, would catch of the survivors.
-    again = [k for k in todo if results[k][0] == 'survived']
-    if again and not a.asan and not a.plain:
+    again = [k for k in todo if results[k] and results[k][0] == 'survived']
+    not_asan = len(again) if not a.asan and not a.plain else 0
+    if again and not_asan and not STOP.is_set():
         print('mutate: %d survived; each once more as make asan builds and tests it' %
               len(again), flush=True)
         for tree in trees:
             shutil.rmtree(tree.dir, ignore_errors=True)
         atrees, alimit = prepare(base, 'asan', a.j, True, targets)
-        test_all(atrees, alimit, mutants, again, results, log, t0, ' (asan)')
+        not_asan -= test_all(atrees, alimit, mutants, again, results, log, t0, ' (asan)')
     for k in again:
         if results[k][0] == 'survived':
             log_one(log, mutants[k], results[k])
+    untried = sum(1 for r in results if r is None)
+    results = [r or ('untried', '', 0) for r in results]
 
     killed = sum(1 for r in results if r[0] == 'killed')
     survived = [(m, r) for m, r in zip(mutants, results) if r[0] == 'survived']
@@ -561,7 +579,7 @@ def run_all(a, targets, mutants, base):
     for m, r in zip(mutants, results):
         k = per.setdefault(m[0], [0, 0])
         k[0] += r[0] == 'killed'
-        k[1] += r[0] != 'stillborn'
+        k[1] += r[0] in ('killed', 'survived')
     print('\nper file (killed/total):')
     for path, _, _ in targets:
         if path in per:
@@ -577,8 +595,11 @@ def run_all(a, targets, mutants, base):
           '%.0f min' % (killed, total, 100.0 * killed / total if total else 100,
                         ', %d of them only under ASan' % by_asan if by_asan else '',
                         len(survived), stillborn, (time.time() - t0) / 60))
+    if STOP.is_set():
+        print('mutate: stopped: %d mutants not tried%s' % (untried, ', %d survivors not '
+              'tried under ASan' % not_asan if not_asan else ''))
     print('mutate: every mutant in %s' % os.path.relpath(log_path, ROOT))
-    return 0
+    return 1 if STOP.is_set() else 0
 
 
 if __name__ == '__main__':
