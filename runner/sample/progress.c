@@ -19,7 +19,8 @@
 
 #define REDRAW_NS 100000000LL	/* 10 Hz */
 
-void kscen_progress_init(struct kscen_progress *p, bool quiet, int tty)
+void kscen_progress_init(struct kscen_progress *p, bool quiet, int tty,
+			 long long (*now)(void))
 {
 	const char *term = getenv("TERM");
 
@@ -28,7 +29,8 @@ void kscen_progress_init(struct kscen_progress *p, bool quiet, int tty)
 	if (tty < 0)
 		tty = isatty(STDERR_FILENO) && !(term && !strcmp(term, "dumb"));
 	p->tty = tty;
-	p->t0 = kscen_now_ns();
+	p->now = now ? now : kscen_now_ns;
+	p->t0 = p->now();
 }
 
 void kscen_progress_duration(long long ns, char *buf, unsigned len)
@@ -43,7 +45,7 @@ void kscen_progress_duration(long long ns, char *buf, unsigned len)
 
 static void draw(struct kscen_progress *p)
 {
-	long long now = kscen_now_ns(), el = now - p->t0;
+	long long now = p->now(), el = now - p->t0;
 	char e[32], l[32];
 
 	kscen_progress_duration(el, e, sizeof(e));
@@ -85,7 +87,7 @@ void kscen_progress_sample(struct kscen_progress *p)
 	if (p->quiet || !p->tty)
 		return;
 	p->job++;
-	if (kscen_now_ns() - p->last_draw >= REDRAW_NS)
+	if (p->now() - p->last_draw >= REDRAW_NS)
 		draw(p);
 }
 

@@ -19,10 +19,12 @@ struct kscen_progress {
 	unsigned round, rounds;		/* 1-based */
 	unsigned job, jobs;		/* within the round, 1-based */
 	bool drawn;			/* a line is on the terminal */
+	long long (*now)(void);		/* the clock: kscen_now_ns() */
 };
 
-/* @tty < 0: ask isatty(2) (and TERM != dumb). */
-void kscen_progress_init(struct kscen_progress *p, bool quiet, int tty);
+/* @tty < 0: ask isatty(2) (and TERM != dumb); @now NULL: kscen_now_ns(). */
+void kscen_progress_init(struct kscen_progress *p, bool quiet, int tty,
+			 long long (*now)(void));
 /*
  * Round @round of @rounds begins, @jobs samples in it, @later samples in
  * the rounds after it (for the estimate).

@@ -268,7 +268,8 @@ int kscen_run_jobs(const struct kscen_scenario *s, const struct kscen_jobs *jobs
 		kscen_note(NULL, "samples run without a cgroup (%s): no cgroup_cpu "
 			   "or cgroup_memory_peak, and what a sample leaves running "
 			   "outlives a runner that is killed", kscen_contain_reason());
-	kscen_progress_init(&pr, o->quiet || kscen_verbose, -1);
+	kscen_progress_init(&pr, o->quiet || kscen_verbose, o->progress_clock ? 1 : -1,
+			    o->progress_clock);
 	/* map[job] = its index among the results, -1 when filtered out. */
 	for (unsigned i = 0; i < jobs->nr; i++) {
 		map[i] = -1;

@@ -91,6 +91,12 @@ struct kscen_run_opts {
 	void *sample_arg;
 	/* Where each sample is recorded, or replayed from (journal.c); or NULL. */
 	struct kscen_journal *journal;
+	/*
+	 * Tests only: the progress line drawn as on a terminal, whatever
+	 * stderr is, with the time read from this clock (ns); NULL: isatty(2)
+	 * decides, and the clock is kscen_now_ns().
+	 */
+	long long (*progress_clock)(void);
 };
 
 /*

@@ -32,14 +32,14 @@ void test_progress_durations_and_estimate(void **state)
 	assert_true(!strcmp(b, "0:00"));
 
 	/* quiet: nothing drawn, but the count still goes on */
-	kscen_progress_init(&p, true, 1);
+	kscen_progress_init(&p, true, 1, NULL);
 	kscen_progress_round(&p, false, 1, 3, 4, 8);
 	assert_true(p.left == 0);		/* quiet rounds plan nothing */
 	kscen_progress_sample(&p);
 	assert_true(p.done == 1 && !p.drawn);
 
 	/* 4 jobs a round, 2 more rounds: 12 planned, one taken: 11 left */
-	kscen_progress_init(&p, false, 0);
+	kscen_progress_init(&p, false, 0, NULL);
 	kscen_diag_set_sink(kscen_diag_capture, &log);
 	kscen_progress_round(&p, false, 1, 3, 4, 8);
 	assert_true(p.left == 12);
@@ -49,7 +49,7 @@ void test_progress_durations_and_estimate(void **state)
 
 	/* a terminal: one line redrawn, then cleared */
 	memset(&log, 0, sizeof(log));
-	kscen_progress_init(&p, false, 1);
+	kscen_progress_init(&p, false, 1, NULL);
 	kscen_progress_round(&p, true, 1, 1, 2, 0);
 	kscen_progress_clear(&p);
 	kscen_diag_set_sink(NULL, NULL);

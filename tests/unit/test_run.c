@@ -468,6 +468,60 @@ static void test_run_progress_lines_by_value(void **state)
 	kscen_scenario_free(s);
 }
 
+/* A clock that moves one second a reading. */
+static long long fake_ns;
+static long long one_second_a_reading(void)
+{
+	return fake_ns += 1000000000LL;
+}
+
+/*
+ * The line a terminal shows, by value, on a clock that moves a second at
+ * each reading: the jobs of a round counted as they go, the estimate the
+ * mean time a sample so far times the samples still planned (the warmup
+ * round's, then the repeat's: its first round plans the second), the line
+ * cleared before a job's failure is said and at the end.
+ */
+static void test_run_progress_line_on_a_terminal(void **state)
+{
+	struct script sc = { .err_at = -1, .intr_at = -1 };
+	struct kscen_run_opts o = { .repeat = 2, .warmup = 1, .sample = play,
+				    .sample_arg = &sc, .progress_clock = one_second_a_reading };
+	struct kscen_scenario *s;
+	struct kscen_jobs jobs;
+	char *text;
+
+	(void)state;
+	load_jobs(four_jobs, &s, &jobs);
+	fake_ns = 0;
+	text = run_said(s, &jobs, &o, 0);
+	/*
+	 * Readings: 1 at the start, then one a draw and one a sample before it.
+	 * Warmup: 4 jobs now and 4 x 2 rounds later, 12; after the first
+	 * sample 3 s for 1 sample and 11 left: 0:33. Round 1: 3 jobs (one
+	 * skipped) and 3 in round 2, 6; at its start 10 s for 4: 0:15.
+	 */
+	assert_string_equal(text,
+		"\rkscen: warmup round 1/1, job 0/4, 0:01 elapsed\033[K"
+		"\rkscen: warmup round 1/1, job 1/4, 0:03 elapsed, about 0:33 left\033[K"
+		"\rkscen: warmup round 1/1, job 2/4, 0:05 elapsed, about 0:25 left\033[K"
+		"\r\033[Kkscen: a/command=false: skipped: no slot\n"
+		"\rkscen: warmup round 1/1, job 3/4, 0:07 elapsed, about 0:21 left\033[K"
+		"\rkscen: warmup round 1/1, job 4/4, 0:09 elapsed, about 0:18 left\033[K"
+		"\rkscen: round 1/2, job 0/3, 0:10 elapsed, about 0:15 left\033[K"
+		"\rkscen: round 1/2, job 1/3, 0:12 elapsed, about 0:12 left\033[K"
+		"\rkscen: round 1/2, job 2/3, 0:14 elapsed, about 0:09 left\033[K"
+		"\rkscen: round 1/2, job 3/3, 0:16 elapsed, about 0:07 left\033[K"
+		"\rkscen: round 2/2, job 0/3, 0:17 elapsed, about 0:07 left\033[K"
+		"\rkscen: round 2/2, job 1/3, 0:19 elapsed, about 0:05 left\033[K"
+		"\rkscen: round 2/2, job 2/3, 0:21 elapsed, about 0:02 left\033[K"
+		"\rkscen: round 2/2, job 3/3, 0:23 elapsed, about 0:00 left\033[K"
+		"\r\033[K");
+	free(text);
+	kscen_jobs_free(&jobs);
+	kscen_scenario_free(s);
+}
+
 /*
  * -v: no progress lines, a line a sample instead, numbered among all the
  * rounds the run may take (warmup ones included).
@@ -656,6 +710,7 @@ int kscen_run_tests(void)
 		cmocka_unit_test(test_run_rounds_auto_skip_and_fail),
 		cmocka_unit_test(test_run_stops_on_error_and_interrupt),
 		cmocka_unit_test(test_run_progress_lines_by_value),
+		cmocka_unit_test(test_run_progress_line_on_a_terminal),
 		cmocka_unit_test(test_run_verbose_lines_by_value),
 		cmocka_unit_test(test_run_auto_stops_at_its_bound),
 		cmocka_unit_test(test_run_noise_retakes_by_value),
