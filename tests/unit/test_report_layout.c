@@ -549,14 +549,18 @@ void test_mail_says_why_every_change_is_tilde(void **state)
 		kscen_run_free(runs[k]);
 }
 
-/* The text report of a model as built for @r, then changed by the caller. */
-static char *text_of(const struct kscen_report_model *m)
+/*
+ * What @emit (report_text, report_markdown) prints of a model as built,
+ * then changed by the caller; malloc'ed.
+ */
+static char *emitted(void (*emit)(FILE *, const struct kscen_report_model *),
+		     const struct kscen_report_model *m)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
-	report_text(f, m);
+	emit(f, m);
 	fclose(f);
 	return buf;
 }
@@ -578,7 +582,7 @@ void test_report_text_hint_and_footer_at_their_edges(void **state)
 	m.fam[KSCEN_FAM_BETWEEN] = (struct kscen_report_family){
 		.m = 100000, .expected = 50000 };
 	m.drift_hides = 0.05;
-	t = text_of(&m);
+	t = emitted(report_text, &m);
 	assert_null(strstr(t, "between runs, changes under"));
 	assert_non_null(strstr(t, "\n# against the reference: 0 of 100000 changed; about "
 			       "50000.0 expected by chance\n"));
@@ -586,7 +590,7 @@ void test_report_text_hint_and_footer_at_their_edges(void **state)
 
 	m.fam[KSCEN_FAM_BETWEEN].m = 1000000;
 	m.drift_hides = 0.0501;
-	t = text_of(&m);
+	t = emitted(report_text, &m);
 	assert_non_null(strstr(t, "\n# between runs, changes under 5% cannot be told "
 			       "from run-to-run drift here\n"));
 	assert_non_null(strstr(t, "\n# against the reference: 0 of 1000000 changed; about "
@@ -825,18 +829,6 @@ void test_mail_table_of_exactly_72_columns(void **state)
 	assert_true(at72);
 }
 
-/* The markdown report of a model as built, then changed by the caller. */
-static char *markdown_of(const struct kscen_report_model *m)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	report_markdown(f, m);
-	fclose(f);
-	return buf;
-}
-
 /*
  * The header's coverage of the in-run intervals spans every job's
  * baseline and previous deltas, the first job's too, and no reference
@@ -862,13 +854,13 @@ void test_report_markdown_levels_of_every_job_and_delta(void **state)
 	d1[KSCEN_DELTA_PREVIOUS].c.level = 97;
 	d1[KSCEN_DELTA_REF] = d1[KSCEN_DELTA_BASELINE];
 	d1[KSCEN_DELTA_REF].c.level = 50;		/* between runs: not counted */
-	t = markdown_of(&m);
+	t = emitted(report_markdown, &m);
 	assert_non_null(strstr(t, "[its interval, 96.1% to 99.2%]"));
 	free(t);
 	for (unsigned i = 0; i < r->nr_jobs; i++)
 		for (unsigned k = 0; k < KSCEN_NR_DELTAS; k++)
 			m.job[i].delta[k].c.ci_valid = false;
-	t = markdown_of(&m);
+	t = emitted(report_markdown, &m);
 	assert_non_null(strstr(t, "[its interval, at least 95%]"));
 	free(t);
 	kscen_report_model_free(&m);
@@ -877,7 +869,7 @@ void test_report_markdown_levels_of_every_job_and_delta(void **state)
 	r->jobs[0].metrics[0].nr_samples = 1;
 	kscen_summarize(r->jobs[0].metrics[0].samples, 1, &r->jobs[0].metrics[0].sum);
 	kscen_report_model_build(r, NULL, &m);
-	t = markdown_of(&m);
+	t = emitted(report_markdown, &m);
 	assert_non_null(strstr(t, "| metric | median | unit | CI (coverage) | CV |"));
 	assert_non_null(strstr(t, "| [108, 112] (96.9%) |"));
 	free(t);
