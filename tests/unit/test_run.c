@@ -4,6 +4,7 @@
  * samples per job from the command line over the scenario, and the exit
  * code from the jobs, the gate, the save and signals.
  */
+#define _GNU_SOURCE	/* vasprintf, in journal_int.h's put() */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -20,6 +21,7 @@
 #include "expand/jobs.h"
 #include "store/history.h"
 #include "sample/runner.h"
+#include "sample/journal_int.h"	/* a journal's sticky error, set */
 #include "lib/diag.h"
 #include "lib/util.h"
 #include "scenario/scenario_load.h"
@@ -523,6 +525,50 @@ static void test_run_progress_line_on_a_terminal(void **state)
 }
 
 /*
+ * A journal that cannot be written: on a terminal the line is cleared
+ * before the warning, which is said once for the whole run.
+ */
+static void test_run_journal_warning_once_on_a_clear_line(void **state)
+{
+	char tmpl[] = "/tmp/kscen-jw-XXXXXX", *dir = mkdtemp(tmpl), *path, *want;
+	struct script sc = { .err_at = -1, .intr_at = -1 };
+	struct kscen_run_opts o = { .repeat = 2, .filter = "a/command=true", .sample = play,
+				    .sample_arg = &sc, .progress_clock = one_second_a_reading };
+	struct kscen_journal_hdr h = {
+		.scenario_file = "t.yaml", .scenario_sha256 = "0", .started = "2026-12-05T18:00:00Z",
+		.command = "kscen run t.yaml",
+	};
+	struct kscen_scenario *s;
+	struct kscen_jobs jobs;
+	char *text;
+
+	(void)state;
+	assert_non_null(dir);
+	path = kscen_xasprintf("%s/j", dir);
+	load_jobs(four_jobs, &s, &jobs);
+	assert_int_equal(kscen_journal_create(path, &h, &jobs, &o.journal), 0);
+	o.journal->err = -ENOSPC;
+	fake_ns = 0;
+	text = run_said(s, &jobs, &o, 0);
+	want = kscen_xasprintf(
+		"\rkscen: round 1/2, job 0/1, 0:01 elapsed\033[K"
+		"\rkscen: round 1/2, job 1/1, 0:03 elapsed, about 0:03 left\033[K"
+		"\r\033[Kkscen: journal %s: %s; the run goes on, but could "
+		"not be resumed if cut short\n"
+		"\rkscen: round 2/2, job 0/1, 0:04 elapsed, about 0:04 left\033[K"
+		"\rkscen: round 2/2, job 1/1, 0:06 elapsed, about 0:00 left\033[K"
+		"\r\033[K", path, strerror(ENOSPC));
+	assert_string_equal(text, want);
+	free(want);
+	free(text);
+	kscen_journal_close(o.journal, true);
+	rmdir(dir);
+	free(path);
+	kscen_jobs_free(&jobs);
+	kscen_scenario_free(s);
+}
+
+/*
  * -v: no progress lines, a line a sample instead, numbered among all the
  * rounds the run may take (warmup ones included).
  */
@@ -711,6 +757,7 @@ int kscen_run_tests(void)
 		cmocka_unit_test(test_run_stops_on_error_and_interrupt),
 		cmocka_unit_test(test_run_progress_lines_by_value),
 		cmocka_unit_test(test_run_progress_line_on_a_terminal),
+		cmocka_unit_test(test_run_journal_warning_once_on_a_clear_line),
 		cmocka_unit_test(test_run_verbose_lines_by_value),
 		cmocka_unit_test(test_run_auto_stops_at_its_bound),
 		cmocka_unit_test(test_run_noise_retakes_by_value),
