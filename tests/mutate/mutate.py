@@ -252,6 +252,11 @@ def command(test, build):
 
 # CPU seconds a process of a test may use: a hundred times what any takes.
 CPU_LIMIT = 30
+# A mutant that prints without end must not take the machine with it: no
+# file over 1 GiB (ulimit -f, 512-byte blocks), and in the plain build no
+# process over 4 GiB of address space (ASan reserves terabytes of it).
+FILE_LIMIT = 2 * 1024 * 1024
+MEM_LIMIT_KB = 4 * 1024 * 1024
 STOP = threading.Event()	# set by SIGINT or SIGTERM: no mutant more
 
 # Built as make builds it but for -g, which only costs time; lld links
@@ -274,6 +279,8 @@ class Tree:
         self.dir = os.path.join(base, 'tree%s' % n)
         self.mark = self.dir
         self.build, self.flags, self.env = BUILDS[asan]
+        self.limits = 'ulimit -t %d && ulimit -f %d%s' % (
+            CPU_LIMIT, FILE_LIMIT, '' if asan else ' && ulimit -v %d' % MEM_LIMIT_KB)
         files = subprocess.run(['git', 'ls-files', '-co', '--exclude-standard', '-z'],
                                cwd=ROOT, capture_output=True, check=True).stdout
         tar = subprocess.run(['tar', 'cf', '-', '--null', '-T', '-'], cwd=ROOT,
@@ -296,12 +303,13 @@ class Tree:
         """
         0 passed, 1 failed, 2 timed out, 3 stopped (STOP). A mutant that
         loops is stopped by the CPU time it burns (ulimit -t, which a loaded
-        machine does not stretch), one that blocks by @timeout; either way
+        machine does not stretch), or the memory or file it fills
+        (FILE_LIMIT, MEM_LIMIT_KB), one that blocks by @timeout; either way
         every process the test started, however it detached, carries this
         tree's marker and is killed before the next mutant.
         """
         env = dict(os.environ, MUTATE_MARK=self.mark, **self.env)
-        p = subprocess.Popen(['sh', '-c', 'ulimit -t %d && exec "$@"' % CPU_LIMIT, 'sh'] +
+        p = subprocess.Popen(['sh', '-c', self.limits + ' && exec "$@"', 'sh'] +
                              cmd, cwd=self.dir, stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL, env=env, start_new_session=True)
         deadline, r = time.time() + timeout, None
