@@ -545,6 +545,15 @@ void test_mail_says_why_every_change_is_tilde(void **state)
 	assert_lines(t, "  1    110 ±1%   +10.0%   +10.0%        ?\n");
 	assert_null(strstr(t, "Every change is ~"));
 	free(t);
+	/* the last run compared alone has 4: its changes can be told, A's cannot */
+	for (unsigned k = 0; k < 2; k++)
+		keep_samples(runs[k], 3);
+	for (unsigned f = 0; f < 3; f++) {
+		t = compared(runs, 3, (enum kscen_format[]){
+			KSCEN_FMT_TEXT, KSCEN_FMT_MAIL, KSCEN_FMT_MARKDOWN }[f]);
+		assert_null(strstr(t, "Every change is ~"));
+		free(t);
+	}
 	for (int k = 0; k < 3; k++)
 		kscen_run_free(runs[k]);
 }
