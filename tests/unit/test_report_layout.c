@@ -929,3 +929,31 @@ void test_mail_compare_wider_than_72_columns(void **state)
 	for (unsigned k = 0; k < 3; k++)
 		kscen_run_free(runs[k]);
 }
+
+/*
+ * Three samples a side: no comparison within the run can pass the FDR
+ * correction (the smallest two-sided p of 3 against 3 is 2/20), and the
+ * footer says so, with that p; with six a side one can.
+ */
+void test_report_warns_when_no_comparison_can_pass_fdr(void **state)
+{
+	struct kscen_run *r = kscen_test_sample_run(1.1);
+	struct kscen_report_model m;
+	char *t;
+
+	(void)state;
+	kscen_report_model_build(r, NULL, &m);
+	t = emitted(report_text, &m);
+	assert_null(strstr(t, "no comparison alone can pass"));
+	free(t);
+	kscen_report_model_free(&m);
+	keep_samples(r, 3);
+	kscen_report_model_build(r, NULL, &m);
+	t = emitted(report_text, &m);
+	assert_non_null(strstr(t, "\n# warning: within the run, no comparison alone can pass "
+			       "the FDR correction at\n#   q 0.05 over 1 (the smallest p these "
+			       "samples can give is 0.1): take more\n#   samples (-r)\n"));
+	free(t);
+	kscen_report_model_free(&m);
+	kscen_run_free(r);
+}
