@@ -957,3 +957,22 @@ void test_report_warns_when_no_comparison_can_pass_fdr(void **state)
 	kscen_report_model_free(&m);
 	kscen_run_free(r);
 }
+
+/*
+ * JSON is UTF-8: a byte that starts no UTF-8 character (0x80, a lone
+ * continuation; 0xff) in a failure's reason is written as U+FFFD, a whole
+ * character (é) as it is.
+ */
+void test_report_json_replaces_what_is_not_utf8(void **state)
+{
+	struct kscen_run *r = kscen_test_sample_run(1.1);
+	char *t;
+
+	(void)state;
+	free(r->jobs[2].reason);
+	r->jobs[2].reason = kscen_xstrdup("a\x80" "b\xff" "c\xc3\xa9");
+	t = reported(r, NULL, KSCEN_FMT_JSON);
+	assert_non_null(strstr(t, "\"a\\ufffdb\\ufffdc\xc3\xa9\""));
+	free(t);
+	kscen_run_free(r);
+}
