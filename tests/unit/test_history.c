@@ -717,6 +717,14 @@ void test_history_reference_why_each_job_has_none(void **state)
 	assert_true(refs.ref[0].run && refs.ref[0].run == refs.ref[1].run);
 	assert_int_equal(refs.compared, 2);
 	kscen_refs_free(&refs);
+
+	/* u failed this time: no reference, though it ran well before */
+	cur->jobs[1].status = KSCEN_FAILED;
+	kscen_refs_history(&refs, cur, sdir, "my", NULL);
+	assert_null(refs.ref[1].run);
+	assert_string_equal(refs.ref[1].why, "did not run");
+	assert_int_equal(refs.compared, 1);
+	kscen_refs_free(&refs);
 	kscen_run_free(cur);
 	nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
 	free(sdir);
