@@ -976,3 +976,20 @@ void test_report_json_replaces_what_is_not_utf8(void **state)
 	free(t);
 	kscen_run_free(r);
 }
+
+/* CSV: a parameter only the first job has is a column too. */
+void test_report_csv_columns_of_every_job(void **state)
+{
+	struct kscen_run *r = kscen_test_sample_run(1.1);
+	char *t;
+
+	(void)state;
+	free(r->jobs[0].keys[1]);
+	r->jobs[0].keys[1] = kscen_xstrdup("z");
+	t = reported(r, NULL, KSCEN_FMT_CSV);
+	assert_non_null(strstr(t, ",noise_dropped,param.x,param.z,param.y,to_baseline_ratio,"));
+	assert_non_null(strstr(t, "\na/x=0,a,exec,ok,"));
+	assert_non_null(strstr(t, ",0,false,,,,0,1,,,,"));	/* x=0, z=1, no y */
+	free(t);
+	kscen_run_free(r);
+}
