@@ -993,3 +993,25 @@ void test_report_csv_columns_of_every_job(void **state)
 	free(t);
 	kscen_run_free(r);
 }
+
+/*
+ * A word longer than two lines is cut at the line's end: the first line
+ * after its lead ("command: ", 63 columns left), each later one after the
+ * indent (70).
+ */
+void test_mail_cuts_a_word_longer_than_two_lines(void **state)
+{
+	struct kscen_run *r = kscen_test_sample_run(1.1);
+	char *t, *want, *c = label_of(200);
+
+	(void)state;
+	free(r->command);
+	r->command = c;
+	t = reported(r, NULL, KSCEN_FMT_MAIL);
+	assert_mail_width(t);
+	want = kscen_xasprintf("command: %.63s\n  %.70s\n  %.67s\n", c, c, c);
+	assert_lines(t, want);
+	free(want);
+	free(t);
+	kscen_run_free(r);
+}
