@@ -136,6 +136,8 @@ void test_units_scaled_and_spelled_alike(void **state)
 		{ "ops/sec", "ops/sec", "ops/sec", "ops/sec" },
 		{ "x", "", "", "x" },
 		{ "wait", "ms total wait", "us total wait", "us total wait (wait)" },
+		{ "ops per thread", "ops", "ops", "ops per thread" },	/* named after its unit */
+		{ "ops per thread", "ops", "kops", "kops (ops per thread)" },
 	};
 	const double wall[] = { 0.0236, 0.0230, 0.0241, 0.0238, 0.0233 };
 	const double user[] = { 0.000943, 0.000950, 0.000941, 0.000939, 0.000948 };
