@@ -773,6 +773,22 @@ void test_history_pool_from_calibration(void **state)
 	assert_true(kscen_ref_change(&refs, cur, 0, &c));
 	kscen_refs_free(&refs);
 	free(path);
+
+	/* t with three more runs has a drift of its own: u takes t's, not the calibration */
+	for (unsigned k = 2; k <= 4; k++) {
+		char when[32];
+
+		snprintf(when, sizeof(when), "2026-01-01T00:00:0%uZ", k);
+		save(dir, mk_run(when, "my", 3, "1"));
+	}
+	kscen_run_free(cur);
+	cur = add_job(mk_run("2026-06-01T00:00:00Z", "my", 3, "1"), "u/loops=1", true);
+	kscen_refs_history(&refs, cur, sdir, "my", NULL);
+	assert_int_equal(refs.ref[0].drift.src, KSCEN_DRIFT_OWN);
+	assert_int_equal(refs.ref[1].drift.src, KSCEN_DRIFT_POOL);
+	assert_string_equal(refs.ref[1].drift.pool, "1 other job");
+	assert_true(near(refs.ref[1].drift.s, refs.ref[0].drift.s, 1e-12));
+	kscen_refs_free(&refs);
 	kscen_run_free(cur);
 	nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
 	free(sdir);
