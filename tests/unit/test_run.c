@@ -228,6 +228,8 @@ static int play(void *arg, unsigned index, const struct kscen_job *job,
 	}
 	if (index == 3 && c == 3) {
 		out->ret = -EIO;
+		out->nr = 1;	/* what it printed before it failed: not kept */
+		out->v[0] = 999;
 		snprintf(out->reason, sizeof(out->reason), "boom");
 		return 0;
 	}
