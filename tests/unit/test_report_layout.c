@@ -879,12 +879,10 @@ void test_report_markdown_levels_of_every_job_and_delta(void **state)
 	/* job a/x=0 with 1 sample, a/x=1 with 6: no coverage common to the table */
 	r->jobs[0].metrics[0].nr_samples = 1;
 	kscen_summarize(r->jobs[0].metrics[0].samples, 1, &r->jobs[0].metrics[0].sum);
-	kscen_report_model_build(r, NULL, &m);
-	t = emitted(report_markdown, &m);
+	t = reported(r, NULL, KSCEN_FMT_MARKDOWN);
 	assert_non_null(strstr(t, "| metric | median | unit | CI (coverage) | CV |"));
 	assert_non_null(strstr(t, "| [108, 112] (96.9%) |"));
 	free(t);
-	kscen_report_model_free(&m);
 	kscen_run_free(r);
 }
 
@@ -940,23 +938,18 @@ void test_mail_compare_wider_than_72_columns(void **state)
 void test_report_warns_when_no_comparison_can_pass_fdr(void **state)
 {
 	struct kscen_run *r = kscen_test_sample_run(1.1);
-	struct kscen_report_model m;
 	char *t;
 
 	(void)state;
-	kscen_report_model_build(r, NULL, &m);
-	t = emitted(report_text, &m);
+	t = reported(r, NULL, KSCEN_FMT_TEXT);
 	assert_null(strstr(t, "no comparison alone can pass"));
 	free(t);
-	kscen_report_model_free(&m);
 	keep_samples(r, 3);
-	kscen_report_model_build(r, NULL, &m);
-	t = emitted(report_text, &m);
+	t = reported(r, NULL, KSCEN_FMT_TEXT);
 	assert_non_null(strstr(t, "\n# warning: within the run, no comparison alone can pass "
 			       "the FDR correction at\n#   q 0.05 over 1 (the smallest p these "
 			       "samples can give is 0.1): take more\n#   samples (-r)\n"));
 	free(t);
-	kscen_report_model_free(&m);
 	kscen_run_free(r);
 }
 
