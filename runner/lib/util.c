@@ -33,6 +33,15 @@ static void __attribute__((noreturn)) oom(void)
 	abort();
 }
 
+FILE *kscen_xmemstream(char **buf, size_t *len)
+{
+	FILE *f = open_memstream(buf, len);
+
+	if (!f)
+		oom();
+	return f;
+}
+
 void *kscen_xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);

@@ -28,6 +28,8 @@ void *kscen_xmalloc(size_t n);	/* aborts on OOM, like git's xmalloc */
 void *kscen_xcalloc(size_t n, size_t size);
 void *kscen_xrealloc(void *p, size_t n);
 char *kscen_xstrdup(const char *s);
+/* open_memstream(), aborting on OOM: a string of no known bound. */
+FILE *kscen_xmemstream(char **buf, size_t *len);
 /* Now, UTC, ISO 8601 to the second, malloc'ed (run start and finish). */
 char *kscen_utc_now(void);
 /* The same into @buf (32 bytes are enough). */

@@ -142,29 +142,38 @@ static void delta(char *buf, size_t len, const struct kscen_report_delta *d)
 		snprintf(buf, len, fabs(c->rel) >= 1 ? "%+.0f%%" : "%+.1f%%", 100 * c->rel);
 }
 
-/* The parameters an entry's jobs share: "loops=56 threads=20". */
-static void fixed_params(const struct kscen_job_result *j0,
-			 const struct kscen_report_entry *e, char *buf, size_t len)
+/*
+ * The parameters an entry's jobs share, "loops=56 threads=20", or NULL
+ * when they share none; malloc'ed: a stored result's values have no bound.
+ */
+static char *fixed_params(const struct kscen_job_result *j0,
+			  const struct kscen_report_entry *e)
 {
-	*buf = '\0';
-	for (unsigned k = 0; k < e->nr_params && k < j0->nr_kv; k++) {
-		size_t n = strlen(buf);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = kscen_xmemstream(&buf, &len);
 
+	for (unsigned k = 0; k < e->nr_params && k < j0->nr_kv; k++)
 		if (!e->varies[k])
-			snprintf(buf + n, len - n, "%s%s=%s", n ? " " : "",
-				 str(j0->keys[k]), str(j0->values[k]));
+			fprintf(f, "%s%s=%s", ftell(f) ? " " : "",
+				str(j0->keys[k]), str(j0->values[k]));
+	fclose(f);
+	if (!*buf) {
+		free(buf);
+		return NULL;
 	}
+	return buf;
 }
 
-/* The parameters of entry @e that vary, at most @max: a column each. */
-static unsigned param_cols(const struct kscen_report_entry *e, unsigned *key,
-			   unsigned max)
+/* The parameters of entry @e that vary, a column each: @key, malloc'ed. */
+static unsigned param_cols(const struct kscen_report_entry *e, unsigned **key)
 {
 	unsigned nc = 0;
 
-	for (unsigned k = 0; k < e->nr_params && nc < max; k++)
+	*key = kscen_xcalloc(e->nr_params ? e->nr_params : 1, sizeof(**key));
+	for (unsigned k = 0; k < e->nr_params; k++)
 		if (e->varies[k])
-			key[nc++] = k;
+			(*key)[nc++] = k;
 	return nc;
 }
 
@@ -251,7 +260,7 @@ static void entry(FILE *out, const struct kscen_report_model *rm,
 	const struct kscen_run *run = rm->run;
 	const struct kscen_refs *refs = rm->refs;
 	const struct kscen_job_result *j0 = &run->jobs[e->first];
-	unsigned key[64], nc, v, ndelta = 0, dcol[KSCEN_NR_DELTAS];
+	unsigned *key, nc, v, ndelta = 0, dcol[KSCEN_NR_DELTAS];
 	static const char *const heads[KSCEN_NR_DELTAS] = {
 		[KSCEN_DELTA_BASELINE] = "to base",
 		[KSCEN_DELTA_PREVIOUS] = "to prev",
@@ -261,12 +270,13 @@ static void entry(FILE *out, const struct kscen_report_model *rm,
 	const struct kscen_metric *m0 = NULL;
 	struct kscen_num st0 = { .unit = "", .scale = 1 };
 	struct kscen_table t;
-	char fixed[512];
+	char *fixed;
 
 	entry_title(out, rm, e);
-	fixed_params(j0, e, fixed, sizeof(fixed));
-	if (*fixed)
+	fixed = fixed_params(j0, e);
+	if (fixed)
 		wrap(out, INDENT, INDENT, fixed);
+	free(fixed);
 	for (unsigned i = e->first; i <= e->last; i++) {
 		const struct kscen_job_result *j = &run->jobs[i];
 
@@ -281,7 +291,7 @@ static void entry(FILE *out, const struct kscen_report_model *rm,
 			m0 = rm->job[i].primary;
 			st0 = rm->job[i].num[0];
 		}
-	nc = param_cols(e, key, ARRAY_SIZE(key));
+	nc = param_cols(e, &key);
 	v = nc;
 	for (unsigned k = 0; k < KSCEN_NR_DELTAS; k++)
 		if (have[k])
@@ -319,10 +329,11 @@ static void entry(FILE *out, const struct kscen_report_model *rm,
 			kscen_num_decimals(m, &st);
 		}
 		kscen_format_num(&st, m->sum.median, false, num, sizeof(num));
-		if (strcmp(st.unit, st0.unit))
-			snprintf(num + strlen(num), sizeof(num) - strlen(num), " %s", st.unit);
 		kscen_report_ci_pct(m, ci, sizeof(ci));
-		kscen_table_set(&t, r, v, "%s", num);
+		/* a unit other than the column's follows the number */
+		kscen_table_set(&t, r, v, "%s%s%s", num,
+				strcmp(st.unit, st0.unit) ? " " : "",
+				strcmp(st.unit, st0.unit) ? st.unit : "");
 		kscen_table_set(&t, r, v + 1, "%s", ci);
 		for (unsigned k = 0; k < KSCEN_NR_DELTAS; k++) {
 			if (!have[k])
@@ -333,6 +344,7 @@ static void entry(FILE *out, const struct kscen_report_model *rm,
 	}
 	print_fitted(out, &t, nc, NULL);
 	kscen_table_free(&t);
+	free(key);
 }
 
 /* Why jobs did not run, one line each. */
@@ -432,7 +444,7 @@ static void cmp_entry(FILE *out, const struct kscen_cmp *c,
 		      const struct kscen_report_entry *e)
 {
 	const struct kscen_run *base = c->run[0];
-	unsigned key[64], nc, cols, r, from;
+	unsigned *key, nc, cols, r, from;
 	const struct kscen_metric *m0;
 	struct kscen_table t;
 	struct kscen_num st;
@@ -447,11 +459,12 @@ static void cmp_entry(FILE *out, const struct kscen_cmp *c,
 	fputc('\n', out);
 	wrap(out, "", INDENT, s);
 	free(s);
-	fixed_params(&base->jobs[e->first], e, note, sizeof(note));
-	if (*note)
-		wrap(out, INDENT, INDENT, note);
+	s = fixed_params(&base->jobs[e->first], e);
+	if (s)
+		wrap(out, INDENT, INDENT, s);
+	free(s);
 
-	nc = param_cols(e, key, ARRAY_SIZE(key));
+	nc = param_cols(e, &key);
 	/* per run: value, CI; and after the first, the change */
 	cols = nc + 3 * c->nr - 1;
 	kscen_table_init(&t, cols);
@@ -511,6 +524,7 @@ static void cmp_entry(FILE *out, const struct kscen_cmp *c,
 		     "wide for 72 columns; kscen compare --format text has them)");
 	free(shown);
 	free(g);
+	free(key);
 	kscen_table_free(&t);
 }
 

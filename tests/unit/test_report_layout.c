@@ -1010,3 +1010,62 @@ void test_mail_cuts_a_word_longer_than_two_lines(void **state)
 	free(t);
 	kscen_run_free(r);
 }
+
+/* Job @i of entry a in @r: 70 parameters more, p2=2i to p71=71i. */
+static void seventy_params(struct kscen_run *r)
+{
+	for (unsigned i = 0; i < 3; i++) {
+		struct kscen_job_result *j = &r->jobs[i];
+
+		j->keys = kscen_xrealloc(j->keys, 72 * sizeof(char *));
+		j->values = kscen_xrealloc(j->values, 72 * sizeof(char *));
+		for (unsigned k = 2; k < 72; k++) {
+			j->keys[k] = kscen_xasprintf("p%u", k);
+			j->values[k] = kscen_xasprintf("%u", k * 10 + i);
+		}
+		j->nr_kv = 72;
+	}
+}
+
+/*
+ * A stored result's parameters have no bound: the one an entry's jobs
+ * share is printed whole however long (600 letters: wrapped, in the mail
+ * of a run and of runs compared), and so is each of 70 that vary (before
+ * 2026-12-05, a value past 512 bytes was cut and parameters past the
+ * 64th left out).
+ */
+void test_mail_parameters_of_any_length_and_number(void **state)
+{
+	struct kscen_run *r = kscen_test_sample_run(1.1), *runs[2];
+	char *t, *c = label_of(600), *want;
+
+	(void)state;
+	for (unsigned i = 0; i < 3; i++) {
+		free(r->jobs[i].values[1]);
+		r->jobs[i].values[1] = kscen_xstrdup(c);
+	}
+	want = kscen_xasprintf("a (exec): usecs (lat), lower is better, n=6, 96.9%% CI\n"
+			       "  y=%.68s\n  %.70s\n  %.70s\n  %.70s\n  %.70s\n"
+			       "  %.70s\n  %.70s\n  %.70s\n  %.42s\n", c, c, c, c, c,
+			       c, c, c, c);
+	seventy_params(r);
+	t = reported(r, NULL, KSCEN_FMT_MAIL);
+	assert_mail_width(t);
+	assert_lines(t, want);
+	assert_lines(t, "    p68=681 p69=691 p70=701 p71=711\n"
+		     "    110 ±2%   +10.0%   +10.0%\n");
+	free(t);
+	runs[0] = r;
+	runs[1] = kscen_test_sample_run(1.2);
+	seventy_params(runs[1]);
+	t = compared(runs, 2, KSCEN_FMT_MAIL);
+	assert_mail_width(t);
+	assert_lines(t, want);
+	assert_lines(t, "    p68=681 p69=691 p70=701 p71=711\n"
+		     "  110 ±2%  120 ±2%       ?\n");
+	free(t);
+	free(want);
+	free(c);
+	kscen_run_free(runs[1]);
+	kscen_run_free(r);
+}

@@ -146,6 +146,7 @@
 	X(test_report_json_replaces_what_is_not_utf8)	\
 	X(test_report_csv_columns_of_every_job)	\
 	X(test_mail_cuts_a_word_longer_than_two_lines)	\
+	X(test_mail_parameters_of_any_length_and_number)	\
 	X(test_mail_table_of_exactly_72_columns)	\
 	X(test_report_text_hint_and_footer_at_their_edges) \
 	X(test_report_text_other_reference_named_with_its_date) \
