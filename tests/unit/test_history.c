@@ -909,6 +909,49 @@ void test_history_stored_reference_beside_the_run(void **state)
 	free(sdir);
 }
 
+/*
+ * The first reference is what tells where the history is, unless its
+ * directory is not one here (the run written from another working
+ * directory): then the run's own is. Here its directory is a file: t
+ * finds its reference beside the run, and its drift in the five runs of
+ * the history there.
+ */
+void test_history_stored_reference_whose_directory_is_a_file(void **state)
+{
+	char tmpl[] = "/tmp/kscen-dirfile-XXXXXX", *dir = mkdtemp(tmpl), *sdir, *file;
+	unsigned long long seed = 0x5eedull;
+	struct kscen_refs refs;
+	struct kscen_run *cur;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(dir);
+	sdir = kscen_xasprintf("%s/h", dir);
+	file = kscen_xasprintf("%s/file", dir);
+	for (unsigned i = 0; i < 5; i++)
+		save(dir, noisy(mk_at(i), 10, &seed));
+	f = fopen(file, "w");
+	assert_non_null(f);
+	if (f)
+		fclose(f);
+	cur = mk_run("2026-06-01T00:00:00Z", "my", 3, "1");
+	cur->jobs[0].reference = kscen_xasprintf("%s/20260101T000004Z-my.yaml", file);
+	cur->path = kscen_xasprintf("%s/20260601T000000Z-my.yaml", sdir);
+
+	kscen_refs_stored(&refs, cur);
+	assert_non_null(refs.ref[0].run);
+	if (refs.ref[0].run)
+		assert_string_equal(refs.ref[0].run->started, "2026-01-01T00:00:04Z");
+	assert_int_equal(refs.ref[0].drift.src, KSCEN_DRIFT_OWN);
+	assert_int_equal(refs.ref[0].drift.runs, 5);
+	assert_string_equal(refs.results, dir);
+	kscen_refs_free(&refs);
+	kscen_run_free(cur);
+	nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	free(file);
+	free(sdir);
+}
+
 /* @r's job with the parameters @k0=@v0 and @k1=@v1. */
 static struct kscen_run *two_params(struct kscen_run *r, const char *k0, const char *v0,
 				    const char *k1, const char *v1)
