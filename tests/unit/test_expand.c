@@ -525,6 +525,30 @@ static void accepted_alike(const char *text, unsigned nr)
 	unlink(path);
 }
 
+/*
+ * Nine pairs of twins (each metric_name with the long command and with
+ * its short form): 18 ids seen twice, more than the first 16 the check
+ * makes room for; the first pair in sorting order is named.
+ */
+void test_expand_refuses_many_twins(void **state)
+{
+	const char *one = "a very long command that is over forty bytes long, yes";
+	char *shrt = short_form(one), *text, *want;
+
+	(void)state;
+	assert_true(asprintf(&text, "scenario: t\njobs:\n"
+			     "  - name: a\n    workload: exec\n    params:\n"
+			     "      command: [\"true\", \"%s\", \"%s\"]\n"
+			     "      metric_name: [m1, m2, m3, m4, m5, m6, m7, m8, m9]\n",
+			     one, shrt) > 0);
+	assert_true(asprintf(&want, "3:5: job a: two jobs have the id "
+			     "a/command=%s,metric_name=m1\n", shrt) > 0);
+	refused_alike(text, want);
+	free(text);
+	free(want);
+	free(shrt);
+}
+
 void test_expand_refuses_at_the_entry(void **state)
 {
 	const char *one = "a very long command that is over forty bytes long, yes";

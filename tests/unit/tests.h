@@ -28,6 +28,7 @@
 	X(test_expand_include_duplicating_first_job_refused) \
 	X(test_expand_keeps_every_job_walked)	\
 	X(test_expand_refuses_at_the_entry)	\
+	X(test_expand_refuses_many_twins)	\
 	X(test_expand_refuses_module_metrics_past_the_limit) \
 	X(test_expand_bounds_a_modules_message)	\
 	X(test_expand_links_beyond_a_product)	\
