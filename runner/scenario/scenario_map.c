@@ -66,12 +66,22 @@ unsigned kscen_lcheck_keys(struct kscen_loader *ld, yaml_node_t *map, const char
 
 static void kv_add_value(struct kscen_kv *kv, yaml_node_t *n, const char *label)
 {
-	kv->values = kscen_xrealloc(kv->values, (kv->nr_values + 1) * sizeof(char *));
-	kv->marks = kscen_xrealloc(kv->marks, (kv->nr_values + 1) * sizeof(*kv->marks));
-	if (label) {
-		kv->labels = kscen_xrealloc(kv->labels, (kv->nr_values + 1) * sizeof(char *));
-		kv->labels[kv->nr_values] = kscen_xstrdup(label);
+	unsigned nr = kv->nr_values;
+
+	/*
+	 * Room for 1, 2, 4, ... values, grown when full (nr a power of two):
+	 * an axis of 10^5 values is 17 reallocs of each array, not 10^5.
+	 */
+	if (!(nr & (nr - 1))) {
+		size_t room = nr ? 2 * (size_t)nr : 1;
+
+		kv->values = kscen_xrealloc(kv->values, room * sizeof(char *));
+		kv->marks = kscen_xrealloc(kv->marks, room * sizeof(*kv->marks));
+		if (label)
+			kv->labels = kscen_xrealloc(kv->labels, room * sizeof(char *));
 	}
+	if (label)
+		kv->labels[kv->nr_values] = kscen_xstrdup(label);
 	kv->values[kv->nr_values] = kscen_xstrdup(scalar(n));
 	kv->marks[kv->nr_values++] = kscen_ynode_mark(n);
 }
