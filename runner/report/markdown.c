@@ -116,7 +116,7 @@ static void md_entry(FILE *out, const struct kscen_report_model *rm,
 	const struct kscen_job_result *j0 = &run->jobs[first];
 	double level = md_level(run, first, last);
 	const bool *varies = e->varies;
-	unsigned nk = e->nr_params < 64 ? e->nr_params : 64, fixed = 0;
+	unsigned nk = e->nr_params, fixed = 0;
 	char lvl[32];
 
 	md_title(out, rm, e);
@@ -244,7 +244,7 @@ static void md_cmp_entry(FILE *out, const struct kscen_cmp *c,
 	const struct kscen_run *base = c->run[0];
 	const struct kscen_job_result *j0 = &base->jobs[e->first];
 	const struct kscen_metric *m0;
-	unsigned nk = e->nr_params < 64 ? e->nr_params : 64, fixed = 0;
+	unsigned nk = e->nr_params, fixed = 0;
 	struct kscen_num st;
 	char note[256], val[64], ci[64], chg[256];
 	double *g = kscen_cmp_geomean(c, e);

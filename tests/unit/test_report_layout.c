@@ -1030,14 +1030,14 @@ static void seventy_params(struct kscen_run *r)
 /*
  * A stored result's parameters have no bound: the one an entry's jobs
  * share is printed whole however long (600 letters: wrapped, in the mail
- * of a run and of runs compared), and so is each of 70 that vary (before
- * 2026-12-05, a value past 512 bytes was cut and parameters past the
- * 64th left out).
+ * of a run and of runs compared), and so is each of 70 that vary, in the
+ * mail and in markdown (before 2026-12-05 the mail cut a value past 512
+ * bytes, and both left out parameters past the 64th).
  */
 void test_mail_parameters_of_any_length_and_number(void **state)
 {
 	struct kscen_run *r = kscen_test_sample_run(1.1), *runs[2];
-	char *t, *c = label_of(600), *want;
+	char *t, *c = label_of(600), *want, *want2, *row = kscen_xstrdup("| 1");
 
 	(void)state;
 	for (unsigned i = 0; i < 3; i++) {
@@ -1064,6 +1064,24 @@ void test_mail_parameters_of_any_length_and_number(void **state)
 	assert_lines(t, "    p68=681 p69=691 p70=701 p71=711\n"
 		     "  110 ±2%  120 ±2%       ?\n");
 	free(t);
+	/* markdown: a column each, job x=1's row to its last value */
+	for (unsigned k = 2; k < 72; k++) {
+		char *w = kscen_xasprintf("%s | %u", row, k * 10 + 1);
+
+		free(row);
+		row = w;
+	}
+	t = reported(r, NULL, KSCEN_FMT_MARKDOWN);
+	want2 = kscen_xasprintf("\n%s | lat | 110 | usecs | [108, 112] | 1.4%% |", row);
+	assert_non_null(strstr(t, want2));
+	free(want2);
+	free(t);
+	t = compared(runs, 2, KSCEN_FMT_MARKDOWN);
+	want2 = kscen_xasprintf("\n%s | 110 ±2%% | 120 ±2%% | +9.1%% cannot tell", row);
+	assert_non_null(strstr(t, want2));
+	free(want2);
+	free(t);
+	free(row);
 	free(want);
 	free(c);
 	kscen_run_free(runs[1]);
