@@ -5,7 +5,7 @@
 #   make test     build and run every test (unit, then end to end)
 #   make golden   write tests/golden/*.out again from what kscen prints now
 #   make mutate   the tests' mutation score (tests/mutate/; MUTATE_JOBS=2,
-#                 MUTATE_ARGS='runner/stats/stats.c' for one file); on 2 CPUs 67 min,
+#                 MUTATE_ARGS='runner/stats/stats.c' for one file); on 2 CPUs 68 min,
 #                 then about an hour for the survivors' pass under ASan
 #   make test-vm  every kscen vm / kscen ab test (kernels under QEMU)
 #   make test-docs the README's examples as written, at full length (minutes)

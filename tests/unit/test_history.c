@@ -952,6 +952,30 @@ void test_history_stored_reference_whose_directory_is_a_file(void **state)
 	free(sdir);
 }
 
+/*
+ * A stored run none of whose jobs named a reference (saved with
+ * --compare none): no history is looked for, and each job says why it
+ * has no comparison.
+ */
+void test_history_stored_run_without_references(void **state)
+{
+	struct kscen_run *cur = mk_run("2026-06-01T00:00:00Z", "my", 3, "1");
+	struct kscen_refs refs;
+
+	(void)state;
+	add_job(cur, "u/loops=1", true);
+	cur->path = kscen_xstrdup("/nonexistent/kscen/20260601T000000Z-my.yaml");
+	kscen_refs_stored(&refs, cur);
+	assert_null(refs.results);
+	assert_int_equal(refs.compared, 0);
+	for (unsigned i = 0; i < 2; i++) {
+		assert_null(refs.ref[i].run);
+		assert_string_equal(refs.ref[i].why, "no reference when it ran");
+	}
+	kscen_refs_free(&refs);
+	kscen_run_free(cur);
+}
+
 /* @r's job with the parameters @k0=@v0 and @k1=@v1. */
 static struct kscen_run *two_params(struct kscen_run *r, const char *k0, const char *v0,
 				    const char *k1, const char *v1)

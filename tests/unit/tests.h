@@ -72,6 +72,7 @@
 	X(test_history_reference_same_parameters_both_ways) \
 	X(test_history_stored_reference_beside_the_run) \
 	X(test_history_stored_reference_whose_directory_is_a_file) \
+	X(test_history_stored_run_without_references) \
 	X(test_history_stored_references_by_value) \
 	X(test_history_pool_from_calibration)	\
 	X(test_history_reference_why_each_job_has_none) \
