@@ -170,7 +170,7 @@ static unsigned param_cols(const struct kscen_report_entry *e, unsigned **key)
 {
 	unsigned nc = 0;
 
-	*key = kscen_xcalloc(e->nr_params ? e->nr_params : 1, sizeof(**key));
+	*key = kscen_xcalloc(e->nr_params, sizeof(**key));
 	for (unsigned k = 0; k < e->nr_params; k++)
 		if (e->varies[k])
 			(*key)[nc++] = k;
@@ -331,9 +331,10 @@ static void entry(FILE *out, const struct kscen_report_model *rm,
 		kscen_format_num(&st, m->sum.median, false, num, sizeof(num));
 		kscen_report_ci_pct(m, ci, sizeof(ci));
 		/* a unit other than the column's follows the number */
-		kscen_table_set(&t, r, v, "%s%s%s", num,
-				strcmp(st.unit, st0.unit) ? " " : "",
-				strcmp(st.unit, st0.unit) ? st.unit : "");
+		if (strcmp(st.unit, st0.unit))
+			kscen_table_set(&t, r, v, "%s %s", num, st.unit);
+		else
+			kscen_table_set(&t, r, v, "%s", num);
 		kscen_table_set(&t, r, v + 1, "%s", ci);
 		for (unsigned k = 0; k < KSCEN_NR_DELTAS; k++) {
 			if (!have[k])
