@@ -135,7 +135,9 @@ static void wait_empty(const char *dir)
  * The guard: forked once, it only waits for its parent, the runner, to end
  * (PR_SET_PDEATHSIG, however the runner ended: SIGKILL included); then the
  * run's cgroup, sample cgroup included (cgroup.kill is recursive), is
- * killed and removed. It holds no fd a sample could keep open.
+ * killed and removed. It keeps no fd of the runner's past 2: not a
+ * sample's, and not the journal, whose flock() a resume right after a
+ * SIGKILL of the runner would otherwise find held while the guard cleans up.
  */
 static void start_guard(void)
 {
@@ -149,6 +151,7 @@ static void start_guard(void)
 	if (pid < 0)
 		return;
 	if (pid == 0) {
+		close_range(3, ~0U, 0);
 		sigprocmask(SIG_BLOCK, &set, NULL);
 		setsid();	/* out of the runner's group: a ^C is for the runner */
 		signal(SIGINT, SIG_IGN);

@@ -260,6 +260,20 @@ rc=$?
 	[ "$(ls "$h"/jl/hostile-slow/*.yaml | wc -l)" = 1 ] &&
 	pass journal_locked_against_a_second_resume ||
 	fail journal_locked_against_a_second_resume "rc=$rc/$rc2 $(cat "$tmp/err" "$h/first.err")"
+# while a run goes, the runner alone holds its journal open: nothing it
+# starts (the cgroup guard once did) keeps the lock past a SIGKILL of it
+"$kscen" run -q -o "$h/jk" --compare none "$h/slower.yaml" >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 200); do
+	j=$(ls "$h"/jk/*/*.journal 2>/dev/null | head -1)
+	[ -n "$j" ] && [ "$(grep -c '^s ' "$j")" -ge 1 ] && break
+	sleep 0.05
+done
+holders=$(for p in /proc/[0-9]*; do
+	ls -l "$p/fd" 2>/dev/null | grep -qF -- "$j" && echo "${p#/proc/}"; done)
+{ kill -9 $pid; wait $pid; } 2>/dev/null
+[ -n "$j" ] && [ "$holders" = "$pid" ] && pass journal_held_by_the_runner_alone ||
+	fail journal_held_by_the_runner_alone "journal '$j' held by: $holders (runner $pid)"
 # the scenario's path, relative where the run started: resumed from elsewhere
 mkdir -p "$h/jr"
 cp "$h/slow.yaml" "$h/jr/rel.yaml"
