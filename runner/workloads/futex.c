@@ -21,7 +21,7 @@
  * throughput benchmarks report the mean per-thread ops/sec (perf's
  * "Averaged N operations/sec"); the three latency ones take `repeat` rounds
  * (perf bench's -r, 10) in one sample and report their mean in msecs, each
- * round once every thread is seen asleep in FUTEX_WAIT and after a `settle`
+ * round once every thread is counted waiting on the futex and after a `settle`
  * sleep (perf's 100 ms, which alone only hopes the threads have blocked).
  *
  * Here: mlockall and starting the pinned workers, then futex.hash and

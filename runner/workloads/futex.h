@@ -3,7 +3,8 @@
  * futex.h - what futex.c (the throughput benchmarks, hash and lock_pi) and
  * futex_latency.c (wake, wake_parallel, requeue) share: the parameters,
  * one sample's run and its workers, starting and joining them, and the
- * rows of the parameter tables. Private to those two files.
+ * rows of the parameter tables. Private to those two files (and their
+ * unit tests).
  */
 #ifndef KSCEN_FUTEX_H
 #define KSCEN_FUTEX_H
@@ -49,7 +50,7 @@ struct futex_worker {
 	long long ns;		/* wake_parallel: this waker's time */
 	long woken;
 	int err;
-	int tid;		/* latency: its thread id, once it runs */
+	int calling;		/* requeue pi: about to wait */
 	struct bench_barrier *barrier;	/* wake_parallel's wakers */
 };
 
@@ -85,6 +86,11 @@ int futex_setup(struct kscen_ctx *ctx);
 int futex_start_workers(struct kscen_ctx *ctx, struct futex_run *r,
 			struct futex_worker *w, void *(*fn)(void *),
 			void (*stop)(struct futex_run *));
+/*
+ * futex_latency.c: wait until every worker waits on futex1 (with pi, until
+ * each has set its `calling`), or 10 s.
+ */
+void futex_wait_queued(struct futex_run *r, struct futex_worker *w);
 /* The threads a job will start, for its describe line. */
 unsigned futex_described_threads(const struct futex_params *p);
 

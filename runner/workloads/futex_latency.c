@@ -7,11 +7,9 @@
 #include "futex.h"
 
 #include <dlfcn.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "lib/util.h"
@@ -51,7 +49,6 @@ static void *blocked_worker(void *arg)
 	struct futex_worker *w = arg;
 	struct futex_run *r = w->r;
 
-	__atomic_store_n(&w->tid, gettid(), __ATOMIC_RELEASE);
 	bench_gate_wait(&r->gate);
 	while (!r->done &&
 	       bench_futex(&r->futex1, FUTEX_WAIT, 0, NULL, NULL, 0,
@@ -72,7 +69,6 @@ static void *requeue_worker(void *arg)
 	struct futex_run *r = w->r;
 	long ret;
 
-	__atomic_store_n(&w->tid, gettid(), __ATOMIC_RELEASE);
 	bench_gate_wait(&r->gate);
 	if (!r->p->pi) {
 		if (!r->done)
@@ -81,6 +77,7 @@ static void *requeue_worker(void *arg)
 	}
 	if (r->done)
 		return NULL;
+	__atomic_store_n(&w->calling, 1, __ATOMIC_RELEASE);
 	do
 		ret = bench_futex(&r->futex1, FUTEX_WAIT_REQUEUE_PI, 0, NULL,
 				  &r->futex2, 0, r->flag);
@@ -175,56 +172,52 @@ static int wake_parallel(struct kscen_ctx *ctx, struct futex_run *r,
 enum latency_kind { LAT_WAKE, LAT_WAKE_PARALLEL, LAT_REQUEUE };
 
 /*
- * 1 when thread @tid sleeps in the futex call @want names (its
- * /proc/self/task/TID/syscall: the call's number and first argument, shown
- * only while the thread is off the CPU inside it), 0 when not yet, -1 when
- * that file cannot be read here.
+ * How many threads wait on futex1 in FUTEX_WAIT: a FUTEX_CMP_REQUEUE of
+ * futex1 to itself counts them and moves none (the kernel refuses a
+ * requeue to the same futex only for PI).
  */
-static int asleep_in(int tid, const char *want)
+static long waiting_on_futex1(struct futex_run *r)
 {
-	char path[64], buf[128];
-	ssize_t n;
-	int fd;
-
-	if (!tid)
-		return 0;
-	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = 0;
-	return !strncmp(buf, want, strlen(want));
+	return bench_futex(&r->futex1, FUTEX_CMP_REQUEUE, 0,
+			   (const struct timespec *)(long)INT_MAX, &r->futex1,
+			   0, r->flag);
 }
 
 /*
- * Wait until every worker sleeps in its FUTEX_WAIT on futex1, or 10 s.
- * perf only sleeps (100 ms) and hopes: a waiter that is not queued yet when
- * the clock starts is not woken by the timed calls, which then do less.
- * The settle sleep still follows, as perf's. Where the syscall file cannot
- * be read, the settle alone decides, as in perf.
+ * Wait until every worker waits on futex1, or 10 s. perf only sleeps
+ * (100 ms) and hopes: a waiter not queued yet when the clock starts is not
+ * woken by the timed calls, which then do less. The settle sleep still
+ * follows, as perf's.
+ *
+ * Not by reading each worker's /proc/self/task/TID/syscall, as versions 3
+ * of wake and wake_parallel did: a thread whose /proc entries were looked
+ * up leaves through proc_flush_pid(), which invalidates them, and a woken
+ * worker that shares the waker's CPU leaves inside the timed call;
+ * wake-parallel took 2.3-2.8x perf's time so (docs/fidelity.md).
+ *
+ * PI requeue waiters (FUTEX_WAIT_REQUEUE_PI) cannot be counted without
+ * changing them (a plain requeue refuses them, a PI one gives futex2 to
+ * one): those are waited for until each is about to make its call, and
+ * the settle does the rest, as in perf.
  */
-static void wait_asleep(struct futex_run *r, struct futex_worker *w)
+void futex_wait_queued(struct futex_run *r, struct futex_worker *w)
 {
 	long long deadline = kscen_now_ns() + 10 * 1000000000LL;
-	char want[64];
 	unsigned i = 0;
-	int in;
+	long n;
 
-	snprintf(want, sizeof(want), "%d 0x%lx ", SYS_futex,
-		 (unsigned long)&r->futex1);
-	while (i < r->nthreads && kscen_now_ns() < deadline) {
-		in = asleep_in(__atomic_load_n(&w[i].tid, __ATOMIC_ACQUIRE), want);
-		if (in < 0)
-			return;
-		if (in)
-			i++;
-		else
-			usleep(50);
+	if (r->p->pi) {
+		while (i < r->nthreads && kscen_now_ns() < deadline) {
+			if (__atomic_load_n(&w[i].calling, __ATOMIC_ACQUIRE))
+				i++;
+			else
+				usleep(50);
+		}
+		return;
 	}
+	while ((n = waiting_on_futex1(r)) >= 0 && n < (long)r->nthreads &&
+	       kscen_now_ns() < deadline)
+		usleep(50);
 }
 
 static int latency_round(struct kscen_ctx *ctx, struct futex_run *r,
@@ -240,13 +233,13 @@ static int latency_round(struct kscen_ctx *ctx, struct futex_run *r,
 	r->futex1 = r->futex2 = 0;
 	r->done = false;
 	for (unsigned i = 0; i < r->nthreads; i++)
-		w[i].tid = 0;
+		w[i].calling = 0;
 	err = futex_start_workers(ctx, r, w, kind == LAT_REQUEUE ? requeue_worker :
 				  blocked_worker, p->pi ? stop_requeue_pi : stop_blocked);
 	if (err)
 		return err;
 	bench_gate_open(&r->gate, r->nthreads, r->nthreads);
-	wait_asleep(r, w);
+	futex_wait_queued(r, w);
 	bench_sleep_ns(p->settle);
 
 	switch (kind) {
@@ -444,19 +437,23 @@ static int wake_parallel_check(const void *params, char *err, size_t len)
 
 /*
  * 2: the workers leave through pthread_exit(), as perf's; 3: the clock
- * starts only once every worker sleeps in FUTEX_WAIT (wait_asleep)
+ * starts only once every worker sleeps in FUTEX_WAIT, seen in /proc; 4:
+ * once every worker is counted on futex1 (wait_queued), not through /proc
  */
-FUTEX_WORKLOAD(kscen_wl_futex_wake, "futex.wake", 3,
+FUTEX_WORKLOAD(kscen_wl_futex_wake, "futex.wake", 4,
 	       "wake threads blocked on one futex, N a call (perf bench futex wake)",
 	       wake_table, wake_metrics, wake_sample, wake_describe, NULL,
 	       exiting_setup);
-/* 2: pthread_exit(), and the wakers released by a barrier, as perf's; 3: as wake's */
-FUTEX_WORKLOAD(kscen_wl_futex_wake_parallel, "futex.wake_parallel", 3,
+/*
+ * 2: pthread_exit(), and the wakers released by a barrier, as perf's; 3
+ * and 4: as wake's
+ */
+FUTEX_WORKLOAD(kscen_wl_futex_wake_parallel, "futex.wake_parallel", 4,
 	       "wake blocked threads from parallel wakers (perf bench futex wake-parallel)",
 	       wake_parallel_table, wake_parallel_metrics, wake_parallel_sample,
 	       wake_parallel_describe, wake_parallel_check, exiting_setup);
-/* 2: as wake's 3 */
-FUTEX_WORKLOAD(kscen_wl_futex_requeue, "futex.requeue", 2,
+/* 2 and 3: as wake's 3 and 4 */
+FUTEX_WORKLOAD(kscen_wl_futex_requeue, "futex.requeue", 3,
 	       "FUTEX_CMP_REQUEUE blocked threads to a second futex (perf bench futex requeue)",
 	       requeue_table, requeue_metrics, requeue_sample, requeue_describe,
 	       NULL, futex_setup);

@@ -53,9 +53,10 @@ for i in jobs:
         assert abs(v["usecs/op"] * v["ops/sec"] / 1e6 - 1) < 1e-6, v
 assert m("wake/threads=4,nwakes=2,repeat=2,settle=5ms")["woken"] == 4
 # each waker makes one FUTEX_WAKE of 2, as perf's do, and wakes 2 in each
-# of the 20 rounds only if every waiter sleeps in FUTEX_WAIT before the
-# clock starts: with no settle that is the wait on their syscall files
-# (without it, 1 in some round at load 0, 2026-12-05)
+# of the 20 rounds only if every waiter is queued before the clock starts:
+# with no settle that is futex_wait_queued() (without any wait, 1 in some
+# round at load 0, 2026-12-05; the unit test
+# test_futex_wait_queued_waits_for_the_late fails without it on any load)
 assert m("wake-parallel/threads=4,nwakers=2,repeat=20,settle=0ms")["woken per waker"] == 2
 for b in ("false", "true"):
     for pi in ("false", "true"):

@@ -20,6 +20,12 @@
 #include "tests.h"
 #include "workloads/json_path.h"
 #include "workloads/bench.h"
+#include "workloads/futex.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 static const char *def_of(const char *workload, const char *param)
 {
@@ -199,4 +205,63 @@ void test_bench_barrier_releases_all(void **state)
 		assert_int_equal(a.passed, made);
 		assert_int_equal(b.left, 0);
 	}
+}
+
+struct late_waiter {
+	struct futex_run *r;
+	struct futex_worker *w;
+	unsigned delay_ms;
+};
+
+/* Waits on futex1 only after @delay_ms; with pi, says so first. */
+static void *late_waiter(void *arg)
+{
+	struct late_waiter *l = arg;
+
+	usleep(l->delay_ms * 1000);
+	if (l->r->p->pi) {
+		__atomic_store_n(&l->w->calling, 1, __ATOMIC_RELEASE);
+		return NULL;
+	}
+	bench_futex(&l->r->futex1, FUTEX_WAIT, 0, NULL, NULL, 0, l->r->flag);
+	return NULL;
+}
+
+/*
+ * futex.wake, wake_parallel and requeue start the clock only once every
+ * worker waits on futex1 (counted by a requeue of futex1 to itself, not
+ * through /proc: docs/fidelity.md): futex_wait_queued() must not return
+ * before the last one of three, queued 60 ms late, so that the FUTEX_WAKE
+ * after it finds all three. With pi it waits for the workers' `calling`.
+ */
+void test_futex_wait_queued_waits_for_the_late(void **state)
+{
+	for (int pi = 0; pi < 2; pi++) {
+		struct futex_params p = { .pi = pi };
+		struct futex_run *r = calloc(1, sizeof(*r));
+		struct futex_worker w[3] = {{ 0 }};
+		struct late_waiter l[3];
+		pthread_t t[3];
+		long woken;
+
+		assert_non_null(r);
+		r->p = &p;
+		r->nthreads = 3;
+		r->flag = FUTEX_PRIVATE_FLAG;
+		for (unsigned i = 0; i < 3; i++) {
+			l[i] = (struct late_waiter){ r, &w[i], 30 * i };
+			assert_int_equal(pthread_create(&t[i], NULL, late_waiter, &l[i]), 0);
+		}
+		futex_wait_queued(r, w);
+		for (unsigned i = 0; i < 3 && pi; i++)
+			assert_int_equal(__atomic_load_n(&w[i].calling, __ATOMIC_ACQUIRE), 1);
+		r->futex1 = 1;
+		woken = bench_futex(&r->futex1, FUTEX_WAKE, INT_MAX, NULL, NULL, 0,
+				    r->flag);
+		for (unsigned i = 0; i < 3; i++)
+			pthread_join(t[i], NULL);
+		assert_int_equal(woken, pi ? 0 : 3);
+		free(r);
+	}
+	(void)state;
 }
