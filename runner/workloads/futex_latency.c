@@ -189,8 +189,8 @@ static long waiting_on_futex1(struct futex_run *r)
  * woken by the timed calls, which then do less. The settle sleep still
  * follows, as perf's.
  *
- * Not by reading each worker's /proc/self/task/TID/syscall, as versions 3
- * of wake and wake_parallel did: a thread whose /proc entries were looked
+ * Not by reading each worker's /proc/self/task/TID/syscall, as wake and
+ * wake_parallel 3 and requeue 2 did: a thread whose /proc entries were looked
  * up leaves through proc_flush_pid(), which invalidates them, and a woken
  * worker that shares the waker's CPU leaves inside the timed call;
  * wake-parallel took 2.3-2.8x perf's time so (docs/fidelity.md).
@@ -438,7 +438,7 @@ static int wake_parallel_check(const void *params, char *err, size_t len)
 /*
  * 2: the workers leave through pthread_exit(), as perf's; 3: the clock
  * starts only once every worker sleeps in FUTEX_WAIT, seen in /proc; 4:
- * once every worker is counted on futex1 (wait_queued), not through /proc
+ * once every worker is counted on futex1 (futex_wait_queued), not /proc
  */
 FUTEX_WORKLOAD(kscen_wl_futex_wake, "futex.wake", 4,
 	       "wake threads blocked on one futex, N a call (perf bench futex wake)",
