@@ -74,9 +74,10 @@ assert mail[i + 2].split()[-3:] == ["old", "new", "change"], mail[i + 2]
 import re
 for l in mail[i + 3:i + 5]:
     # old: the level of the old run's history, "(3 runs)" in place of a CI
-    m = re.search(r"  (\d+) \(3 runs\)  (\d+) ±\d+%  +\+(\d+(\.\d)?)%$", l)
+    # (digits to where each CI is: a narrow one adds a decimal, "105.0")
+    m = re.search(r"  (\d+(?:\.\d+)?) \(3 runs\)  (\d+(?:\.\d+)?) ±\d+%  +\+(\d+(\.\d)?)%$", l)
     assert m, l
-    o, n, c = int(m[1]), int(m[2]), float(m[3])
+    o, n, c = float(m[1]), float(m[2]), float(m[3])
     # +95.2%; from +100% whole percents; the printed level is rounded
     assert 200 <= n <= 210 and 100 <= o <= 110 and \
         abs(100 * (n / o - 1) - c) < 100 * (0.5 / o + 0.5 / n) * n / o + 0.51, l
@@ -229,7 +230,7 @@ run "$kscen" history --job 'planted/*' "$cr/e2e-gate"
 	pass history_job_marks_verdict_changes || fail history_job_marks_verdict_changes "rc=$rc $(cat "$tmp/out")"
 # medians scaled with their unit in aligned columns: 2xx usecs, ±CI, n
 grep -q '^# medians with the CI of each (n=5, 93.8% CI)$' "$tmp/out" &&
-grep -Eq '^[0-9T:-]+Z  v2 +2[01][0-9] usecs +±[0-9]+%  5  <- planted/' "$tmp/out" &&
+grep -Eq '^[0-9T:-]+Z  v2 +2[01][0-9](\.[0-9]+)? usecs +±[0-9]+%  5  <- planted/' "$tmp/out" &&
 [ "$(awk '/^[0-9]/ { print index($0, " usecs ") }' "$tmp/out" | sort -u | wc -l)" = 1 ] &&
 	pass history_job_scaled_aligned || fail history_job_scaled_aligned "$(cat "$tmp/out")"
 # three runs side by side, each against the first (mmtests' compare-kernels)
@@ -243,7 +244,7 @@ i = mail.index("planted (exec): usecs (value), lower is better, n=5, 93.8% CI")
 assert mail[i + 2].split()[-5:] == ["A", "B", "change", "C", "change"], mail[i + 2]
 # B doubled, C is A again: ~ (the parameters on lines of their own)
 rows = [l for l in mail[i:i + 9] if re.match(
-    r"^  (1\d\d) \(3 runs\)  +2\d\d ±\d+%  +\+\d+(\.\d)?%  +(1\d\d) ±\d+%  +~$", l)]
+    r"^  (1\d\d(\.\d+)?) \(3 runs\)  +2\d\d(\.\d+)? ±\d+%  +\+\d+(\.\d)?%  +(1\d\d(\.\d+)?) ±\d+%  +~$", l)]
 assert len(rows) == 2, mail[i:i + 9]
 assert "6 changes against A, 0 jobs missing, 0 not compared" in mail, mail[-3:]
 PY
