@@ -100,6 +100,27 @@ $(BUILD)/kscen: $(OBJS) $(KSCEN_EXPORTS)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -Wl,-z,now -Wl,--dynamic-list=$(KSCEN_EXPORTS) -o $@ \
 		$(OBJS) $(LDLIBS)
 
+# sched.messaging's image: perf forks its workers from kscen-messaging
+# (runner/workloads/helper/perf_image.c): messaging.c's engine in a program
+# that links libc alone, as perf bench's workers are forks of perf and of
+# nothing else. Built with HELPER_CFLAGS, never a sanitizer (it is the
+# process image being measured), and embedded in kscen by
+# perf_image_blob.c, which .incbin's it.
+HELPER_CFLAGS ?= -O2 -g
+HELPER_SRCS := runner/workloads/helper/perf_image.c runner/workloads/messaging.c \
+	runner/workloads/abi.c runner/lib/spawn.c runner/lib/util.c runner/lib/diag.c
+$(BUILD)/helper/%.o: %.c
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(KSCEN_CFLAGS) -MMD -MP $(HELPER_CFLAGS) -c -o $@ $<
+$(BUILD)/kscen-messaging: $(HELPER_SRCS:%.c=$(BUILD)/helper/%.o)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(HELPER_CFLAGS) $(LDFLAGS) -o $@ $^
+$(BUILD)/runner/workloads/perf_image_blob.o: $(BUILD)/kscen-messaging
+$(BUILD)/runner/workloads/perf_image_blob.o: \
+	KSCEN_CFLAGS += -DKSCEN_PERF_IMAGE='"$(BUILD)/kscen-messaging"'
+-include $(wildcard $(BUILD)/helper/runner/*/*.d $(BUILD)/helper/runner/*/*/*.d)
+
 # Workload modules built outside the tree: examples/X.c -> examples/X.so,
 # against the header as `make install` puts it (<kscen/workload.h>).
 EXAMPLES := $(patsubst %.c,%.so,$(wildcard examples/*.c))

@@ -106,6 +106,10 @@ def main():
     for path in files:
         if path.endswith('.c'):
             obj = os.path.join(build, os.path.splitext(path)[0] + '.o')
+            # a program of its own built from runner/ (the Makefile's HELPER_SRCS)
+            helper = os.path.join(build, 'helper', os.path.splitext(path)[0] + '.o')
+            if not os.path.exists(obj) and os.path.exists(helper):
+                obj = helper
             if not os.path.exists(obj):
                 problems.append('%s: not built (%s missing)' % (path, obj))
                 continue

@@ -2,19 +2,24 @@
 /*
  * sched_messaging.c - sched.messaging: perf bench sched messaging
  * (hackbench) timed alone, on messaging.c's engine: its parameters, and
- * image: perf, which loads perf's shared libraries before the workers are
- * forked.
+ * image: perf, whose workers are forks of kscen-messaging with perf's
+ * shared libraries loaded.
  */
-#include <dlfcn.h>
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
 
+#include "lib/child.h"
 #include "lib/util.h"
 #include "messaging.h"
+#include "perf_image.h"
 #include "tool.h"
 
 enum { IMAGE_OWN, IMAGE_PERF };
@@ -53,15 +58,25 @@ static int messaging_supported(struct kscen_ctx *ctx)
  * libraries (python, perl, libstdc++, babeltrace, ...), lazily bound, and
  * each worker leaves with exit(), which runs every library's destructors
  * and binds what they call: about 150 page faults a worker where kscen's
- * take 10 (docs/fidelity.md). Loading the libraries perf's binary names
- * (DT_NEEDED, the rest follow) lazily into the sample process, before its
- * workers are forked, gives them that image and that exit.
+ * own take 10 (docs/fidelity.md). Forks of kscen with those libraries
+ * loaded would still carry kscen's (libcyaml, libbpf, ...): the workers
+ * are forked by kscen-messaging (helper/perf_image.c, libc alone), run
+ * from a memfd with the libraries perf's binary names (DT_NEEDED; the rest
+ * follow) to load. Its protocol: "ready" or "error: WHY" on its stdout,
+ * then a byte on its stdin for the timed region, then the seconds.
  */
-static int load_perf_libraries(struct kscen_ctx *ctx)
+struct perf_image {
+	struct kscen_child c;
+	int go;			/* the helper's stdin */
+	bool ran;
+};
+
+/* perf's DT_NEEDED libraries, appended to @argv from @n; the new count. */
+static int perf_libraries(struct kscen_ctx *ctx, char **argv, int n, int max)
 {
 	char path[4096];
 	Elf_Scn *scn = NULL;
-	int fd, n = 0, ret = 0;
+	int fd, first = n, ret = 0;
 	Elf *e;
 
 	if (!kscen_tool_find("perf", path, sizeof(path)))
@@ -84,34 +99,163 @@ static int load_perf_libraries(struct kscen_ctx *ctx)
 			if (dyn.d_tag != DT_NEEDED)
 				continue;
 			lib = elf_strptr(e, sh.sh_link, dyn.d_un.d_val);
-			if (!lib || !dlopen(lib, RTLD_LAZY | RTLD_GLOBAL)) {
-				ret = kscen_reason(ctx, -ENOENT, "%s: dlopen(%s): %s",
-						   path, lib ? lib : "?", dlerror());
+			if (!lib || !*lib || strchr(lib, '/') || n == max) {
+				ret = kscen_reason(ctx, -ENOEXEC, "%s: %s", path,
+						   n == max ? "too many DT_NEEDED libraries" :
+						   "a DT_NEEDED entry that is not a library name");
 				break;
 			}
-			n++;
+			argv[n++] = kscen_xstrdup(lib);
 		}
 	}
 	if (e)
 		elf_end(e);
 	close(fd);
-	if (!ret && !n)
+	if (!ret && n == first)
 		ret = kscen_reason(ctx, -ENOEXEC, "%s: no DT_NEEDED libraries", path);
-	/* nothing buffered for each worker's exit() to write again */
-	fflush(NULL);
+	return ret ? ret : n;
+}
+
+/* One line of the helper's, without its newline; false at EOF or error. */
+static bool helper_line(struct perf_image *pi, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	while (n + 1 < len) {
+		ssize_t r = read(pi->c.out_fd, buf + n, 1);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r != 1)
+			return false;
+		if (buf[n] == '\n')
+			break;
+		n++;
+	}
+	buf[n] = '\0';
+	return true;
+}
+
+/* What the helper said when it was not what we asked for. */
+static int helper_failed(struct kscen_ctx *ctx, struct perf_image *pi,
+			 bool got, const char *line)
+{
+	char how[96];
+
+	if (got && !strncmp(line, "error: ", 7))
+		return kscen_reason(ctx, -EIO, "%s", line + 7);
+	if (got)
+		return kscen_reason(ctx, -EIO, "kscen-messaging said '%.200s'", line);
+	kscen_child_reap(&pi->c);
+	return kscen_reason(ctx, -EIO, "kscen-messaging %s before it answered",
+			    kscen_wait_status_text(pi->c.status, how, sizeof(how)));
+}
+
+static int perf_image_start(struct kscen_ctx *ctx, const struct messaging_params *p,
+			    struct perf_image *pi)
+{
+	enum { MAX_ARGS = 256 };
+	const size_t size = kscen_perf_image_end - kscen_perf_image;
+	char *argv[MAX_ARGS + 1] = { NULL }, line[KSCEN_REASON_MAX];
+	int n, fd, go[2] = { -1, -1 }, ret;
+	bool got;
+
+	pi->go = -1;
+	pi->c.pid = -1;
+	argv[1] = kscen_xasprintf("%lld", p->groups);
+	argv[2] = kscen_xasprintf("%lld", p->loops);
+	argv[3] = kscen_xstrdup(p->ipc == KSCEN_MSG_PIPE ? "pipe" : "socket");
+	n = perf_libraries(ctx, argv, 4, MAX_ARGS);
+	if (n < 0) {
+		ret = n;
+		goto out;
+	}
+	/* MFD_EXEC (6.3): said, so that vm.memfd_noexec=1 lets it run */
+	fd = memfd_create("kscen-messaging", MFD_CLOEXEC | 0x0010U);
+	if (fd < 0 && errno == EINVAL)
+		fd = memfd_create("kscen-messaging", MFD_CLOEXEC);
+	errno = EIO;	/* a short write of a memfd: none is expected */
+	if (fd < 0 || write(fd, kscen_perf_image, size) != (ssize_t)size ||
+	    pipe2(go, O_CLOEXEC)) {
+		ret = kscen_reason(ctx, -errno, "kscen-messaging: %s", strerror(errno));
+		goto out_fd;
+	}
+	/* the path exec opens: the memfd, open in the child until its exec */
+	argv[0] = kscen_xasprintf("/proc/self/fd/%d", fd);
+	pi->c = (struct kscen_child){
+		.argv = argv, .in = go[0], .out = KSCEN_CHILD_PIPE,
+		.flags = KSCEN_CHILD_PDEATHSIG,
+	};
+	ret = kscen_child_start(&pi->c);
+	if (ret) {
+		ret = kscen_reason(ctx, ret, "kscen-messaging: %s", strerror(-ret));
+		goto out_fd;
+	}
+	pi->go = go[1];
+	go[1] = -1;
+	got = helper_line(pi, line, sizeof(line));
+	if (!got || strcmp(line, "ready"))
+		ret = helper_failed(ctx, pi, got, line);
+out_fd:
+	kscen_close_fd(&go[0]);
+	kscen_close_fd(&go[1]);
+	if (fd >= 0)
+		close(fd);
+out:
+	for (int i = 0; i < MAX_ARGS && argv[i]; i++)
+		free(argv[i]);
 	return ret;
+}
+
+static int perf_image_run(struct kscen_ctx *ctx, struct perf_image *pi,
+			  double *secs)
+{
+	char line[KSCEN_REASON_MAX], *end, how[96];
+	bool got;
+
+	pi->ran = true;
+	if (write(pi->go, "g", 1) != 1)
+		return kscen_reason(ctx, -errno, "waking kscen-messaging: %s",
+				    strerror(errno));
+	got = helper_line(pi, line, sizeof(line));
+	errno = 0;
+	*secs = got ? strtod(line, &end) : 0;
+	if (!got || errno || end == line || *end || !(*secs >= 0))
+		return helper_failed(ctx, pi, got, line);
+	kscen_child_reap(&pi->c);
+	if (!WIFEXITED(pi->c.status) || WEXITSTATUS(pi->c.status))
+		return kscen_reason(ctx, -EIO, "kscen-messaging %s",
+				    kscen_wait_status_text(pi->c.status, how, sizeof(how)));
+	return 0;
+}
+
+static void perf_image_stop(struct perf_image *pi)
+{
+	kscen_close_fd(&pi->go);
+	/* its workers die with it (PR_SET_PDEATHSIG) */
+	kscen_child_kill(&pi->c);
 }
 
 static int messaging_setup(struct kscen_ctx *ctx)
 {
 	const struct messaging_params *p = ctx->params;
 	struct kscen_msg_opts o;
+	struct perf_image *pi;
 	struct kscen_msg *m;
 	int ret;
 
 	params_opts(p, &o);
-	if (o.exit_libc && (ret = load_perf_libraries(ctx)))
+	if (o.exit_libc) {
+		pi = kscen_xcalloc(1, sizeof(*pi));
+		ret = perf_image_start(ctx, p, pi);
+		if (ret) {
+			perf_image_stop(pi);
+			free(pi);
+		} else {
+			ctx->priv = pi;
+		}
 		return ret;
+	}
 	ret = kscen_msg_start(ctx, &o, &m);
 	if (!ret)
 		ctx->priv = m;
@@ -120,12 +264,24 @@ static int messaging_setup(struct kscen_ctx *ctx)
 
 static int messaging_sample(struct kscen_ctx *ctx, double *values)
 {
+	const struct messaging_params *p = ctx->params;
+
+	if (p->image == IMAGE_PERF && p->mode == KSCEN_MSG_PROCESS)
+		return perf_image_run(ctx, ctx->priv, &values[0]);
 	return kscen_msg_run(ctx, ctx->priv, &values[0]);
 }
 
 static void messaging_teardown(struct kscen_ctx *ctx)
 {
-	kscen_msg_free(ctx->priv);
+	const struct messaging_params *p = ctx->params;
+
+	if (p->image == IMAGE_PERF && p->mode == KSCEN_MSG_PROCESS) {
+		if (ctx->priv)
+			perf_image_stop(ctx->priv);
+		free(ctx->priv);
+	} else {
+		kscen_msg_free(ctx->priv);
+	}
 	ctx->priv = NULL;
 }
 
@@ -170,7 +326,7 @@ static const struct kscen_param messaging_param_table[] = {
 		.name = "image", .type = KSCEN_P_ENUM, .def = "own",
 		.offset = offsetof(struct messaging_params, image),
 		.choices = "own|perf",
-		.help = "perf: worker processes are forked from perf's image (its shared libraries loaded) and leave with exit(), as perf bench's do",
+		.help = "perf: worker processes are forks of a program with perf's shared libraries loaded (and none of kscen's) and leave with exit(), as perf bench's do",
 	},
 };
 
@@ -181,7 +337,7 @@ static const struct kscen_metric_desc messaging_metrics[] = {
 const struct kscen_workload kscen_wl_sched_messaging = {
 	.name = "sched.messaging",
 	.summary = "groups of 20 senders x 20 receivers over sockets or pipes (perf bench, hackbench)",
-	.version = 1,
+	.version = 2,	/* 2: image: perf forks from kscen-messaging */
 	.params = messaging_param_table,
 	.nr_params = ARRAY_SIZE(messaging_param_table),
 	.params_size = sizeof(struct messaging_params),

@@ -22,16 +22,48 @@ then pass sched_workloads_measure; else fail sched_workloads_measure "$(head -c 
 
 # image: perf forks the workers from perf's libraries and ends them with
 # exit(); without a perf it is a skip that says why.
-printf 'scenario: e2e-image\nrepeat: 1\nwarmup: 0\njobs:\n  - name: m\n    workload: sched.messaging\n    params: {groups: 1, loops: 1, image: perf}\n' >"$tmp/image.yaml"
 if command -v perf >/dev/null; then
-	run "$kscen" run -q --no-save --compare none "$tmp/image.yaml"
+	run "$kscen" run -q --no-save --compare none $fx/e2e/image-perf.yaml
 	[ $rc = 0 ] && grep -q "processes per group, .*in perf's image, leaving with exit()" "$tmp/out" &&
 		grep -q ' ok' "$tmp/out" &&
 		pass messaging_image_perf || fail messaging_image_perf "rc=$rc $(cat "$tmp/out" "$tmp/err")"
 else
 	skip messaging_image_perf "no perf here"
 fi
-(PATH=/nonexistent exec "$kscen" run -q --no-save --compare none "$tmp/image.yaml") >"$tmp/out" 2>"$tmp/err"
+# Its workers are forks of kscen-messaging, with perf's libraries and none
+# of kscen's: a long sample, a worker's mappings read while it runs, then
+# the runner killed: the helper and its workers must go with it.
+printf 'scenario: e2e-image-long\nrepeat: 1\nwarmup: 0\ntimeout: 60s\njobs:\n  - name: m\n    workload: sched.messaging\n    params: {groups: 1, loops: 100000000, ipc: pipe, image: perf}\n' >"$tmp/image-long.yaml"
+if command -v perf >/dev/null; then
+	E2E_MARK=$tmp/image "$kscen" run -q --no-save --compare none "$tmp/image-long.yaml" \
+		>/dev/null 2>&1 &
+	runner=$!
+	# bash's own reads: a fork for each would crawl beside 40 busy workers
+	workers() {
+		local p c k v pc
+		for p in $(marked "$tmp/image"); do
+			read -r c 2>/dev/null </proc/$p/comm && [ "$c" = kscen-messaging ] || continue
+			while read -r k v; do [ "$k" = PPid: ] && break; done 2>/dev/null </proc/$p/status
+			read -r pc 2>/dev/null </proc/$v/comm && [ "$pc" = kscen-messaging ] && echo $p
+		done
+	}
+	wait_for 60 eval '[ "$(workers | wc -l)" -ge 40 ]'
+	w=$(workers | head -n1)
+	lib=$(readelf -d "$(command -v perf)" | sed -n 's/.*Shared library: \[\(lib[^].]*\).*/\1/p' | grep -v '^libc$' | head -n1)
+	maps=$(cat /proc/$w/maps 2>/dev/null)
+	nw=$(workers | wc -l)
+	kill -9 $runner
+	wait $runner 2>/dev/null
+	wait_for 10 gone "$tmp/image"
+	left=$(marked "$tmp/image" | wc -l)
+	[ "$nw" -ge 40 ] && [ -n "$lib" ] && grep -q "/$lib\." <<<"$maps" && ! grep -q 'libcyaml' <<<"$maps" &&
+		[ "$left" = 0 ] && pass messaging_image_perf_workers_are_perfs ||
+		fail messaging_image_perf_workers_are_perfs "$nw workers, $left left after the kill; worker $w has ${lib:-?}: $(grep -c "/$lib\." <<<"$maps"), libcyaml: $(grep -c libcyaml <<<"$maps")"
+	reap "$tmp/image"
+else
+	skip messaging_image_perf_workers_are_perfs "no perf here"
+fi
+(PATH=/nonexistent exec "$kscen" run -q --no-save --compare none $fx/e2e/image-perf.yaml) >"$tmp/out" 2>"$tmp/err"
 grep -q "skipped: image: perf loads perf's libraries, and there is no perf here" "$tmp/out" &&
 	pass messaging_image_perf_needs_perf || fail messaging_image_perf_needs_perf "$(cat "$tmp/out" "$tmp/err")"
 
@@ -46,8 +78,20 @@ if why=$(need_setpriv); then
 	[ $rc = 3 ] && grep -q 'fork: Resource temporarily unavailable after .*(RLIMIT_NPROC 20,' "$tmp/out" &&
 		grep -q 'pthread_create: .*(RLIMIT_NPROC 20, kernel.threads-max' "$tmp/out" &&
 		pass messaging_nproc_names_the_limit || fail messaging_nproc_names_the_limit "rc=$rc $(cat "$tmp/out")"
+	# image: perf: the helper's reason, said as the job's
+	if command -v perf >/dev/null; then
+		(ulimit -u 20 && exec setpriv --reuid=65534 --regid=65534 --clear-groups "$kscen" run -q \
+			--no-save --compare none $fx/e2e/image-perf.yaml) >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		[ $rc = 3 ] && grep -q 'FAILED: fork: Resource temporarily unavailable after .*(RLIMIT_NPROC 20,' "$tmp/out" &&
+			pass messaging_image_perf_names_the_limit ||
+			fail messaging_image_perf_names_the_limit "rc=$rc $(cat "$tmp/out")"
+	else
+		skip messaging_image_perf_names_the_limit "no perf here"
+	fi
 else
 	skip messaging_nproc_names_the_limit "$why"
+	skip messaging_image_perf_names_the_limit "$why"
 fi
 
 # Kill the runner mid-sample: the workers (PR_SET_PDEATHSIG) must go too.
