@@ -194,6 +194,54 @@ def scenario(perf, repeat, warmup, upstream):
         "@BENCH@", bench) + "\n"
 
 
+# The ratio kscen/perf and its 95% interval, as kscen's own "to baseline"
+# computes an unpaired change (runner/stats/signif.c, docs/statistics.md):
+# the Hodges-Lehmann estimate of the shift of logs, and the Moses interval
+# of the same pairwise differences, exact (the Mann-Whitney U distribution
+# by counting) up to 50 samples in all, normal above. tests/e2e/bench.sh
+# checks it against kscen's numbers for the same samples.
+def u_counts(m, n):
+    """Orderings of m x's and n y's by U (the pairs with x after y)."""
+    prev = [[1] for _ in range(n + 1)]          # no x: U is 0
+    for i in range(1, m + 1):
+        cur = [[1]]                             # no y: U is 0
+        for j in range(1, n + 1):
+            c = [0] * (i * j + 1)
+            for u, v in enumerate(prev[j]):     # the largest is an x: j more
+                c[u + j] += v
+            for u, v in enumerate(cur[j - 1]):  # the largest is a y
+                c[u] += v
+            cur.append(c)
+        prev = cur
+    return prev[n]
+
+
+def ratio_interval(perf, kscen):
+    """(ratio, low, high, level %) of kscen/perf; low, high None if none."""
+    import math
+    if not perf or not kscen or min(perf + kscen) <= 0:
+        return None, None, None, None
+    x = sorted(math.log(v) for v in perf)
+    y = sorted(math.log(v) for v in kscen)
+    m, n = len(x), len(y)
+    d = sorted(b - a for a in x for b in y)
+    mn = m * n
+    est = d[mn // 2] if mn % 2 else d[mn // 2 - 1] / 2 + d[mn // 2] / 2
+    if m + n <= 50:
+        cnt = u_counts(m, n)
+        tot, cdf, k = sum(cnt), 0, 0
+        while k < len(cnt) and (cdf + cnt[k]) / tot <= 0.025:
+            cdf += cnt[k]
+            k += 1
+        level = 100 * (1 - 2 * cdf / tot)
+    else:
+        k = math.floor(mn / 2 - 1.959963984540054 * math.sqrt(mn * (m + n + 1) / 12) + 0.5)
+        k, level = max(k, 0), 95.0
+    if k < 1:
+        return math.exp(est), None, None, None
+    return math.exp(est), math.exp(d[k - 1]), math.exp(d[mn - k]), level
+
+
 def table(run_path, loadinfo, marked):
     run = json.load(open(run_path))
     jobs = {j["name"]: j for j in run["jobs"]}
@@ -205,17 +253,20 @@ def table(run_path, loadinfo, marked):
         x = j["metrics"][m]
         return x["median"], x["cv"], j
 
-    rows, ok, outside = [], 0, []
+    def samples(j, m, scale=1):
+        return [v / scale for v in j["metrics"][m]["samples"]]
+
+    rows, ok, outside, unsure = [], 0, [], []
     for label, unit, k, km, p, pm, scale, up in POINTS:
         kv, kcv, kj = med(k, km)
         pv, pcv, pj = med(p, pm) if p else (None, None, None)
         if kv is None and up and k not in jobs and p not in jobs:
-            rows.append((label, unit, None, None, None, None, None,
+            rows.append((label, unit, None, None, None, None, None, None,
                          f"not run: this perf has no `{up}` (PERF=a newer perf)"))
             continue
         if kv is None:
             why = kj and (kj.get("reason") or kj["status"]) or "not run"
-            rows.append((label, unit, None, None, None, None, None, f"kscen: {why}"))
+            rows.append((label, unit, None, None, None, None, None, None, f"kscen: {why}"))
             continue
         if pv is None:
             if p is None:
@@ -224,38 +275,51 @@ def table(run_path, loadinfo, marked):
                 why = f"this perf has no `{up}` (PERF=a newer perf)"
             else:
                 why = "perf: " + (pj.get("reason") or pj["status"])
-            rows.append((label, unit, kv, None, None, kcv, None, why))
+            rows.append((label, unit, kv, None, None, None, kcv, None, why))
             continue
         pv /= scale
-        r = kv / pv
-        within = 0.90 <= r <= 1.10
-        ok += within
-        if not within:
+        # within 10% only when the whole interval is, outside only when
+        # all of it is: the rest this many samples cannot tell
+        r, lo, hi, level = ratio_interval(samples(pj, pm, scale), samples(kj, km))
+        if lo is not None and 0.90 <= lo and hi <= 1.10:
+            ok += 1
+            note = ""
+        elif lo is not None and (hi < 0.90 or lo > 1.10):
             outside.append(label.strip())
-        rows.append((label, unit, kv, pv, r, kcv, pcv, "" if within else "outside 10%"))
+            note = "outside 10%"
+        else:
+            unsure.append(label.strip())
+            note = "cannot tell"
+        ci = None if lo is None else f"{lo:.3f} .. {hi:.3f}"
+        rows.append((label, unit, kv, pv, r, ci, kcv, pcv, note))
 
     print(f"perf bench fidelity: medians of {run['repeat']} samples a side, "
           f"alternating rounds; {loadinfo}")
     if marked:
         print("LOADED MACHINE: not a quiet-machine figure (the load check was overridden)")
     print()
-    print("| point | unit | kscen | perf | kscen/perf | CV kscen | CV perf | note |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| point | unit | kscen | perf | kscen/perf | 95% interval | CV kscen | CV perf | note |")
+    print("|---|---|---|---|---|---|---|---|---|")
 
     def num(x):
         if x is None:
             return ""
         return f"{x:,.0f}" if abs(x) >= 1000 else f"{x:.4g}"
 
-    for label, unit, kv, pv, r, kcv, pcv, note in rows:
+    for label, unit, kv, pv, r, ci, kcv, pcv, note in rows:
         print(f"| {label} | {unit} | {num(kv)} | {num(pv)} | "
-              f"{'' if r is None else f'{r:.3f}'} | "
+              f"{'' if r is None else f'{r:.3f}'} | {ci or ''} | "
               f"{'' if kcv is None else f'{kcv:.1%}'} | "
               f"{'' if pcv is None else f'{pcv:.1%}'} | {note} |")
     compared = sum(1 for x in rows if x[4] is not None)
     print()
-    print(f"{ok} of {compared} compared points within 10%"
-          + (f"; outside: {', '.join(outside)}" if outside else ""))
+    print("kscen/perf is the Hodges-Lehmann estimate of the ratio and its 95% "
+          "interval the Moses interval, as kscen's own comparisons (docs/statistics.md).")
+    print(f"{ok} of {compared} compared points within 10% (the whole interval in "
+          f"0.90-1.10); outside 10% (the whole interval): "
+          + (", ".join(outside) if outside else "none")
+          + "; cannot tell at this many samples: "
+          + (", ".join(unsure) if unsure else "none"))
 
 
 if __name__ == "__main__":

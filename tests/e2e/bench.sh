@@ -1,0 +1,33 @@
+#!/bin/bash
+# bench.sh [KSCEN] - end-to-end tests of the bench/ scripts' own arithmetic.
+. "$(dirname "$0")/lib.sh"
+
+# bench/fidelity-points.py's kscen/perf ratio and 95% interval are kscen's
+# unpaired to-baseline change: the same samples must give the same numbers.
+mkdir -p "$tmp/ratio"
+E2E_RATIO=$tmp/ratio run "$kscen" run -q -o "$res" $fx/e2e/ratio.yaml
+"$kscen" report --format json "$res/e2e-ratio" >"$tmp/json" 2>/dev/null
+if [ $rc = 0 ] && /usr/bin/python3 - "$tmp/json" <<'PY'
+import importlib.util, json, sys
+spec = importlib.util.spec_from_file_location("fp", "bench/fidelity-points.py")
+fp = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(fp)
+jobs = json.load(open(sys.argv[1]))["jobs"]
+a, b = (j["metrics"][0]["samples"] for j in jobs)
+# the samples are the counters' numbers, in order
+assert a == [1000 + i * 37 % 101 for i in range(15)], a
+assert b == [1050 + i * 53 % 97 for i in range(15)], b
+d = jobs[1]["deltas"]["baseline"]
+assert d["paired"] is False and d["n_old"] == d["n_new"] == 15, d
+r, lo, hi, level = fp.ratio_interval(a, b)
+for mine, theirs in ((r - 1, d["rel"]), (lo - 1, d["ci_low"]), (hi - 1, d["ci_high"]),
+                     (level, d["level"])):
+    assert abs(mine - theirs) < 1e-9, (mine, theirs, d)
+# and the side swapped: the reciprocal interval
+r2, lo2, hi2, _ = fp.ratio_interval(b, a)
+assert abs(r2 * r - 1) < 1e-9 and abs(lo2 * hi - 1) < 1e-9 and abs(hi2 * lo - 1) < 1e-9
+# too few samples for a 95% interval (3 + 3): none
+assert fp.ratio_interval(a[:3], b[:3])[1] is None
+PY
+then pass fidelity_interval_is_kscens; else fail fidelity_interval_is_kscens "rc=$rc $(cat "$tmp/err")"; fi
+finish bench
