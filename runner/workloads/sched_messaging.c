@@ -161,7 +161,8 @@ static int perf_image_start(struct kscen_ctx *ctx, const struct messaging_params
 	bool got;
 
 	pi->go = -1;
-	pi->c.pid = -1;
+	/* nothing to kill or close yet, whatever fails first */
+	pi->c = (struct kscen_child){ .pid = -1, .pidfd = -1, .out_fd = -1, .err_fd = -1 };
 	argv[1] = kscen_xasprintf("%lld", p->groups);
 	argv[2] = kscen_xasprintf("%lld", p->loops);
 	argv[3] = kscen_xstrdup(p->ipc == KSCEN_MSG_PIPE ? "pipe" : "socket");
@@ -174,10 +175,23 @@ static int perf_image_start(struct kscen_ctx *ctx, const struct messaging_params
 	fd = memfd_create("kscen-messaging", MFD_CLOEXEC | 0x0010U);
 	if (fd < 0 && errno == EINVAL)
 		fd = memfd_create("kscen-messaging", MFD_CLOEXEC);
-	errno = EIO;	/* a short write of a memfd: none is expected */
-	if (fd < 0 || write(fd, kscen_perf_image, size) != (ssize_t)size ||
-	    pipe2(go, O_CLOEXEC)) {
-		ret = kscen_reason(ctx, -errno, "kscen-messaging: %s", strerror(errno));
+	if (fd < 0 && (errno == EACCES || errno == EPERM)) {
+		ret = kscen_reason(ctx, KSCEN_SKIP,
+				   "image: perf runs kscen-messaging from a memfd, and this system allows no executable memfd (vm.memfd_noexec is 2)");
+		goto out;
+	}
+	if (fd < 0) {
+		ret = -errno;
+	} else {
+		ssize_t w = write(fd, kscen_perf_image, size);
+
+		/* a short write of a memfd: none is expected */
+		ret = w == (ssize_t)size ? 0 : w < 0 ? -errno : -EIO;
+		if (!ret && pipe2(go, O_CLOEXEC))
+			ret = -errno;
+	}
+	if (ret) {
+		ret = kscen_reason(ctx, ret, "kscen-messaging: %s", strerror(-ret));
 		goto out_fd;
 	}
 	/* the path exec opens: the memfd, open in the child until its exec */

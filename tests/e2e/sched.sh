@@ -63,6 +63,30 @@ if command -v perf >/dev/null; then
 else
 	skip messaging_image_perf_workers_are_perfs "no perf here"
 fi
+# A system that allows no executable memfd (vm.memfd_noexec 2, set in a
+# pid namespace of its own) cannot run the helper: a skip that says why.
+if ! command -v perf >/dev/null; then
+	skip messaging_image_perf_noexec_memfd_is_a_skip "no perf here"
+elif ! why=$(need_root); then
+	skip messaging_image_perf_noexec_memfd_is_a_skip "$why"
+elif [ ! -e /proc/sys/vm/memfd_noexec ] || ! command -v unshare >/dev/null; then
+	skip messaging_image_perf_noexec_memfd_is_a_skip "needs vm.memfd_noexec (Linux 6.3) and unshare (util-linux)"
+else
+	unshare -pf --mount-proc sh -c 'echo 2 >/proc/sys/vm/memfd_noexec && exec "$0" run -q --no-save --compare none "$1"' \
+		"$kscen" $fx/e2e/image-perf.yaml >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc = 0 ] && grep -q 'skipped: image: perf runs kscen-messaging from a memfd, and this system allows no executable memfd (vm.memfd_noexec is 2)' "$tmp/out" &&
+		pass messaging_image_perf_noexec_memfd_is_a_skip ||
+		fail messaging_image_perf_noexec_memfd_is_a_skip "rc=$rc $(cat "$tmp/out" "$tmp/err")"
+fi
+# A perf that is no ELF program: its libraries cannot be read, and the job says so.
+mkdir -p "$tmp/fakeperf"
+printf '#!/bin/sh\necho not perf\n' >"$tmp/fakeperf/perf"
+chmod +x "$tmp/fakeperf/perf"
+(PATH=$tmp/fakeperf:$PATH exec "$kscen" run -q --no-save --compare none $fx/e2e/image-perf.yaml) >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc = 3 ] && grep -q "FAILED: $tmp/fakeperf/perf: no DT_NEEDED libraries" "$tmp/out" &&
+	pass messaging_image_perf_not_elf_fails || fail messaging_image_perf_not_elf_fails "rc=$rc $(cat "$tmp/out" "$tmp/err")"
 (PATH=/nonexistent exec "$kscen" run -q --no-save --compare none $fx/e2e/image-perf.yaml) >"$tmp/out" 2>"$tmp/err"
 grep -q "skipped: image: perf loads perf's libraries, and there is no perf here" "$tmp/out" &&
 	pass messaging_image_perf_needs_perf || fail messaging_image_perf_needs_perf "$(cat "$tmp/out" "$tmp/err")"
