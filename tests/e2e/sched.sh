@@ -47,11 +47,13 @@ if command -v perf >/dev/null; then
 			read -r pc 2>/dev/null </proc/$v/comm && [ "$pc" = kscen-messaging ] && echo $p
 		done
 	}
-	wait_for 60 eval '[ "$(workers | wc -l)" -ge 40 ]'
-	w=$(workers | head -n1)
+	# all 40 seen once is the point (a second count races with /proc)
+	wait_for 60 eval '[ "$(workers | wc -l)" -ge 40 ]' && nw=40 || nw=$(workers | wc -l)
 	lib=$(readelf -d "$(command -v perf)" | sed -n 's/.*Shared library: \[\(lib[^].]*\).*/\1/p' | grep -v '^libc$' | head -n1)
-	maps=$(cat /proc/$w/maps 2>/dev/null)
-	nw=$(workers | wc -l)
+	maps=
+	for w in $(workers); do
+		maps=$(cat /proc/$w/maps 2>/dev/null) && [ -n "$maps" ] && break
+	done
 	kill -9 $runner
 	wait $runner 2>/dev/null
 	wait_for 10 gone "$tmp/image"
