@@ -121,6 +121,12 @@ $(BUILD)/runner/workloads/perf_image_blob.o: \
 	KSCEN_CFLAGS += -DKSCEN_PERF_IMAGE='"$(BUILD)/kscen-messaging"'
 -include $(wildcard $(BUILD)/helper/runner/*/*.d $(BUILD)/helper/runner/*/*/*.d)
 
+# mem.find_bit's loops are built the way perf builds its own (perf's
+# Makefile.config: -fstack-protector-all, frame pointers): a canary check
+# in every call of the loop is part of what perf bench mem find_bit times.
+$(BUILD)/runner/workloads/find_bit.o: \
+	KSCEN_CFLAGS += -fstack-protector-all -fno-omit-frame-pointer
+
 # Workload modules built outside the tree: examples/X.c -> examples/X.so,
 # against the header as `make install` puts it (<kscen/workload.h>).
 EXAMPLES := $(patsubst %.c,%.so,$(wildcard examples/*.c))

@@ -28,53 +28,27 @@ struct fb_params {
  * disassembled): the body perf calls for each bit found adds to two
  * global unsigned ints out of line; find_first_bit() and find_next_bit()
  * are calls into the generic tools/lib code, whose __ffs() halves the word
- * five times rather than using bsf/tzcnt; perf builds with frame pointers.
- * With tzcnt and a leaner body this measured 0.71 of perf's for_each_set_bit
- * time and 1.32 of its test_bit loop (docs/fidelity.md).
+ * five times rather than using bsf/tzcnt. perf builds with frame pointers
+ * and -fstack-protector-all (every function stores the thread's stack
+ * canary on entry and checks it on the way out), and the Makefile builds
+ * this file so too. With tzcnt and a leaner body this measured 0.71 of
+ * perf's for_each_set_bit time and 1.32 of its test_bit loop; with the
+ * canary checks written out by hand, 0.90-0.93 (docs/fidelity.md).
  */
-#if defined(__clang__)
-/* clang has no per-function optimize(); only the fuzz build uses it */
 #define FB_FRAME __attribute__((noinline))
-#else
-#define FB_FRAME __attribute__((noinline, optimize("no-omit-frame-pointer")))
-#endif
-
-/*
- * perf is built with -fstack-protector-all: each of these functions stores
- * the thread's stack canary (%fs:0x28) in its frame on entry and compares
- * it on the way out. FB_GUARD and FB_CHECK do the same work by hand.
- */
-#if defined(__x86_64__)
-#define FB_GUARD							\
-	unsigned long fb_g_;						\
-	asm volatile("mov %%fs:0x28, %0" : "=r"(fb_g_));		\
-	volatile unsigned long fb_slot_ = fb_g_
-#define FB_CHECK							\
-	do {								\
-		asm volatile("mov %%fs:0x28, %0" : "=r"(fb_g_));	\
-		if (fb_slot_ != fb_g_)					\
-			__builtin_trap();				\
-	} while (0)
-#else
-#define FB_GUARD do { } while (0)
-#define FB_CHECK do { } while (0)
-#endif
 
 static unsigned int fb_accumulator, fb_use_of_val;
 
 static FB_FRAME void fb_work(int val)
 {
-	FB_GUARD;
-
 	fb_use_of_val += val;
 	fb_accumulator++;
-	FB_CHECK;
 }
 
 /* The lowest set bit of @w (not 0), by halving, as the generic __ffs(). */
 static inline unsigned long fb_ffs(unsigned long w)
 {
-	unsigned long n = 0;
+	int n = 0;	/* an int, as tools/include/asm-generic/bitops/__ffs.h's */
 
 	if (!(w & 0xffffffffUL)) {
 		n += 32;
@@ -105,15 +79,12 @@ static FB_FRAME unsigned long first_bit(const unsigned long *map,
 					unsigned long n)
 {
 	unsigned long b = n;
-	FB_GUARD;
-
 	for (unsigned long i = 0; i * LONG_BITS < n; i++)
 		if (map[i]) {
 			b = i * LONG_BITS + fb_ffs(map[i]);
 			b = b < n ? b : n;
 			break;
 		}
-	FB_CHECK;
 	return b;
 }
 
@@ -121,8 +92,6 @@ static FB_FRAME unsigned long next_bit(const unsigned long *map,
 				       unsigned long n, unsigned long from)
 {
 	unsigned long w, i = from / LONG_BITS;
-	FB_GUARD;
-
 	if (from >= n)
 		goto out;
 	w = map[i] & (~0UL << (from % LONG_BITS));
@@ -135,10 +104,8 @@ static FB_FRAME unsigned long next_bit(const unsigned long *map,
 	}
 	from = i * LONG_BITS + fb_ffs(w);
 	from = from < n ? from : n;
-	FB_CHECK;
 	return from;
 out:
-	FB_CHECK;
 	return n;
 }
 
@@ -248,7 +215,7 @@ static const struct kscen_metric_desc fb_metrics[] = {
 const struct kscen_workload kscen_wl_mem_find_bit = {
 	.name = "mem.find_bit",
 	.summary = "for_each_set_bit against a test_bit loop (perf bench mem find_bit)",
-	.version = 2,	/* 2: perf's loop shapes: generic __ffs, calls, globals */
+	.version = 3,	/* 2: perf's loop shapes; 3: built with -fstack-protector-all */
 	.params = fb_table, .nr_params = ARRAY_SIZE(fb_table),
 	.params_size = sizeof(struct fb_params),
 	.metrics = fb_metrics, .nr_metrics = ARRAY_SIZE(fb_metrics),

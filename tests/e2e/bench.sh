@@ -30,4 +30,16 @@ assert abs(r2 * r - 1) < 1e-9 and abs(lo2 * hi - 1) < 1e-9 and abs(hi2 * lo - 1)
 assert fp.ratio_interval(a[:3], b[:3])[1] is None
 PY
 then pass fidelity_interval_is_kscens; else fail fidelity_interval_is_kscens "rc=$rc $(cat "$tmp/err")"; fi
+# mem.find_bit's fidelity rests on its loop being built as perf builds its
+# own (-fstack-protector-all, the Makefile): the callee of each bit found,
+# which no array makes -fstack-protector-strong protect, checks the canary.
+build=$(dirname "$(readlink -f "$kscen")")
+if ! command -v objdump >/dev/null; then
+	skip find_bit_built_as_perf "needs objdump (binutils)"
+elif objdump -d --no-show-raw-insn "$build/runner/workloads/find_bit.o" |
+	awk '/<fb_work>:/,/^$/' | grep -q '%fs:0x28'; then
+	pass find_bit_built_as_perf
+else
+	fail find_bit_built_as_perf "fb_work in $build/runner/workloads/find_bit.o has no stack canary check"
+fi
 finish bench
