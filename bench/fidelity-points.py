@@ -10,7 +10,7 @@
 # UPSTREAM is a comma-separated list of the benchmarks after perf 6.1 that
 # PERF has (syscall getpgid, fork, execve; sched seccomp-notify; uprobe):
 # those get a perf side, the others are run on kscen's side only and say so.
-import json, sys
+import json, math, sys
 
 GB = 2 ** 30    # perf's print_bps() GB: kscen's mem metric is GB/sec
 
@@ -218,7 +218,6 @@ def u_counts(m, n):
 
 def ratio_interval(perf, kscen):
     """(ratio, low, high, level %) of kscen/perf; low, high None if none."""
-    import math
     if not perf or not kscen or min(perf + kscen) <= 0:
         return None, None, None, None
     x = sorted(math.log(v) for v in perf)

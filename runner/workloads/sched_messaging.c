@@ -32,6 +32,12 @@ struct messaging_params {
 	int image;
 };
 
+/* image: perf applies to worker processes (threads have no exit of their own) */
+static bool perf_image_used(const struct messaging_params *p)
+{
+	return p->image == IMAGE_PERF && p->mode == KSCEN_MSG_PROCESS;
+}
+
 static void params_opts(const struct messaging_params *p,
 			struct kscen_msg_opts *o)
 {
@@ -39,7 +45,7 @@ static void params_opts(const struct messaging_params *p,
 	o->loops = p->loops;
 	o->ipc = p->ipc;
 	o->mode = p->mode;
-	o->exit_libc = p->image == IMAGE_PERF && p->mode == KSCEN_MSG_PROCESS;
+	o->exit_libc = perf_image_used(p);
 }
 
 static int messaging_supported(struct kscen_ctx *ctx)
@@ -68,7 +74,6 @@ static int messaging_supported(struct kscen_ctx *ctx)
 struct perf_image {
 	struct kscen_child c;
 	int go;			/* the helper's stdin */
-	bool ran;
 };
 
 /* perf's DT_NEEDED libraries, appended to @argv from @n; the new count. */
@@ -227,7 +232,6 @@ static int perf_image_run(struct kscen_ctx *ctx, struct perf_image *pi,
 	char line[KSCEN_REASON_MAX], *end, how[96];
 	bool got;
 
-	pi->ran = true;
 	if (write(pi->go, "g", 1) != 1)
 		return kscen_reason(ctx, -errno, "waking kscen-messaging: %s",
 				    strerror(errno));
@@ -259,7 +263,7 @@ static int messaging_setup(struct kscen_ctx *ctx)
 	int ret;
 
 	params_opts(p, &o);
-	if (o.exit_libc) {
+	if (perf_image_used(p)) {
 		pi = kscen_xcalloc(1, sizeof(*pi));
 		ret = perf_image_start(ctx, p, pi);
 		if (ret) {
@@ -280,7 +284,7 @@ static int messaging_sample(struct kscen_ctx *ctx, double *values)
 {
 	const struct messaging_params *p = ctx->params;
 
-	if (p->image == IMAGE_PERF && p->mode == KSCEN_MSG_PROCESS)
+	if (perf_image_used(p))
 		return perf_image_run(ctx, ctx->priv, &values[0]);
 	return kscen_msg_run(ctx, ctx->priv, &values[0]);
 }
@@ -289,7 +293,7 @@ static void messaging_teardown(struct kscen_ctx *ctx)
 {
 	const struct messaging_params *p = ctx->params;
 
-	if (p->image == IMAGE_PERF && p->mode == KSCEN_MSG_PROCESS) {
+	if (perf_image_used(p)) {
 		if (ctx->priv)
 			perf_image_stop(ctx->priv);
 		free(ctx->priv);
