@@ -11,7 +11,9 @@
 # mean are in docs/fidelity.md.
 #
 #   REPEAT     samples a side after one warmup (default 15; --quick: 5, and
-#              no warmup: about 2 minutes; the default takes about 6)
+#              no warmup: about 2 minutes; the default takes about 6). The
+#              futex latency rounds, whose samples vary by 60-180%, get
+#              three times as many, in a second run (about a second each).
 #   --force    report even when the machine is not quiet (load average over
 #              0.5 before the run, or other work using more than half a CPU
 #              during it); the table then says so. KSCEN_FIDELITY_FORCE=1 too.
@@ -62,8 +64,10 @@ while read -r coll bench; do
 	fi
 done < <(python3 bench/fidelity-points.py upstream)
 
-python3 bench/fidelity-points.py scenario "$perf" "$repeat" "$warmup" "$upstream" \
-	>"$out/fidelity.yaml"
+for s in scenario short; do
+	python3 bench/fidelity-points.py $s "$perf" "$repeat" "$warmup" "$upstream" \
+		>"$out/$s.yaml"
+done
 
 # CPU time of the whole machine (/proc/stat, in USER_HZ ticks) and of our
 # run (its children's rusage) over the run: the difference is what other
@@ -72,9 +76,13 @@ cpu() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $9 }' /proc/stat; }
 read -r busy0 steal0 < <(cpu)
 t0=$(date +%s.%N)
 start=$(date -u +%Y-%m-%dT%H:%MZ)
-# a failed job is reported in the table with its reason
-/usr/bin/time -f '%U %S' -o "$out/rusage" "$kscen" run -q -o "$out" --compare none \
-	"${filter[@]}" "$out/fidelity.yaml" >"$out/run.log" 2>&1 || true
+# a failed job is reported in the table with its reason; a --filter may
+# leave one of the two scenarios with nothing to run
+for s in scenario short; do
+	/usr/bin/time -f '%U %S' -o "$out/rusage.$s" "$kscen" run -q -o "$out" --compare none \
+		"${filter[@]}" "$out/$s.yaml" >>"$out/run.log" 2>&1 || true
+done
+cat "$out"/rusage.* | awk '{ u += $1; s += $2 } END { print u, s }' >"$out/rusage"
 t1=$(date +%s.%N)
 read -r busy1 steal1 < <(cpu)
 after=$(load1)
@@ -96,7 +104,15 @@ if ! quiet "$before" || ! quiet "$others"; then
 	fi
 	marked=marked
 fi
-run=$(ls -d "$out"/perf-bench-fidelity/*.yaml 2>/dev/null | head -1)
-[ -n "$run" ] || { cat "$out/run.log" >&2; echo "kscen run saved nothing" >&2; exit 1; }
-"$kscen" report --format json "$run" >"$out/run.json"
-python3 bench/fidelity-points.py table "$out/run.json" "$info" $marked
+json=()
+for d in perf-bench-fidelity perf-bench-fidelity-short; do
+	run=$(ls -d "$out/$d"/*.yaml 2>/dev/null | head -1 || true)
+	if [ -n "$run" ]; then
+		"$kscen" report --format json "$run" >"$out/$d.json"
+		json+=("$out/$d.json")
+	else
+		json+=(-)
+	fi
+done
+[ "${json[*]}" != "- -" ] || { cat "$out/run.log" >&2; echo "kscen run saved nothing" >&2; exit 1; }
+python3 bench/fidelity-points.py table "${json[@]}" "$info" $marked

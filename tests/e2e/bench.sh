@@ -30,6 +30,24 @@ assert abs(r2 * r - 1) < 1e-9 and abs(lo2 * hi - 1) < 1e-9 and abs(hi2 * lo - 1)
 assert fp.ratio_interval(a[:3], b[:3])[1] is None
 PY
 then pass fidelity_interval_is_kscens; else fail fidelity_interval_is_kscens "rc=$rc $(cat "$tmp/err")"; fi
+# the fidelity script's two scenarios: every job in exactly one, the futex
+# latency rounds (and only they) in the second at three times the samples
+if /usr/bin/python3 - <<'PY'
+import importlib.util, re
+spec = importlib.util.spec_from_file_location("fp", "bench/fidelity-points.py")
+fp = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(fp)
+ups = ",".join(u for *_, u in fp.POINTS if u)
+main, short = (fp.scenario("/usr/bin/perf", 7, 1, ups, s) for s in (False, True))
+names = lambda t: re.findall(r"^  - name: (\S+)$", t, re.M)
+a, b = names(main), names(short)
+assert sorted(a + b) == sorted(n for n, _ in fp.JOBS) and not set(a) & set(b), (a, b)
+assert sorted(b) == sorted(f"{s}-futex-{n}" for s in "kp" for n in
+                           ("wake", "wake-parallel", "requeue", "requeue-pi")), b
+assert "\nrepeat: 7\n" in main and "\nrepeat: 21\n" in short, (main[:300], short[:300])
+assert "scenario: perf-bench-fidelity\n" in main and "scenario: perf-bench-fidelity-short\n" in short
+PY
+then pass fidelity_short_points_split; else fail fidelity_short_points_split "see above"; fi
 # mem.find_bit's fidelity rests on its loop being built as perf builds its
 # own (-fstack-protector-all, the Makefile): the callee of each bit found,
 # which no array makes -fstack-protector-strong protect, checks the canary.
