@@ -100,11 +100,6 @@ for mode, flags in (("process", ""), ("thread", " -T")):
     kjob(f"k-pipe-{mode}", "sched.pipe", {"loops": 10000, "mode": mode})
     exec_job(f"p-pipe-{mode}", f"bench sched pipe -l 10000{flags}", USECS, "usecs/op")
     point(f"sched pipe -l 10000{flags}", "usecs/op", f"k-pipe-{mode}", f"p-pipe-{mode}")
-# perf's start-up keeps a CPU busy about 30 ms just before its clock, and
-# where the scheduler first puts the two threads depends on it
-# (docs/fidelity.md): kscen's spin does the same
-kjob("k-pipe-thread-spin", "sched.pipe", {"loops": 10000, "mode": "thread", "spin": "30ms"})
-point("  the same, kscen spin: 30ms", "usecs/op", "k-pipe-thread-spin", "p-pipe-thread")
 kjob("k-syscall", "syscall.basic", {"loops": 200000})
 exec_job("p-syscall", "bench syscall basic -l 200000", USECS, "usecs/op")
 point("syscall basic -l 200000", "usecs/op", "k-syscall", "p-syscall")

@@ -28,7 +28,6 @@ enum { PIPE_PROCESS, PIPE_THREAD };
 struct pipe_params {
 	long long loops;
 	int mode;
-	long long spin;		/* ns on the CPU before the clock */
 };
 
 struct pipe_task {
@@ -180,12 +179,8 @@ static int pipe_sample(struct kscen_ctx *ctx, double *values)
 	struct pipe_state *s = ctx->priv;
 	struct timespec start, stop;
 	double ns;
-	long long until = s->p->spin ? kscen_now_ns() + s->p->spin : 0;
 	int ret;
 
-	/* busy, as perf's start-up keeps this CPU just before its clock */
-	while (until && kscen_now_ns() < until)
-		;
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	if (s->p->mode == PIPE_THREAD)
 		ret = pipe_threads(ctx, s);
@@ -227,12 +222,6 @@ static const struct kscen_param pipe_param_table[] = {
 		.offset = offsetof(struct pipe_params, mode),
 		.choices = "process|thread",
 		.help = "two processes, or two threads of one process (perf's -T)",
-	},
-	{
-		.name = "spin", .type = KSCEN_P_TIME, .def = "0s",
-		.offset = offsetof(struct pipe_params, spin),
-		.min = 0, .max = 1000000000,
-		.help = "busy on the CPU this long before the clock starts, as perf bench's start-up (about 30ms)",
 	},
 };
 

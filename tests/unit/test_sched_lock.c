@@ -16,7 +16,6 @@
 #include "scenario/scenario.h"
 #include "tests.h"
 #include "workloads/messaging.h"
-#include "lib/util.h"
 
 static const char *def_of(const char *workload, const char *param)
 {
@@ -36,47 +35,6 @@ void test_sched_defaults_are_perf_benchs(void **state)
 	assert_true(strcmp(def_of("syscall.basic", "loops"), "10000000") == 0);
 	/* perf lock contention's default map size since its map-full series (LKML, 2023) */
 	assert_true(strcmp(def_of("lock.contention", "map_entries"), "16384") == 0);
-}
-
-static void set_param(const struct kscen_workload *w, void *params,
-		      const char *name, const char *text)
-{
-	const struct kscen_param *p = kscen_param_find(w, name);
-	struct kscen_value v;
-	char err[256];
-
-	assert_non_null(p);
-	assert_true(kscen_value_parse(p, text, &v, err, sizeof(err)) == 0);
-	kscen_value_store(p, params, &v);
-}
-
-/*
- * sched.pipe's spin is spent on the CPU before the clock: the sample takes
- * at least that long, and the number it reports leaves it out.
- */
-void test_sched_pipe_spin_is_before_the_clock(void **state)
-{
-	const struct kscen_workload *w = kscen_workload_find("sched.pipe");
-	double values[KSCEN_MAX_METRICS] = { 0 };
-	struct kscen_ctx ctx = { 0 };
-	long long t0, t1;
-
-	assert_non_null(w);
-	if (!w)
-		return;
-	ctx.params = kscen_params_new(w);
-	set_param(w, (void *)ctx.params, "loops", "1");
-	set_param(w, (void *)ctx.params, "mode", "thread");
-	set_param(w, (void *)ctx.params, "spin", "150ms");
-	assert_true(w->setup(&ctx) == 0);
-	t0 = kscen_now_ns();
-	assert_true(w->sample(&ctx, values) == 0);
-	t1 = kscen_now_ns();
-	w->teardown(&ctx);
-	kscen_params_free(w, (void *)ctx.params);
-	assert_true(t1 - t0 >= 150000000LL);
-	/* one round trip and two threads made and joined: not 150 ms of it */
-	assert_true(values[0] > 0 && values[0] < 100000);
 }
 
 static unsigned metrics_with_tracer(const char *tracer)

@@ -85,7 +85,6 @@
 	X(test_bpf_missing_btf_is_a_skip)		\
 	X(test_uprobe_nop_counts_every_hit)		\
 	X(test_sched_defaults_are_perf_benchs)		\
-	X(test_sched_pipe_spin_is_before_the_clock)	\
 	X(test_lock_contention_metrics_follow_tracer)	\
 	X(test_messaging_engine_runs_and_stops)		\
 	X(test_perf_bench_more_defaults_are_perfs)	\
