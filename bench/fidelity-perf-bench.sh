@@ -11,9 +11,10 @@
 # mean are in docs/fidelity.md.
 #
 #   REPEAT     samples a side after one warmup (default 15; --quick: 5, and
-#              no warmup: about 2 minutes; the default takes about 6). The
-#              futex latency rounds, whose samples vary by 60-180%, get
-#              three times as many, in a second run (about a second each).
+#              no warmup). The futex latency rounds, whose samples vary by
+#              60-180%, get three times as many, in a second run (about a
+#              second each). 41 took 28 minutes on 2026-12-06, 17 of them
+#              the futex rounds'.
 #   --force    report even when the machine is not quiet (load average over
 #              0.5 before the run, or other work using more than half a CPU
 #              during it); the table then says so. KSCEN_FIDELITY_FORCE=1 too.
