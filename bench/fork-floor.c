@@ -6,7 +6,12 @@
  * the floor of its harness cost per sample (bench/overhead.sh, figure 0).
  * "fork-floor N vfork" does the same with vfork(): a child that shares its
  * parent's memory, what a harness without that isolation would pay.
+ * "fork-floor N pin" forks from a parent pinned to the CPU it is on, so
+ * that parent and child share one CPU as kscen's harness and its sample
+ * processes do (runner/lib/child.h): no wake-up crosses CPUs.
  */
+#define _GNU_SOURCE	/* sched_setaffinity, sched_getcpu */
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +37,14 @@ int main(int argc, char **argv)
 
 	if (n < 1)
 		return 2;
+	if (argc > 2 && !strcmp(argv[2], "pin")) {
+		cpu_set_t one;
+
+		CPU_ZERO(&one);
+		CPU_SET(sched_getcpu(), &one);
+		if (sched_setaffinity(0, sizeof(one), &one))
+			return 1;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	for (int i = 0; i < n; i++) {
 		pid_t p = start(shared);

@@ -20,7 +20,8 @@
 #     10^6 (the matrices of 3 and 5).
 # And first, 0: fork + _exit + waitpid of a minimal process (fork-floor.c),
 # the floor of a harness that takes each sample in a process of its own
-# (and the same with vfork: what a child sharing our memory costs),
+# (the same from a parent pinned to one CPU, as kscen's harness is; and
+# with vfork: what a child sharing our memory costs),
 # and an append + fdatasync (sync-cost.c; the run journal's durability), in
 # the results directory's file system (./results).
 # KSCEN (./kscen), ROUNDS, FIGURES (default "0 1 2 3 4 5 6": which to run).
@@ -56,6 +57,10 @@ cc -O2 -o "$tmp/fork-floor" bench/fork-floor.c
 for r in $(seq "$rounds"); do "$tmp/fork-floor" 200 >>"$tmp/f0"; done
 printf '0. fork+exit+wait:          %.3f ms (a minimal process, 200 times)\n' \
 	"$(echo "$(median <"$tmp/f0") / 1000" | bc -l)"
+: >"$tmp/p0"
+for r in $(seq "$rounds"); do "$tmp/fork-floor" 200 pin >>"$tmp/p0"; done
+printf '0. the same on one CPU:     %.3f ms (parent pinned, as kscen runs its harness)\n' \
+	"$(echo "$(median <"$tmp/p0") / 1000" | bc -l)"
 : >"$tmp/v0"
 for r in $(seq "$rounds"); do "$tmp/fork-floor" 200 vfork >>"$tmp/v0"; done
 printf '0. vfork+exit+wait:         %.3f ms (a child sharing our memory: no isolation)\n' \
@@ -108,9 +113,11 @@ printf '2. syscall.basic 1000:      harness %.3f ms/sample, the sample measures 
 	"$(echo "$h * 1000" | bc)" "$(echo "$m * 1000" | bc)" "$(ratio "$h" "$m")"
 # the aim of issue 31: a sample's harness within 1.5x what one process costs
 if [ -s "$tmp/f0" ]; then
-	printf '2. harness / fork floor:    %s (figure 0 of this run: %.3f ms)\n' \
+	printf '2. harness / fork floor:    %s (figure 0 of this run: %.3f ms); on one CPU %s (%.3f ms)\n' \
 		"$(ratio "$h" "$(echo "$(median <"$tmp/f0") / 1000000" | bc -l)")" \
-		"$(echo "$(median <"$tmp/f0") / 1000" | bc -l)"
+		"$(echo "$(median <"$tmp/f0") / 1000" | bc -l)" \
+		"$(ratio "$h" "$(echo "$(median <"$tmp/p0") / 1000000" | bc -l)")" \
+		"$(echo "$(median <"$tmp/p0") / 1000" | bc -l)"
 fi
 }
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "expand/shard.h"
+#include "lib/child.h"
 #include "lib/util.h"
 #include "sample/noise.h"
 #include "sample/sampler.h"
@@ -189,8 +190,10 @@ static int run_main(struct cmd_run_source *src, int argc, char **argv)
 		 * costs the same whatever the matrix or the reference run holds.
 		 */
 		kscen_noise_init();	/* inherited by the server's samples */
-		if (!rc.dry_run)
+		if (!rc.dry_run) {
+			kscen_harness_pin();	/* child.h: why */
 			kscen_sampler_start();
+		}
 		code = run_phases(&rc, argc, argv, first);
 	}
 	/*

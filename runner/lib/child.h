@@ -63,13 +63,37 @@ struct kscen_child {
 	struct rusage ru;	/* its user and system CPU time, once reaped */
 	/*
 	 * A program's: CLOCK_MONOTONIC, fork() and reap; start moved on by
-	 * what joining the cgroup took (KSCEN_CHILD_CGROUP: about 0.16 ms in
-	 * a VM), which is kscen's, not the program's.
+	 * what joining the cgroup (KSCEN_CHILD_CGROUP: about 0.16 ms in a
+	 * VM) and getting its CPUs back (kscen_harness_unpin()) took, which
+	 * is kscen's, not the program's.
 	 */
 	struct timespec start, end;
-	long long joined_ns;	/* that join, written by the child before its exec */
+	long long joined_ns;	/* those, written by the child before its exec */
 	const char *failed;	/* the step of a capture's or finish's -errno: "poll" */
 };
+
+/*
+ * The harness on one CPU. A sample process's fork, its record and its reap
+ * wake the runner, the fork server and the sample in turn; on different
+ * CPUs each wake-up is an inter-processor interrupt, and in a VM the wake of
+ * a halted vCPU (docs/performance.md: 0.8 ms a sample here, and the
+ * sample's first millisecond slower and noisier on the vCPU just woken).
+ * kscen_harness_pin() puts the calling process (the runner, before it forks
+ * its server) on the CPU it runs on, out of the CPUs it may use; every child
+ * gets all of those back first thing (kscen_harness_unpin(), in spawn.c's
+ * children and the fork server's sample processes), so a sample starts on
+ * the harness's CPU, where nothing else of kscen runs while it does, and its
+ * threads go where the scheduler puts them. Nothing when only one CPU is
+ * allowed. 0 or -errno (nothing changed).
+ */
+int kscen_harness_pin(void);
+/*
+ * In a forked child (a copy of our memory), async-signal-safe: its CPUs
+ * back, if kscen pinned them, and nothing more for what it forks in turn.
+ */
+void kscen_harness_unpin(void);
+/* The CPU the harness is on, or -1 (not pinned). */
+int kscen_harness_cpu(void);
 
 /* Start @c; 0, or -errno with nothing left running or open. */
 int kscen_child_start(struct kscen_child *c);

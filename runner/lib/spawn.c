@@ -62,6 +62,56 @@ static int stdio_fd(int how, int std, int *ours)
 	}
 }
 
+/*
+ * The CPUs kscen was allowed (its children get them back) and whether the
+ * harness is pinned. A program's child shares our memory until its exec
+ * (CLONE_VM), so only a function's child, a copy, clears its own flag:
+ * then what it forks in turn (a workload's own children, sched.pipe's) is
+ * not given a system call in its timed region.
+ */
+static cpu_set_t allowed;
+static int harness_cpu = -1;
+
+int kscen_harness_pin(void)
+{
+	cpu_set_t one;
+	int cpu;
+
+	if (harness_cpu >= 0)
+		return 0;
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		return -errno;
+	if (CPU_COUNT(&allowed) < 2)
+		return 0;
+	cpu = sched_getcpu();
+	for (int i = 0; i < CPU_SETSIZE && (cpu < 0 || !CPU_ISSET(cpu, &allowed)); i++)
+		if (CPU_ISSET(i, &allowed))
+			cpu = i;
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	if (sched_setaffinity(0, sizeof(one), &one))
+		return -errno;
+	harness_cpu = cpu;
+	return 0;
+}
+
+static void give_back(void)
+{
+	if (harness_cpu >= 0)
+		sched_setaffinity(0, sizeof(allowed), &allowed);
+}
+
+void kscen_harness_unpin(void)
+{
+	give_back();
+	harness_cpu = -1;
+}
+
+int kscen_harness_cpu(void)
+{
+	return harness_cpu;
+}
+
 /* Between fork() and exec: async-signal-safe calls only. */
 static void __attribute__((noreturn))
 in_child(struct kscen_child *c, const int fds[3], pid_t parent, long max_fd,
@@ -71,13 +121,20 @@ in_child(struct kscen_child *c, const int fds[3], pid_t parent, long max_fd,
 	sigset_t none;
 	ssize_t n;
 
-	/* first, as the sample process does: nothing escapes the cgroup */
-	if (c->flags & KSCEN_CHILD_CGROUP) {
+	/*
+	 * First, as the sample process does: nothing escapes the cgroup; then
+	 * the CPUs kscen was given. Both are kscen's time, not a program's.
+	 */
+	if ((c->flags & KSCEN_CHILD_CGROUP) || harness_cpu >= 0) {
 		struct timespec a, b;
 
 		clock_gettime(CLOCK_MONOTONIC, &a);
-		if (write(c->cgroup_procs, "0", 1) < 0)
+		if ((c->flags & KSCEN_CHILD_CGROUP) && write(c->cgroup_procs, "0", 1) < 0)
 			_exit(126);
+		if (c->fn)
+			kscen_harness_unpin();
+		else
+			give_back();	/* the flag is the runner's too */
 		clock_gettime(CLOCK_MONOTONIC, &b);
 		/* a program shares our memory until its exec (CLONE_VM) */
 		c->joined_ns = (b.tv_sec - a.tv_sec) * 1000000000LL + b.tv_nsec - a.tv_nsec;

@@ -43,6 +43,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "lib/child.h"
 #include "lib/diag.h"
 #include "sampler.h"
 #include "scenario/scenario.h"
@@ -302,6 +303,7 @@ static void __attribute__((noreturn))
 sample_process(struct kscen_sample_req *r, int ret, const char *why,
 	       pid_t server, int sock)
 {
+	kscen_harness_unpin();	/* the harness's CPU is where it starts */
 	setpgid(0, 0);
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != server)
 		_exit(ECHILD);

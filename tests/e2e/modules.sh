@@ -192,4 +192,71 @@ printf 'int x;\n' >"$tmp/plain.c"
 scenario "$tmp/sc/plain.yaml" ../mods/plain.so
 refused module_not_a_module_exit_2 "$tmp/sc/plain.yaml" 2:11 "no 'kscen_module' symbol"
 
+# ---- the harness on one CPU, every sample on all of them (child.h) ---------
+# A module's sample says how many CPUs it may use and how many its parent,
+# the fork server, may; exec's command (a program child) says its own.
+cat >"$tmp/cpus.c" <<'C'
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <unistd.h>
+#include <kscen/workload.h>
+
+static int cpus_sample(struct kscen_ctx *ctx, double *values)
+{
+	cpu_set_t s;
+
+	if (sched_getaffinity(0, sizeof(s), &s))
+		return kscen_reason(ctx, -errno, "sched_getaffinity: %m");
+	values[0] = CPU_COUNT(&s);
+	if (sched_getaffinity(getppid(), sizeof(s), &s))
+		return kscen_reason(ctx, -errno, "sched_getaffinity: %m");
+	values[1] = CPU_COUNT(&s);
+	return 0;
+}
+
+static const struct kscen_metric_desc cpus_metrics[] = {
+	{ .name = "mine", .unit = "cpus", .better = KSCEN_HIGHER },
+	{ .name = "server", .unit = "cpus", .better = KSCEN_HIGHER },
+};
+
+static const struct kscen_workload cpus = {
+	.name = "t.cpus", .summary = "the CPUs a sample and its server may use",
+	.version = 1, .metrics = cpus_metrics, .nr_metrics = 2, .sample = cpus_sample,
+};
+
+KSCEN_MODULE(&cpus);
+C
+n=$(nproc)
+if [ "$n" -lt 2 ]; then
+	skip harness_pinned_samples_not "one CPU allowed: nothing to pin"
+elif module "$tmp/mods/cpus.so" "$tmp/cpus.c" 2>"$tmp/err"; then
+	cat >"$tmp/sc/cpus.yaml" <<YAML
+scenario: cpus
+repeat: 2
+warmup: 0
+modules: [../mods/cpus.so]
+jobs:
+  - {name: server, workload: t.cpus}
+  - name: program
+    workload: exec
+    params: {command: nproc}
+    metrics: [{name: cpus, regex: '^([0-9]+)'}]
+YAML
+	run "$kscen" run -q -o "$tmp/cres" "$tmp/sc/cpus.yaml"
+	"$kscen" report --format json "$tmp"/cres/cpus/*.yaml >"$tmp/json" 2>/dev/null
+	if [ $rc = 0 ] && /usr/bin/python3 - "$tmp/json" "$n" <<'PY'
+import json, sys
+n = int(sys.argv[2])
+jobs = {j["name"]: j for j in json.load(open(sys.argv[1]))["jobs"]}
+m = {x["name"]: x["samples"] for x in jobs["server"]["metrics"]}
+assert m["mine"] == [n, n] and m["server"] == [1, 1], m
+assert jobs["program"]["metrics"][0]["samples"] == [n, n], jobs["program"]
+PY
+	then pass harness_pinned_samples_not
+	else fail harness_pinned_samples_not "rc=$rc $(head -c 600 "$tmp/json") $(head -c 300 "$tmp/err")"; fi
+else
+	fail harness_pinned_samples_not "cannot build: $(head -c 300 "$tmp/err")"
+fi
+
 finish modules

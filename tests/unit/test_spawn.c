@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_spawn.c - spawn.c: a program with its output captured, a function
- * in a child, a process group killed whole, and how a wait status reads.
+ * in a child, a process group killed whole, how a wait status reads, and
+ * the harness's CPU given back to every child.
  */
+#define _GNU_SOURCE	/* sched_getaffinity, CPU_COUNT */
+#include <sched.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -122,6 +125,59 @@ static void test_wait_status_text(void **state)
 			    "killed by signal SIGABRT (6), core dumped");
 }
 
+/* A child's CPUs in its exit status, +100 if it would pin what it forks. */
+static int count_cpus(void *arg)
+{
+	cpu_set_t s;
+
+	(void)arg;
+	if (sched_getaffinity(0, sizeof(s), &s))
+		return 255;
+	return CPU_COUNT(&s) + (kscen_harness_cpu() >= 0 ? 100 : 0);
+}
+
+static int child_status(struct kscen_child *c)
+{
+	assert_int_equal(kscen_child_start(c), 0);
+	assert_int_equal(kscen_child_reap(c), 0);
+	kscen_child_kill(c);
+	assert_true(WIFEXITED(c->status));
+	return WEXITSTATUS(c->status);
+}
+
+static int nr_cpus(void)
+{
+	cpu_set_t s;
+
+	assert_int_equal(sched_getaffinity(0, sizeof(s), &s), 0);
+	return CPU_COUNT(&s);
+}
+
+static void test_harness_pin_children_not(void **state)
+{
+	char *const argv[] = { "/bin/sh", "-c", "exit $(nproc)", NULL };
+	struct kscen_child fn = { .fn = count_cpus };
+	struct kscen_child prog = { .argv = argv, .flags = KSCEN_CHILD_CLEAN };
+	int n = nr_cpus();
+
+	(void)state;
+	assert_int_equal(kscen_harness_pin(), 0);
+	if (n < 2) {	/* nothing to pin */
+		assert_int_equal(kscen_harness_cpu(), -1);
+		assert_int_equal(child_status(&fn), 1);
+		return;
+	}
+	assert_int_equal(nr_cpus(), 1);
+	assert_true(kscen_harness_cpu() >= 0);
+	/* every child gets them all back; a function's forks nothing pinned */
+	assert_int_equal(child_status(&fn), n);
+	assert_int_equal(child_status(&prog), n);
+	assert_int_equal(nr_cpus(), 1);	/* we stay */
+	kscen_harness_unpin();
+	assert_int_equal(nr_cpus(), n);
+	assert_int_equal(kscen_harness_cpu(), -1);
+}
+
 int kscen_spawn_tests(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -129,6 +185,7 @@ int kscen_spawn_tests(void)
 		cmocka_unit_test(test_spawn_missing_program_is_127),
 		cmocka_unit_test(test_spawn_function_and_group_kill),
 		cmocka_unit_test(test_wait_status_text),
+		cmocka_unit_test(test_harness_pin_children_not),
 	};
 
 	return cmocka_run_group_tests_name("spawn", tests, NULL, NULL);
