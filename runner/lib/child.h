@@ -88,8 +88,8 @@ struct kscen_child {
  */
 int kscen_harness_pin(void);
 /*
- * In a forked child (a copy of our memory), async-signal-safe: its CPUs
- * back, if kscen pinned them, and nothing more for what it forks in turn.
+ * In a sample process, async-signal-safe: its CPUs back, if kscen pinned
+ * them (spawn.c does it for the runner's children).
  */
 void kscen_harness_unpin(void);
 /* The CPU the harness is on, or -1 (not pinned). */

@@ -63,14 +63,17 @@ static int stdio_fd(int how, int std, int *ours)
 }
 
 /*
- * The CPUs kscen was allowed (its children get them back) and whether the
- * harness is pinned. A program's child shares our memory until its exec
- * (CLONE_VM), so only a function's child, a copy, clears its own flag:
- * then what it forks in turn (a workload's own children, sched.pipe's) is
- * not given a system call in its timed region.
+ * The CPUs kscen was allowed, which its children get back, the harness's
+ * CPU and the runner's pid: a child of the runner, or a sample process
+ * (kscen_harness_unpin()), gets them back; a child of anything else, a
+ * workload's own (sched.pipe's), keeps what its parent has, and nothing
+ * in its parent's timed region pays a system call. A fresh fork faults on
+ * each page it first touches (docs/noise.md): the give-back only reads,
+ * through syscall() (the sentinels' page of libc), from the hot text.
  */
 static cpu_set_t allowed;
 static int harness_cpu = -1;
+static pid_t harness_pid;
 
 int kscen_harness_pin(void)
 {
@@ -91,20 +94,15 @@ int kscen_harness_pin(void)
 	CPU_SET(cpu, &one);
 	if (sched_setaffinity(0, sizeof(one), &one))
 		return -errno;
+	harness_pid = getpid();
 	harness_cpu = cpu;
 	return 0;
 }
 
-static void give_back(void)
+__attribute__((hot)) void kscen_harness_unpin(void)
 {
 	if (harness_cpu >= 0)
-		sched_setaffinity(0, sizeof(allowed), &allowed);
-}
-
-void kscen_harness_unpin(void)
-{
-	give_back();
-	harness_cpu = -1;
+		syscall(SYS_sched_setaffinity, 0, sizeof(allowed), &allowed);
 }
 
 int kscen_harness_cpu(void)
@@ -125,16 +123,16 @@ in_child(struct kscen_child *c, const int fds[3], pid_t parent, long max_fd,
 	 * First, as the sample process does: nothing escapes the cgroup; then
 	 * the CPUs kscen was given. Both are kscen's time, not a program's.
 	 */
-	if ((c->flags & KSCEN_CHILD_CGROUP) || harness_cpu >= 0) {
+	bool unpin = harness_cpu >= 0 && parent == harness_pid;
+
+	if ((c->flags & KSCEN_CHILD_CGROUP) || unpin) {
 		struct timespec a, b;
 
 		clock_gettime(CLOCK_MONOTONIC, &a);
 		if ((c->flags & KSCEN_CHILD_CGROUP) && write(c->cgroup_procs, "0", 1) < 0)
 			_exit(126);
-		if (c->fn)
+		if (unpin)
 			kscen_harness_unpin();
-		else
-			give_back();	/* the flag is the runner's too */
 		clock_gettime(CLOCK_MONOTONIC, &b);
 		/* a program shares our memory until its exec (CLONE_VM) */
 		c->joined_ns = (b.tv_sec - a.tv_sec) * 1000000000LL + b.tv_nsec - a.tv_nsec;

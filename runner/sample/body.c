@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "noise.h"
@@ -57,6 +58,26 @@ __attribute__((hot)) void kscen_take_sample(const struct kscen_sample_req *r, st
 		snprintf(out->reason, sizeof(out->reason), "%s", strerror(-out->ret));
 }
 
+/*
+ * A signal's default action back, through syscall() (signal()'s is a page
+ * of libc of its own, which each sample process would fault in): the
+ * kernel's struct sigaction, where that is the generic one.
+ */
+#if defined(__x86_64__) || defined(__aarch64__)
+static __attribute__((hot)) void default_action(int sig)
+{
+	struct { void *handler; unsigned long flags; void *restorer; unsigned long mask; }
+		sa = { .handler = SIG_DFL };
+
+	syscall(SYS_rt_sigaction, sig, &sa, NULL, sizeof(sa.mask));
+}
+#else
+static void default_action(int sig)
+{
+	signal(sig, SIG_DFL);
+}
+#endif
+
 /* The sample process: setup -> sample -> teardown, one record back. */
 __attribute__((hot)) int kscen_sample_body(const struct kscen_sample_req *r)
 {
@@ -64,10 +85,10 @@ __attribute__((hot)) int kscen_sample_body(const struct kscen_sample_req *r)
 	ssize_t n;
 
 	kscen_contain_enter(r->procs_fd);	/* before anything can fork */
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
+	default_action(SIGINT);
+	default_action(SIGTERM);
+	default_action(SIGPIPE);
 	kscen_take_sample(r, &out);
-	n = write(r->fd, &out, sizeof(out));
+	n = syscall(SYS_write, r->fd, &out, sizeof(out));
 	return n == sizeof(out) ? 0 : 1;
 }

@@ -30,7 +30,7 @@
  * the difference is known to about a tick of each reading, and a
  * threshold is only crossed by more than that (kscen_noise_judge()).
  */
-#define _GNU_SOURCE	/* sched_getcpu */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -148,8 +148,11 @@ HOT void kscen_noise_open(struct kscen_noise_src *s, const char *root, int cpu)
 
 	if (!host.ready)
 		kscen_noise_init();
-	if (cpu < 0)
-		cpu = sched_getcpu();
+	if (cpu < 0) {	/* sched_getcpu()'s is a page of libc of its own */
+		unsigned c;
+
+		cpu = syscall(SYS_getcpu, &c, NULL, NULL) ? -1 : (int)c;
+	}
 	s->own_stat = !here || host.stat < 0;
 	s->stat = s->own_stat ? open_ro(path(p, root, "/proc/stat", -1, "")) : host.stat;
 	/* the main thread's, which calls sample(): one lookup less than thread-self */

@@ -125,7 +125,7 @@ static void test_wait_status_text(void **state)
 			    "killed by signal SIGABRT (6), core dumped");
 }
 
-/* A child's CPUs in its exit status, +100 if it would pin what it forks. */
+/* A child's CPUs in its exit status. */
 static int count_cpus(void *arg)
 {
 	cpu_set_t s;
@@ -133,7 +133,26 @@ static int count_cpus(void *arg)
 	(void)arg;
 	if (sched_getaffinity(0, sizeof(s), &s))
 		return 255;
-	return CPU_COUNT(&s) + (kscen_harness_cpu() >= 0 ? 100 : 0);
+	return CPU_COUNT(&s);
+}
+
+static int child_status(struct kscen_child *c);
+
+/*
+ * A workload that pins itself to one CPU and forks: its child keeps that
+ * one (its CPUs count + 100 with all of ours back, as a runner's child).
+ */
+static int pinned_workload(void *arg)
+{
+	struct kscen_child grandchild = { .fn = count_cpus };
+	cpu_set_t one;
+	int all = count_cpus(arg);
+
+	CPU_ZERO(&one);
+	CPU_SET(sched_getcpu(), &one);
+	if (sched_setaffinity(0, sizeof(one), &one))
+		return 255;
+	return child_status(&grandchild) + (all > 1 ? 100 : 0);
 }
 
 static int child_status(struct kscen_child *c)
@@ -157,6 +176,7 @@ static void test_harness_pin_children_not(void **state)
 {
 	char *const argv[] = { "/bin/sh", "-c", "exit $(nproc)", NULL };
 	struct kscen_child fn = { .fn = count_cpus };
+	struct kscen_child workload = { .fn = pinned_workload };
 	struct kscen_child prog = { .argv = argv, .flags = KSCEN_CHILD_CLEAN };
 	int n = nr_cpus();
 
@@ -169,13 +189,13 @@ static void test_harness_pin_children_not(void **state)
 	}
 	assert_int_equal(nr_cpus(), 1);
 	assert_true(kscen_harness_cpu() >= 0);
-	/* every child gets them all back; a function's forks nothing pinned */
+	/* every child gets them all back; not what a workload pinned */
 	assert_int_equal(child_status(&fn), n);
 	assert_int_equal(child_status(&prog), n);
+	assert_int_equal(child_status(&workload), 101);
 	assert_int_equal(nr_cpus(), 1);	/* we stay */
-	kscen_harness_unpin();
+	kscen_harness_unpin();	/* as a sample process does */
 	assert_int_equal(nr_cpus(), n);
-	assert_int_equal(kscen_harness_cpu(), -1);
 }
 
 int kscen_spawn_tests(void)

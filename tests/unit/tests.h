@@ -25,6 +25,7 @@
 	X(test_result_load_some_jobs)		\
 	X(test_result_load_some_large)		\
 	X(test_sampler_runs_and_reaps)		\
+	X(test_sampler_sample_faults_few_pages)	\
 	X(test_expand_include_duplicating_first_job_refused) \
 	X(test_expand_keeps_every_job_walked)	\
 	X(test_expand_refuses_at_the_entry)	\
