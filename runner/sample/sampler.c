@@ -183,10 +183,12 @@ static const struct kscen_workload *workload(struct buf *b, char *err, size_t le
 
 /*
  * In the sample process: @b back into @r. Strings point into @b, which
- * lives as long as the process does; @r->params is allocated (freed here
- * when the request is bad).
+ * lives as long as the process does; @r->params is @store when the
+ * workload's parameters fit in @store_len bytes, else allocated (freed
+ * here when the request is bad).
  */
-static int decode(struct buf *b, struct kscen_sample_req *r, char *err, size_t len)
+static int decode(struct buf *b, struct kscen_sample_req *r, char *err, size_t len,
+		  void *store, size_t store_len)
 {
 	static struct kscen_capture caps[KSCEN_MAX_METRICS];
 	long long v, nr;
@@ -198,8 +200,9 @@ static int decode(struct buf *b, struct kscen_sample_req *r, char *err, size_t l
 	if (!next_num(b, &v))
 		return -EBADMSG;
 	r->verbose = v;
-	params = calloc(1, r->w->params_size ? r->w->params_size : 1);
-	if (!params)
+	if (store && r->w->params_size <= store_len)
+		params = memset(store, 0, r->w->params_size);
+	else if (!(params = calloc(1, r->w->params_size ? r->w->params_size : 1)))
 		return -ENOMEM;
 	for (unsigned i = 0; i < r->w->nr_params; i++) {
 		const struct kscen_param *p = &r->w->params[i];
@@ -236,7 +239,8 @@ static int decode(struct buf *b, struct kscen_sample_req *r, char *err, size_t l
 	r->nr_captures = nr;
 	return 0;
 bad:
-	free(params);
+	if (params != store)
+		free(params);
 	return -EBADMSG;
 }
 
@@ -253,7 +257,7 @@ int kscen_sampler_decode(char *p, size_t len, struct kscen_sample_req *r)
 	struct buf b = { .p = p, .cap = len };
 	char err[8];
 
-	return decode(&b, r, err, sizeof(err));
+	return decode(&b, r, err, sizeof(err), NULL, 0);
 }
 
 /* ---- The server ---- */
@@ -358,15 +362,21 @@ static void preload(char *req, size_t len)
 static __attribute__((noinline, hot)) bool
 start(int sock, char *req, ssize_t n, int fds[2], struct pollfd *live, unsigned *nr_live)
 {
+	/*
+	 * The parameters in a buffer of the server's own: a free() after the
+	 * fork would write to the heap the sample process shares, a copy.
+	 */
+	static max_align_t store[256];
 	struct msg m = { .type = MSG_START };
 	struct buf b = { .p = req, .cap = n };
 	struct kscen_sample_req r = { .fd = fds[0], .procs_fd = fds[1] };
-	char why[KSCEN_REASON_MAX] = "";
+	char why[KSCEN_REASON_MAX];
 	pid_t self = getpid();
 	int ret;
 
+	why[0] = '\0';
 	preload(req, n);
-	ret = decode(&b, &r, why, sizeof(why));
+	ret = decode(&b, &r, why, sizeof(why), store, sizeof(store));
 	if (fds[0] < 0 || *nr_live == MAX_LIVE) {
 		m.err = fds[0] < 0 ? -EBADMSG : -EAGAIN;
 	} else if ((m.pid = _Fork()) == 0) {
@@ -382,7 +392,8 @@ start(int sock, char *req, ssize_t n, int fds[2], struct pollfd *live, unsigned 
 		else
 			(*nr_live)++;
 	}
-	free((void *)r.params);
+	if (r.params != (void *)store)
+		free((void *)r.params);
 	for (int i = 0; i < 2; i++)
 		if (fds[i] >= 0)
 			close(fds[i]);
