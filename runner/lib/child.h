@@ -75,13 +75,14 @@ struct kscen_child {
 /*
  * The harness on one CPU. A sample process's fork, its record and its reap
  * wake the runner, the fork server and the sample in turn; on different
- * CPUs each wake-up is an inter-processor interrupt, and in a VM the wake of
- * a halted vCPU (docs/performance.md: 0.8 ms a sample here, and the
+ * CPUs each wake-up is an inter-processor interrupt, in a VM the wake of a
+ * halted vCPU (docs/performance.md: 0.3-0.65 ms of a sample, and the
  * sample's first millisecond slower and noisier on the vCPU just woken).
  * kscen_harness_pin() puts the calling process (the runner, before it forks
  * its server) on the CPU it runs on, out of the CPUs it may use; every child
- * gets all of those back first thing (kscen_harness_unpin(), in spawn.c's
- * children and the fork server's sample processes), so a sample starts on
+ * of the runner (spawn.c) and every sample process of the fork server
+ * (kscen_harness_unpin()) gets all of those back first thing, a workload's
+ * own children keep what the workload gave them, so a sample starts on
  * the harness's CPU, where nothing else of kscen runs while it does, and its
  * threads go where the scheduler puts them. Nothing when only one CPU is
  * allowed. 0 or -errno (nothing changed).
