@@ -20,6 +20,7 @@
 #ifndef KSCEN_CHILD_H
 #define KSCEN_CHILD_H
 
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -93,8 +94,12 @@ int kscen_harness_pin(void);
  * them (spawn.c does it for the runner's children).
  */
 void kscen_harness_unpin(void);
+/* The runner: its CPUs back, and the pin forgotten (a test's cleanup). */
+void kscen_harness_release(void);
 /* The CPU the harness is on, or -1 (not pinned). */
 int kscen_harness_cpu(void);
+/* The CPUs kscen's samples may use (the pinned runner's own are one): 0 or -errno. */
+int kscen_harness_allowed(cpu_set_t *out);
 
 /* Start @c; 0, or -errno with nothing left running or open. */
 int kscen_child_start(struct kscen_child *c);

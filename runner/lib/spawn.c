@@ -105,9 +105,24 @@ __attribute__((hot)) void kscen_harness_unpin(void)
 		syscall(SYS_sched_setaffinity, 0, sizeof(allowed), &allowed);
 }
 
+void kscen_harness_release(void)
+{
+	kscen_harness_unpin();
+	harness_cpu = -1;
+}
+
 int kscen_harness_cpu(void)
 {
 	return harness_cpu;
+}
+
+int kscen_harness_allowed(cpu_set_t *out)
+{
+	if (harness_cpu >= 0) {
+		*out = allowed;
+		return 0;
+	}
+	return sched_getaffinity(0, sizeof(*out), out) ? -errno : 0;
 }
 
 /* Between fork() and exec: async-signal-safe calls only. */

@@ -21,6 +21,7 @@
 
 #include "lib/util.h"
 #include "report/model.h"
+#include "lib/child.h"
 #include "sample/noise.h"
 #include "sample/runner.h"
 #include "sample/syscheck.h"
@@ -568,6 +569,25 @@ static void test_system_check_on_fixture_trees(void **state)
 	assert_true(find(c, n, "governor")->off);
 	assert_false(find(c, n, "ASLR")->off);
 	assert_non_null(find(c, n, "NMI watchdog")->fix);
+
+	/*
+	 * The isolated CPUs against the samples' CPUs, not the runner's: with
+	 * the harness pinned to a CPU that is the only one isolated, the
+	 * samples may still run elsewhere.
+	 */
+	assert_int_equal(kscen_harness_pin(), 0);
+	if (kscen_harness_cpu() >= 0) {
+		char cpu[16];
+
+		snprintf(cpu, sizeof(cpu), "%d\n", kscen_harness_cpu());
+		put(root, "/sys/devices/system/cpu/isolated", cpu);
+		n = kscen_system_check(root, 0, c);
+		cpu[strlen(cpu) - 1] = '\0';
+		snprintf(line, sizeof(line), "%s, unused: kscen may run elsewhere", cpu);
+		assert_string_equal(find(c, n, "isolated CPUs")->value, line);
+		put(root, "/sys/devices/system/cpu/isolated", "\n");
+	}
+	kscen_harness_release();
 
 	/* watched: steal and the CPUs busy over the moment, from /proc/stat */
 	put(root, "/proc/stat", "cpu  10 0 10 100 0 0 0 0 0 0\ncpu0 5 0 5 50 0 0 0 0 0 0\n"

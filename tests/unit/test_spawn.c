@@ -196,6 +196,8 @@ static void test_harness_pin_children_not(void **state)
 	assert_int_equal(nr_cpus(), 1);	/* we stay */
 	kscen_harness_unpin();	/* as a sample process does */
 	assert_int_equal(nr_cpus(), n);
+	kscen_harness_release();
+	assert_int_equal(kscen_harness_cpu(), -1);
 }
 
 int kscen_spawn_tests(void)
