@@ -199,6 +199,7 @@ void test_sampler_sample_faults_few_pages(void **state)
 {
 #if defined(__SANITIZE_ADDRESS__)
 	(void)state;
+	print_message("skipped: ASan's shadow memory faults on its own\n");
 	skip();
 #else
 	struct kscen_scenario *s;
