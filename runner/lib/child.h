@@ -77,7 +77,7 @@ struct kscen_child {
  * The harness on one CPU. A sample process's fork, its record and its reap
  * wake the runner, the fork server and the sample in turn; on different
  * CPUs each wake-up is an inter-processor interrupt, in a VM the wake of a
- * halted vCPU (docs/performance.md: 0.3-0.65 ms of a sample, and the
+ * halted vCPU (docs/performance.md: about 0.5 ms of a sample, and the
  * sample's first millisecond slower and noisier on the vCPU just woken).
  * kscen_harness_pin() puts the calling process (the runner, before it forks
  * its server) on the CPU it runs on, out of the CPUs it may use; every child
