@@ -136,7 +136,14 @@ static int count_cpus(void *arg)
 	return CPU_COUNT(&s);
 }
 
-static int child_status(struct kscen_child *c);
+static int child_status(struct kscen_child *c)
+{
+	assert_int_equal(kscen_child_start(c), 0);
+	assert_int_equal(kscen_child_reap(c), 0);
+	kscen_child_kill(c);
+	assert_true(WIFEXITED(c->status));
+	return WEXITSTATUS(c->status);
+}
 
 /*
  * A workload that pins itself to one CPU and forks: its child keeps that
@@ -153,15 +160,6 @@ static int pinned_workload(void *arg)
 	if (sched_setaffinity(0, sizeof(one), &one))
 		return 255;
 	return child_status(&grandchild) + (all > 1 ? 100 : 0);
-}
-
-static int child_status(struct kscen_child *c)
-{
-	assert_int_equal(kscen_child_start(c), 0);
-	assert_int_equal(kscen_child_reap(c), 0);
-	kscen_child_kill(c);
-	assert_true(WIFEXITED(c->status));
-	return WEXITSTATUS(c->status);
 }
 
 static int nr_cpus(void)
