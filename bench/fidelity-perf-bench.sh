@@ -14,7 +14,12 @@
 #              no warmup). The futex latency rounds, whose samples vary by
 #              60-180%, get three times as many, in a second run (about a
 #              second each). 41 took 28 minutes on 2026-12-06, 17 of them
-#              the futex rounds'.
+#              the futex rounds'. The single-threaded memory benchmarks
+#              (mem memcpy, memset, find_bit) run in a third run, all of
+#              it on one CPU (taskset -c, the last CPU allowed): kscen's
+#              in-process twin runs on its harness's CPU and an executed
+#              perf where the scheduler puts it, and a VM's vCPUs may
+#              differ in speed (docs/fidelity.md).
 #   --force    report even when the machine is not quiet (load average over
 #              0.5 before the run, or other work using more than half a CPU
 #              during it); the table then says so. KSCEN_FIDELITY_FORCE=1 too.
@@ -65,7 +70,7 @@ while read -r coll bench; do
 	fi
 done < <(python3 bench/fidelity-points.py upstream)
 
-for s in scenario short; do
+for s in scenario short pinned; do
 	python3 bench/fidelity-points.py $s "$perf" "$repeat" "$warmup" "$upstream" \
 		>"$out/$s.yaml"
 done
@@ -78,9 +83,12 @@ read -r busy0 steal0 < <(cpu)
 t0=$(date +%s.%N)
 start=$(date -u +%Y-%m-%dT%H:%MZ)
 # a failed job is reported in the table with its reason; a --filter may
-# leave one of the two scenarios with nothing to run
-for s in scenario short; do
-	/usr/bin/time -f '%U %S' -o "$out/rusage.$s" "$kscen" run -q -o "$out" --compare none \
+# leave one of the three scenarios with nothing to run
+pin=$(python3 -c 'import os; print(max(os.sched_getaffinity(0)))')
+for s in scenario short pinned; do
+	on=()
+	[ $s = pinned ] && on=(taskset -c "$pin")
+	/usr/bin/time -f '%U %S' -o "$out/rusage.$s" "${on[@]}" "$kscen" run -q -o "$out" --compare none \
 		"${filter[@]}" "$out/$s.yaml" >>"$out/run.log" 2>&1 || true
 done
 cat "$out"/rusage.* | awk '{ u += $1; s += $2 } END { print u, s }' >"$out/rusage"
@@ -94,7 +102,7 @@ others=$(awk -v b="$((busy1 - busy0))" -v hz="$hz" -v u="$us" -v s="$sy" \
 steal=$(awk -v s="$((steal1 - steal0))" -v hz="$hz" -v t="$(echo "$t1 - $t0" | bc)" \
 	'BEGIN { printf "%.1f", 100 * s / hz / t / '"$(nproc)"' }')
 wall=$(echo "($t1 - $t0) / 1" | bc)
-info="$start, ${wall} s; load average (1 min) $before before, $after after; other work during the run $others CPUs, steal $steal%; $(nproc) CPUs, $(uname -r), $("$perf" version)"
+info="$start, ${wall} s; load average (1 min) $before before, $after after; other work during the run $others CPUs, steal $steal%; $(nproc) CPUs, $(uname -r), $("$perf" version); the memory benchmarks on CPU $pin"
 
 marked=
 if ! quiet "$before" || ! quiet "$others"; then
@@ -106,7 +114,7 @@ if ! quiet "$before" || ! quiet "$others"; then
 	marked=marked
 fi
 json=()
-for d in perf-bench-fidelity perf-bench-fidelity-short; do
+for d in perf-bench-fidelity perf-bench-fidelity-short perf-bench-fidelity-pinned; do
 	run=$(ls -d "$out/$d"/*.yaml 2>/dev/null | head -1 || true)
 	if [ -n "$run" ]; then
 		"$kscen" report --format json "$run" >"$out/$d.json"
@@ -115,5 +123,5 @@ for d in perf-bench-fidelity perf-bench-fidelity-short; do
 		json+=(-)
 	fi
 done
-[ "${json[*]}" != "- -" ] || { cat "$out/run.log" >&2; echo "kscen run saved nothing" >&2; exit 1; }
+[ "${json[*]}" != "- - -" ] || { cat "$out/run.log" >&2; echo "kscen run saved nothing" >&2; exit 1; }
 python3 bench/fidelity-points.py table "${json[@]}" "$info" $marked

@@ -30,24 +30,33 @@ assert abs(r2 * r - 1) < 1e-9 and abs(lo2 * hi - 1) < 1e-9 and abs(hi2 * lo - 1)
 assert fp.ratio_interval(a[:3], b[:3])[1] is None
 PY
 then pass fidelity_interval_is_kscens; else fail fidelity_interval_is_kscens "rc=$rc $(cat "$tmp/err")"; fi
-# the fidelity script's two scenarios: every job in exactly one, the futex
-# latency rounds (and only they) in the second at three times the samples
+# the fidelity script's three scenarios: every job in exactly one, the futex
+# latency rounds (and only they) in the second at three times the samples,
+# the single-threaded memory benchmarks (and only they) in the third
 if /usr/bin/python3 - <<'PY'
 import importlib.util, re
 spec = importlib.util.spec_from_file_location("fp", "bench/fidelity-points.py")
 fp = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(fp)
 ups = ",".join(u for *_, u in fp.POINTS if u)
-main, short = (fp.scenario("/usr/bin/perf", 7, 1, ups, s) for s in (False, True))
+main, short, pinned = (fp.scenario("/usr/bin/perf", 7, 1, ups, s)
+                       for s in ("scenario", "short", "pinned"))
 names = lambda t: re.findall(r"^  - name: (\S+)$", t, re.M)
-a, b = names(main), names(short)
-assert sorted(a + b) == sorted(n for n, _ in fp.JOBS) and not set(a) & set(b), (a, b)
+a, b, c = names(main), names(short), names(pinned)
+assert sorted(a + b + c) == sorted(n for n, _ in fp.JOBS), (a, b, c)
+assert not set(a) & set(b) and not set(a) & set(c) and not set(b) & set(c), (a, b, c)
 assert sorted(b) == sorted(f"{s}-futex-{n}" for s in "kp" for n in
                            ("wake", "wake-parallel", "requeue", "requeue-pi")), b
-assert "\nrepeat: 7\n" in main and "\nrepeat: 21\n" in short, (main[:300], short[:300])
+assert sorted(c) == sorted([f"{s}-{b}-{f}" for s in "kp" for b, fs in
+                            (("memcpy", ("default", "x86-64-unrolled", "x86-64-movsq", "x86-64-movsb")),
+                             ("memset", ("default", "x86-64-unrolled", "x86-64-stosq", "x86-64-stosb")))
+                            for f in fs] + ["k-find-bit", "p-find-bit-for_each_set_bit",
+                                            "p-find-bit-test_bit"]), c
+assert "\nrepeat: 7\n" in main and "\nrepeat: 21\n" in short and "\nrepeat: 7\n" in pinned
 assert "scenario: perf-bench-fidelity\n" in main and "scenario: perf-bench-fidelity-short\n" in short
+assert "scenario: perf-bench-fidelity-pinned\n" in pinned
 PY
-then pass fidelity_short_points_split; else fail fidelity_short_points_split "see above"; fi
+then pass fidelity_points_split; else fail fidelity_points_split "see above"; fi
 # mem.find_bit's fidelity rests on its loop being built as perf builds its
 # own (-fstack-protector-all, the Makefile): the callee of each bit found,
 # which no array makes -fstack-protector-strong protect, checks the canary.
