@@ -259,4 +259,78 @@ else
 	fail harness_pinned_samples_not "cannot build: $(head -c 300 "$tmp/err")"
 fi
 
+# ---- a sample process as the fork server makes it (sampler.c) --------------
+# In the sample's cgroup (it writes to cgroup.procs first thing), and a
+# whole process to glibc (_Fork(), not a raw clone): its thread
+# descriptor holds its own thread id (what PI mutexes and mutex owners
+# use), not the server's; -1 where the kernel cannot say
+# (PR_GET_TID_ADDRESS needs CONFIG_CHECKPOINT_RESTORE).
+cat >"$tmp/self.c" <<'C'
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <kscen/workload.h>
+
+#ifndef PR_GET_TID_ADDRESS
+#define PR_GET_TID_ADDRESS 40
+#endif
+
+static int self_sample(struct kscen_ctx *ctx, double *values)
+{
+	char line[512] = "";
+	FILE *f = fopen("/proc/self/cgroup", "r");
+	int *tid = NULL;
+
+	if (!f)
+		return kscen_reason(ctx, -errno, "/proc/self/cgroup: %m");
+	values[0] = 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "0::/", 4) && strstr(line, "/sample\n"))
+			values[0] = 1;
+	fclose(f);
+	/* glibc's thread id of this thread is where the kernel keeps its address */
+	values[1] = prctl(PR_GET_TID_ADDRESS, &tid, 0, 0, 0) ? -1 :
+		    tid && *tid == gettid();
+	return 0;
+}
+
+static const struct kscen_metric_desc self_metrics[] = {
+	{ .name = "in_sample_cgroup", .unit = "", .better = KSCEN_HIGHER },
+	{ .name = "own_tid", .unit = "", .better = KSCEN_HIGHER },
+};
+
+static const struct kscen_workload self = {
+	.name = "t.self", .summary = "a sample process's cgroup and thread id",
+	.version = 1, .metrics = self_metrics, .nr_metrics = 2, .sample = self_sample,
+};
+
+KSCEN_MODULE(&self);
+C
+if module "$tmp/mods/self.so" "$tmp/self.c" 2>"$tmp/err"; then
+	cat >"$tmp/sc/self.yaml" <<YAML
+scenario: self
+repeat: 3
+warmup: 0
+modules: [../mods/self.so]
+jobs:
+  - {name: self, workload: t.self}
+YAML
+	run "$kscen" run -q -o "$tmp/sres" "$tmp/sc/self.yaml"
+	"$kscen" report --format json "$tmp"/sres/self/*.yaml >"$tmp/json" 2>/dev/null
+	# contained (a cgroup_cpu metric) only where cgroup v2 is
+	if [ $rc = 0 ] && /usr/bin/python3 - "$tmp/json" <<'PY'
+import json, sys
+m = {x["name"]: x["samples"] for x in json.load(open(sys.argv[1]))["jobs"][0]["metrics"]}
+assert m["own_tid"] in ([1, 1, 1], [-1, -1, -1]), m
+assert m["in_sample_cgroup"] == ([1, 1, 1] if "cgroup_cpu" in m else [0, 0, 0]), m
+PY
+	then pass sample_process_in_cgroup_own_tid
+	else fail sample_process_in_cgroup_own_tid "rc=$rc $(head -c 600 "$tmp/json") $(head -c 300 "$tmp/err")"; fi
+else
+	fail sample_process_in_cgroup_own_tid "cannot build: $(head -c 300 "$tmp/err")"
+fi
+
 finish modules

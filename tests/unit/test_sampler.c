@@ -118,6 +118,37 @@ void test_sampler_runs_and_reaps(void **state)
 	kscen_child_kill(&c);
 
 	/*
+	 * The sample's cgroup: the sample joins it first thing, by writing
+	 * "0" to the cgroup.procs it is given (here a file in /tmp).
+	 */
+	{
+		char dir[] = "/tmp/kscen-sampler.XXXXXX", path[64], got[8] = "";
+		struct kscen_child c2 = { .flags = KSCEN_CHILD_PIDFD };
+		int procs, fd;
+
+		assert_non_null(mkdtemp(dir));
+		snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+		procs = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+		assert_true(procs >= 0);
+		assert_int_equal(pipe2(pfd, O_CLOEXEC), 0);
+		assert_int_equal(kscen_sampler_spawn(&jobs.job[0], pfd[1], procs, &c2), 0);
+		close(pfd[1]);
+		close(procs);
+		assert_int_equal(read(pfd[0], &out, sizeof(out)), sizeof(out));
+		close(pfd[0]);
+		assert_int_equal(kscen_child_finish(&c2, 10000), 0);
+		assert_true(WIFEXITED(c2.status) && WEXITSTATUS(c2.status) == 0);
+		assert_int_equal(out.ret, 0);
+		fd = open(path, O_RDONLY);
+		assert_int_equal(read(fd, got, sizeof(got)), 1);
+		assert_string_equal(got, "0");
+		close(fd);
+		kscen_child_kill(&c2);
+		unlink(path);
+		rmdir(dir);
+	}
+
+	/*
 	 * The whole path, with the runner's isolation around it: exec's
 	 * command is the sample's process itself (sampler.h), so a workload
 	 * that runs in a sample process, syscall.basic, goes through the server.
