@@ -13,8 +13,9 @@
 #   REPEAT     samples a side after one warmup (default 15; --quick: 5, and
 #              no warmup). The futex latency rounds, whose samples vary by
 #              60-180%, get three times as many, in a second run (about a
-#              second each). 41 took 28 minutes on 2026-12-06, 17 of them
-#              the futex rounds'. The single-threaded memory benchmarks
+#              second each), and so does sched messaging in thread mode.
+#              41 took 28 minutes on 2026-12-06, 17 of them the futex
+#              rounds'. The single-threaded memory benchmarks
 #              (mem memcpy, memset, find_bit) run in a third run, all of
 #              it on one CPU (taskset -c, the last CPU allowed): kscen's
 #              in-process twin runs on its harness's CPU and an executed

@@ -31,7 +31,8 @@ assert fp.ratio_interval(a[:3], b[:3])[1] is None
 PY
 then pass fidelity_interval_is_kscens; else fail fidelity_interval_is_kscens "rc=$rc $(cat "$tmp/err")"; fi
 # the fidelity script's three scenarios: every job in exactly one, the futex
-# latency rounds (and only they) in the second at three times the samples,
+# latency rounds and sched messaging's thread mode (and only they) in the
+# second at three times the samples,
 # the single-threaded memory benchmarks (and only they) in the third
 if /usr/bin/python3 - <<'PY'
 import importlib.util, re
@@ -45,8 +46,9 @@ names = lambda t: re.findall(r"^  - name: (\S+)$", t, re.M)
 a, b, c = names(main), names(short), names(pinned)
 assert sorted(a + b + c) == sorted(n for n, _ in fp.JOBS), (a, b, c)
 assert not set(a) & set(b) and not set(a) & set(c) and not set(b) & set(c), (a, b, c)
-assert sorted(b) == sorted(f"{s}-futex-{n}" for s in "kp" for n in
-                           ("wake", "wake-parallel", "requeue", "requeue-pi")), b
+assert sorted(b) == sorted([f"{s}-futex-{n}" for s in "kp" for n in
+                            ("wake", "wake-parallel", "requeue", "requeue-pi")] +
+                           [f"{s}-msg-{i}-thread" for s in "kp" for i in ("socket", "pipe")]), b
 assert sorted(c) == sorted([f"{s}-{b}-{f}" for s in "kp" for b, fs in
                             (("memcpy", ("default", "x86-64-unrolled", "x86-64-movsq", "x86-64-movsb")),
                              ("memset", ("default", "x86-64-unrolled", "x86-64-stosq", "x86-64-stosb")))
