@@ -30,10 +30,10 @@ assert abs(r2 * r - 1) < 1e-9 and abs(lo2 * hi - 1) < 1e-9 and abs(hi2 * lo - 1)
 assert fp.ratio_interval(a[:3], b[:3])[1] is None
 PY
 then pass fidelity_interval_is_kscens; else fail fidelity_interval_is_kscens "rc=$rc $(cat "$tmp/err")"; fi
-# the fidelity script's three scenarios: every job in exactly one, the futex
-# latency rounds and sched messaging's thread mode (and only they) in the
-# second at three times the samples,
-# the single-threaded memory benchmarks (and only they) in the third
+# the fidelity script's three scenarios: every job in exactly one; the
+# futex latency rounds and sched messaging's thread mode (and only they) in
+# the second, at three times the samples; the single-threaded memory
+# benchmarks (and only they) in the third
 if /usr/bin/python3 - <<'PY'
 import importlib.util, re
 spec = importlib.util.spec_from_file_location("fp", "bench/fidelity-points.py")
