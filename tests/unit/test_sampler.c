@@ -217,14 +217,105 @@ void test_sampler_runs_and_reaps(void **state)
 }
 
 /*
+ * The fork server started from deeper on the stack, by PAD bytes: its
+ * sample processes run their path at that depth too.
+ */
+static __attribute__((noinline)) int sampler_start_below(size_t pad)
+{
+	volatile char *p = __builtin_alloca(pad + 1);
+
+	p[pad] = 0;
+	return kscen_sampler_start();
+}
+
+/*
+ * The least page faults of a syscall.basic sample, the fork server started
+ * at 16 depths across a page: whether the path's stack writes span two
+ * pages or three is where the stack falls (the environment's size, ASLR's
+ * draw), not the code.
+ */
+static long least_faults_here(void)
+{
+	struct kscen_scenario *s;
+	struct kscen_jobs jobs;
+	long least = -1;
+
+	s = load_tmp("scenario: f\njobs:\n  - name: j\n"
+		     "    workload: syscall.basic\n    params: {loops: 10}\n");
+	assert_int_equal(kscen_expand(s, 10, &jobs), 0);
+	kscen_noise_init();	/* as kscen run does, before its server */
+	for (size_t pad = 0; pad < 4096; pad += 256) {
+		assert_int_equal(sampler_start_below(pad), 0);
+		for (int i = 0; i < 2; i++) {
+			struct kscen_child c = { .flags = KSCEN_CHILD_PIDFD };
+			struct kscen_sample_out out;
+			int pfd[2];
+
+			assert_int_equal(pipe2(pfd, O_CLOEXEC), 0);
+			assert_int_equal(kscen_sampler_spawn(&jobs.job[0], pfd[1], -1, &c), 0);
+			close(pfd[1]);
+			assert_int_equal(read(pfd[0], &out, sizeof(out)), sizeof(out));
+			close(pfd[0]);
+			assert_int_equal(kscen_child_finish(&c, 10000), 0);
+			assert_int_equal(out.ret, 0);
+			if (least < 0 || c.ru.ru_minflt < least)
+				least = c.ru.ru_minflt;
+			kscen_child_kill(&c);
+		}
+		kscen_sampler_stop();
+	}
+	kscen_jobs_free(&jobs);
+	kscen_scenario_free(s);
+	return least;
+}
+
+/* This test alone in a new process image, its ASLR draw its own. */
+static long least_faults_exec(void)
+{
+	char *argv[] = { "unit-tests", "test_sampler_sample_faults_few_pages", NULL };
+	char buf[16384], *at;
+	size_t len = 0;
+	ssize_t n;
+	long v = -1;
+	int pfd[2], st;
+	pid_t pid;
+
+	assert_int_equal(pipe2(pfd, O_CLOEXEC), 0);
+	fflush(stdout);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		dup2(pfd[1], STDOUT_FILENO);
+		setenv("KSCEN_TEST_FAULTS_ONE", "1", 1);
+		execv("/proc/self/exe", argv);
+		_exit(127);
+	}
+	close(pfd[1]);
+	while (len < sizeof(buf) - 1 &&
+	       (n = read(pfd[0], buf + len, sizeof(buf) - 1 - len)) > 0)
+		len += n;
+	buf[len] = 0;
+	close(pfd[0]);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	at = strstr(buf, "least faults: ");
+	assert_non_null(at);
+	assert_int_equal(sscanf(at, "least faults: %ld", &v), 1);
+	return v;
+}
+
+/*
  * What a sample process costs beyond its workload is mostly the pages it
  * faults in (docs/performance.md): the fork server's sample path is hot
  * text, its system calls go through syscall(), its writes stay on its
  * stack. A syscall.basic sample at 10 loops took 19 faults before that and
- * 12 or 13 after (the least of 20 samples, in 30 runs of this binary, the
- * stack's place deciding between them); with prctl() and signal() back
- * it took 14-15. One more wrapper, global written or cold function on the
- * path fails this. Not under ASan, whose shadow memory faults.
+ * 12 after, with prctl() and signal() back 14-15. The text a child touches
+ * faults in fault-around's 64 KB windows, so the count also depends on
+ * where ASLR puts the program and libc against them: with the stack placed
+ * well, one process image took 12 (41 of 100 images), 13 (52) or 14 (7).
+ * So the least of 24 images is taken (all 24 above 12: about 3 in a
+ * million). One more wrapper, global written or cold function on the path
+ * fails this. Not under ASan, whose shadow memory faults.
  */
 void test_sampler_sample_faults_few_pages(void **state)
 {
@@ -233,36 +324,23 @@ void test_sampler_sample_faults_few_pages(void **state)
 	print_message("skipped: ASan's shadow memory faults on its own\n");
 	skip();
 #else
-	struct kscen_scenario *s;
-	struct kscen_jobs jobs;
-	long least = -1;
+	long least = -1, most = -1;
 
 	(void)state;
-	s = load_tmp("scenario: f\njobs:\n  - name: j\n"
-		     "    workload: syscall.basic\n    params: {loops: 10}\n");
-	assert_int_equal(kscen_expand(s, 10, &jobs), 0);
-	kscen_noise_init();	/* as kscen run does, before its server */
-	assert_int_equal(kscen_sampler_start(), 0);
-	for (int i = 0; i < 20; i++) {	/* the least: where the stack falls */
-		struct kscen_child c = { .flags = KSCEN_CHILD_PIDFD };
-		struct kscen_sample_out out;
-		int pfd[2];
-
-		assert_int_equal(pipe2(pfd, O_CLOEXEC), 0);
-		assert_int_equal(kscen_sampler_spawn(&jobs.job[0], pfd[1], -1, &c), 0);
-		close(pfd[1]);
-		assert_int_equal(read(pfd[0], &out, sizeof(out)), sizeof(out));
-		close(pfd[0]);
-		assert_int_equal(kscen_child_finish(&c, 10000), 0);
-		assert_int_equal(out.ret, 0);
-		if (least < 0 || c.ru.ru_minflt < least)
-			least = c.ru.ru_minflt;
-		kscen_child_kill(&c);
+	if (getenv("KSCEN_TEST_FAULTS_ONE")) {
+		printf("least faults: %ld\n", least_faults_here());
+		return;
 	}
-	print_message("sample process: %ld page faults\n", least);
-	assert_true(least > 0 && least <= 13);
-	kscen_sampler_stop();
-	kscen_jobs_free(&jobs);
-	kscen_scenario_free(s);
+	for (int i = 0; i < 24; i++) {
+		long v = least_faults_exec();
+
+		if (least < 0 || v < least)
+			least = v;
+		if (v > most)
+			most = v;
+	}
+	print_message("sample process: %ld page faults (%ld in the worst "
+		      "of 24 process images)\n", least, most);
+	assert_true(least > 0 && least <= 12);
 #endif
 }
