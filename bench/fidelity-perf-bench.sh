@@ -1,5 +1,6 @@
 #!/bin/bash
-# fidelity-perf-bench.sh [--quick] [--force] [--filter GLOB] [REPEAT] - every
+# fidelity-perf-bench.sh [--quick] [--force] [--filter GLOB] [--short N]
+# [REPEAT] - every
 # kscen twin of a perf bench benchmark beside perf bench itself, with the
 # same parameters, in one kscen run whose rounds alternate the jobs (so load
 # hits both sides alike), and one table: the median of each side, their
@@ -26,6 +27,9 @@
 #              during it); the table then says so. KSCEN_FIDELITY_FORCE=1 too.
 #   --filter   run only the jobs matching GLOB (kscen run --filter), e.g.
 #              '*futex*'; the other points show as not run.
+#   --short N  N times REPEAT samples for the points of the second run
+#              (default 3): --filter '?-futex-wake*' --short 12 41 narrows
+#              the futex wake intervals in about 35 minutes.
 #   PERF       the perf binary (default /usr/bin/perf). Benchmarks after
 #              6.1 (syscall getpgid/fork/execve, sched seccomp-notify,
 #              uprobe) get a perf side when this perf has them.
@@ -41,6 +45,8 @@ while [ $# -gt 0 ]; do
 	--quick) repeat=5 warmup=0 ;;
 	--force) force=1 ;;
 	--filter) filter=(--filter "$2"); shift ;;
+	--short) [[ $2 =~ ^[1-9][0-9]*$ ]] || { echo "--short takes a count" >&2; exit 1; }
+		export KSCEN_FIDELITY_SHORT=$2; shift ;;
 	[0-9]*) repeat=$1 ;;
 	*) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 1 ;;
 	esac

@@ -11,7 +11,8 @@
 #
 # `short` is the second scenario: the points whose timed rounds take tens
 # of microseconds and whose samples vary by 60-180% (the futex latency
-# rounds), at SHORT times REPEAT samples a side, to narrow their intervals
+# rounds), at SHORT times REPEAT samples a side (KSCEN_FIDELITY_SHORT,
+# default 3), to narrow their intervals
 # (a sample is about a second: each round settles 100 ms, as perf's does),
 # and sched messaging in thread mode (CVs of 11-17%, a tenth of a second a
 # sample: its ratio moved by 1.02-1.08 between runs of 41 samples).
@@ -25,7 +26,7 @@
 # UPSTREAM is a comma-separated list of the benchmarks after perf 6.1 that
 # PERF has (syscall getpgid, fork, execve; sched seccomp-notify; uprobe):
 # those get a perf side, the others are run on kscen's side only and say so.
-import json, math, sys
+import json, math, os, sys
 
 GB = 2 ** 30    # perf's print_bps() GB: kscen's mem metric is GB/sec
 
@@ -36,7 +37,7 @@ GB = 2 ** 30    # perf's print_bps() GB: kscen's mem metric is GB/sec
 #           perf metric, scale of perf's number, upstream key or None).
 JOBS = []       # (name, yaml text of the job)
 POINTS = []
-SHORT = 3       # samples of a short point, times REPEAT
+SHORT = int(os.environ.get("KSCEN_FIDELITY_SHORT", "3"))  # a short point's samples, times REPEAT
 SHORT_JOBS = set()      # the jobs of the second scenario
 PINNED_JOBS = set()     # the jobs of the third
 UPSTREAM_ONLY = {}      # upstream key -> why perf here lacks it

@@ -59,6 +59,15 @@ assert "scenario: perf-bench-fidelity\n" in main and "scenario: perf-bench-fidel
 assert "scenario: perf-bench-fidelity-pinned\n" in pinned
 PY
 then pass fidelity_points_split; else fail fidelity_points_split "see above"; fi
+# --short N: the second scenario's samples are N times REPEAT
+out=$(KSCEN_FIDELITY_SHORT=5 /usr/bin/python3 bench/fidelity-points.py short /usr/bin/perf 7 1 "" |
+	grep '^repeat:')
+bench/fidelity-perf-bench.sh --short 0 >/dev/null 2>"$tmp/err"; rc=$?
+if [ "$out" = "repeat: 35" ] && [ $rc = 1 ] && grep -q "takes a count" "$tmp/err"; then
+	pass fidelity_short_factor
+else
+	fail fidelity_short_factor "got '$out', --short 0 rc=$rc $(cat "$tmp/err")"
+fi
 # mem.find_bit's fidelity rests on its loop being built as perf builds its
 # own (-fstack-protector-all, the Makefile): the callee of each bit found,
 # which no array makes -fstack-protector-strong protect, checks the canary.
