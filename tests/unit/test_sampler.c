@@ -286,20 +286,24 @@ static long least_faults_exec(void)
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
+		/* cmocka's own lines too: they are not this run's counts */
 		dup2(pfd[1], STDOUT_FILENO);
+		dup2(pfd[1], STDERR_FILENO);
 		setenv("KSCEN_TEST_FAULTS_ONE", "1", 1);
 		execv("/proc/self/exe", argv);
 		_exit(127);
 	}
 	close(pfd[1]);
-	while (len < sizeof(buf) - 1 &&
-	       (n = read(pfd[0], buf + len, sizeof(buf) - 1 - len)) > 0)
-		len += n;
+	while ((n = read(pfd[0], buf + len, sizeof(buf) - 1 - len)) > 0)
+		if ((len += n) == sizeof(buf) - 1)
+			len = sizeof(buf) / 2;	/* full: the rest read, not kept */
 	buf[len] = 0;
 	close(pfd[0]);
 	assert_int_equal(waitpid(pid, &st, 0), pid);
-	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	at = strstr(buf, "least faults: ");
+	if (!WIFEXITED(st) || WEXITSTATUS(st) || !at)
+		print_error("%s", buf);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	assert_non_null(at);
 	assert_int_equal(sscanf(at, "least faults: %ld", &v), 1);
 	return v;
