@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "lib/child.h"
 #include "sample/noise.h"
 #include "sample/runner.h"
 #include "sample/sampler.h"
@@ -273,37 +274,32 @@ static long least_faults_here(void)
 /* This test alone in a new process image, its ASLR draw its own. */
 static long least_faults_exec(void)
 {
-	char *argv[] = { "unit-tests", "test_sampler_sample_faults_few_pages", NULL };
-	char buf[16384], *at;
-	size_t len = 0;
-	ssize_t n;
+	char *const argv[] = { "/proc/self/exe", "test_sampler_sample_faults_few_pages", NULL };
+	struct kscen_child c = {
+		.argv = argv, .in = KSCEN_CHILD_NULL, .out = KSCEN_CHILD_PIPE,
+		.err = KSCEN_CHILD_PIPE, .flags = KSCEN_CHILD_CLEAN | KSCEN_CHILD_PIDFD,
+	};
+	/* cmocka's own lines too: they are not this run's counts */
+	static char out[8193], err[8193];
+	struct kscen_child_output o[2] = {
+		{ .data = out, .max = sizeof(out) - 1 },
+		{ .data = err, .max = sizeof(err) - 1, .keep_tail = true },
+	};
+	const char *at;
 	long v = -1;
-	int pfd[2], st;
-	pid_t pid;
 
-	assert_int_equal(pipe2(pfd, O_CLOEXEC), 0);
-	fflush(stdout);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		/* cmocka's own lines too: they are not this run's counts */
-		dup2(pfd[1], STDOUT_FILENO);
-		dup2(pfd[1], STDERR_FILENO);
-		setenv("KSCEN_TEST_FAULTS_ONE", "1", 1);
-		execv("/proc/self/exe", argv);
-		_exit(127);
-	}
-	close(pfd[1]);
-	while ((n = read(pfd[0], buf + len, sizeof(buf) - 1 - len)) > 0)
-		if ((len += n) == sizeof(buf) - 1)
-			len = sizeof(buf) / 2;	/* full: the rest read, not kept */
-	buf[len] = 0;
-	close(pfd[0]);
-	assert_int_equal(waitpid(pid, &st, 0), pid);
-	at = strstr(buf, "least faults: ");
-	if (!WIFEXITED(st) || WEXITSTATUS(st) || !at)
-		print_error("%s", buf);
-	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	setenv("KSCEN_TEST_FAULTS_ONE", "1", 1);
+	assert_int_equal(kscen_child_start(&c), 0);
+	unsetenv("KSCEN_TEST_FAULTS_ONE");
+	o[0].fd = c.out_fd;
+	o[1].fd = c.err_fd;
+	assert_int_equal(kscen_child_capture(&c, o, 2, 60000, NULL), 0);
+	assert_int_equal(kscen_child_finish(&c, 10000), 0);
+	kscen_child_kill(&c);
+	at = strstr(out, "least faults: ");
+	if (!WIFEXITED(c.status) || WEXITSTATUS(c.status) || !at)
+		print_error("%s%s", out, err);
+	assert_true(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0);
 	assert_non_null(at);
 	assert_int_equal(sscanf(at, "least faults: %ld", &v), 1);
 	return v;
