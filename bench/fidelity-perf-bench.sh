@@ -21,7 +21,10 @@
 #              it on one CPU (taskset -c, the last CPU allowed): kscen's
 #              in-process twin runs on its harness's CPU and an executed
 #              perf where the scheduler puts it, and a VM's vCPUs may
-#              differ in speed (docs/fidelity.md).
+#              differ in speed (docs/fidelity.md). For the same reason
+#              perf's futex latency rounds run with their main thread, the
+#              waker, on the CPU of kscen's harness, where kscen's twins
+#              start theirs (bench/perf-on-harness-cpu).
 #   --force    report even when the machine is not quiet (load average over
 #              0.5 before the run, or other work using more than half a CPU
 #              during it); the table then says so. KSCEN_FIDELITY_FORCE=1 too.
@@ -53,6 +56,7 @@ while [ $# -gt 0 ]; do
 	shift
 done
 perf=${PERF:-/usr/bin/perf}
+export PERF=$perf	# for bench/perf-on-harness-cpu
 kscen=${KSCEN:-./kscen}
 [ -x "$perf" ] || { echo "no perf at $perf (apt-get install linux-perf, or PERF=...)" >&2; exit 1; }
 [ -x "$kscen" ] || { echo "no kscen at $kscen (make, or KSCEN=...)" >&2; exit 1; }

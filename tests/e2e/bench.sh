@@ -68,6 +68,35 @@ if [ "$out" = "repeat: 35" ] && [ $rc = 1 ] && grep -q "takes a count" "$tmp/err
 else
 	fail fidelity_short_factor "got '$out', --short 0 rc=$rc $(cat "$tmp/err")"
 fi
+# perf's futex latency rounds run with their waker (the main thread) on the
+# CPU of kscen's harness: the generated jobs go through
+# bench/perf-on-harness-cpu, and under `kscen run` it pins what it runs to
+# one CPU (the regex takes only a single CPU; unpinned it reads "0-1")
+/usr/bin/python3 bench/fidelity-points.py short /usr/bin/perf 1 0 "" >"$tmp/short.yaml"
+wrapped=$(grep -c '"perf": "[^"]*/bench/perf-on-harness-cpu"' "$tmp/short.yaml")
+futex=$(grep -c 'name: p-futex-' "$tmp/short.yaml")
+if [ "$(nproc)" -lt 2 ]; then
+	skip fidelity_futex_waker_on_harness "one CPU: kscen pins no harness"
+else
+	cat >"$tmp/pin.yaml" <<EOF
+scenario: e2e-pin
+repeat: 3
+warmup: 0
+jobs:
+  - name: cpus
+    workload: exec
+    params:
+      command: "$PWD/bench/perf-on-harness-cpu Cpus_allowed_list /proc/self/status"
+      metric_regex: "Cpus_allowed_list:[[:space:]]+([0-9]+)\$"
+EOF
+	PERF=/bin/grep run "$kscen" run -q -o "$res" --compare none "$tmp/pin.yaml"
+	if [ $rc = 0 ] && [ "$wrapped" = 4 ] && [ "$futex" = 4 ] &&
+		grep -q 'samples: \[[0-9]*, [0-9]*, [0-9]*\]' "$res"/e2e-pin/*.yaml; then
+		pass fidelity_futex_waker_on_harness
+	else
+		fail fidelity_futex_waker_on_harness "rc=$rc, $wrapped of $futex perf futex jobs wrapped: $(cat "$tmp/err")"
+	fi
+fi
 # mem.find_bit's fidelity rests on its loop being built as perf builds its
 # own (-fstack-protector-all, the Makefile): the callee of each bit found,
 # which no array makes -fstack-protector-strong protect, checks the canary.
