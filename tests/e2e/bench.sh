@@ -68,8 +68,8 @@ if [ "$out" = "repeat: 35" ] && [ $rc = 1 ] && grep -q "takes a count" "$tmp/err
 else
 	fail fidelity_short_factor "got '$out', --short 0 rc=$rc $(cat "$tmp/err")"
 fi
-# perf's futex latency rounds run with their waker (the main thread) on the
-# CPU of kscen's harness: the generated jobs go through
+# perf's futex wake and requeue rounds run with their waker (the main
+# thread) on the CPU of kscen's harness: the generated jobs go through
 # bench/perf-on-harness-cpu, and under `kscen run` it pins what it runs to
 # one CPU (the regex takes only a single CPU; unpinned it reads "0-1")
 /usr/bin/python3 bench/fidelity-points.py short /usr/bin/perf 1 0 "" >"$tmp/short.yaml"
