@@ -24,11 +24,14 @@ void expand_entry_fini(struct xentry *e)
 		struct axis *ax = &e->axis[a];
 
 		for (unsigned v = 0; v < ax->nr; v++) {
-			kscen_value_fini(&ax->val[v]);
-			free(ax->err[v]);
-			free(ax->piece[v]);
+			if (ax->val != ax->kv->parsed)
+				kscen_value_fini(&ax->val[v]);
+			if (ax->err)
+				free(ax->err[v]);
 		}
-		free(ax->val);
+		if (ax->val != ax->kv->parsed)
+			free(ax->val);
+		free(ax->pieces);
 		free(ax->err);
 		free(ax->piece);
 		free(ax->same_first);
@@ -85,13 +88,14 @@ static int cmp_value(const void *x, const void *y, void *arg)
  * Values alike on one axis: a labeled axis is checked by its texts only,
  * so it may give one value twice (1k and 1024). Where it does, each
  * value's class: the first of the values equal to it, and the next one
- * (-1: none). Sorted, values alike are neighbours.
+ * (-1: none). Sorted, values alike are neighbours. A list's values were
+ * checked by value (scenario_map.c refuses one given twice): none alike.
  */
 static void prepare_alike(struct axis *ax)
 {
 	unsigned *v;
 
-	if (!ax->p || ax->nr < 2)
+	if (!ax->p || ax->nr < 2 || !ax->kv->labels)
 		return;
 	v = kscen_xcalloc(ax->nr, sizeof(*v));
 	for (unsigned i = 0; i < ax->nr; i++)
@@ -139,26 +143,44 @@ static void prepare_axes(struct xentry *e)
 		ax->p = kscen_param_find(w, kv->key);
 		ax->nr = kv->nr_values;
 		ax->base = -1;
-		ax->val = kscen_xcalloc(ax->nr + 1, sizeof(*ax->val));
-		ax->err = kscen_xcalloc(ax->nr + 1, sizeof(*ax->err));
+		/* A list's values are parsed by the loader; others here. */
+		ax->val = kv->parsed ? kv->parsed : kscen_xcalloc(ax->nr + 1, sizeof(*ax->val));
 		ax->piece = kscen_xcalloc(ax->nr + 1, sizeof(*ax->piece));
 		e->total *= ax->nr;	/* bounded by the caller */
 		if (ax->p && e->axis_of[ax->p - w->params] < 0)
 			e->axis_of[ax->p - w->params] = a;
-		for (unsigned v = 0; v < ax->nr; v++) {
-			char *shown = kv->labels ? kscen_xstrdup(kv->labels[v])
-						 : expand_id_value(kv->values[v]);
-			size_t len = strlen(kv->key) + 1 + expand_id_len(shown);
+		/* The pieces in one block: its size, then each piece. */
+		for (int fill = 0; fill < 2; fill++) {
+			size_t at = 0;
 
-			if (ax->p && kscen_value_parse(ax->p, kv->values[v], &ax->val[v],
-						       err, sizeof(err)))
-				ax->err[v] = kscen_xstrdup(err);
-			ax->piece[v] = kscen_xmalloc(len + 1);
-			expand_id_put(stpcpy(stpcpy(ax->piece[v], kv->key), "="), shown);
-			if (len > ax->max_piece)
-				ax->max_piece = len;
-			free(shown);
+			for (unsigned v = 0; v < ax->nr; v++) {
+				const char *text = kv->labels ? kv->labels[v] : kv->values[v];
+				bool shorten = !kv->labels && strlen(text) > ID_VALUE_MAX;
+				char *shown = shorten ? expand_id_value(text) : (char *)text;
+				size_t len = strlen(kv->key) + 1 + expand_id_len(shown);
+
+				if (fill) {
+					ax->piece[v] = ax->pieces + at;
+					expand_id_put(stpcpy(stpcpy(ax->piece[v], kv->key), "="),
+						      shown);
+				}
+				at += len + 1;
+				ax->shortened |= shorten;
+				if (len > ax->max_piece)
+					ax->max_piece = len;
+				if (shorten)
+					free(shown);
+			}
+			if (!fill)
+				ax->pieces = kscen_xmalloc(at + 1);
 		}
+		for (unsigned v = 0; v < ax->nr && !kv->parsed; v++)
+			if (ax->p && kscen_value_parse(ax->p, kv->values[v], &ax->val[v],
+						       err, sizeof(err))) {
+				if (!ax->err)
+					ax->err = kscen_xcalloc(ax->nr + 1, sizeof(*ax->err));
+				ax->err[v] = kscen_xstrdup(err);
+			}
 		e->max_id += 1 + ax->max_piece;
 	}
 	for (unsigned i = 0; i < w->nr_params; i++) {
@@ -181,12 +203,12 @@ static int matrix_error(const struct xentry *e)
 	for (unsigned i = 0; i < w->nr_params; i++)
 		bad |= e->fixed_err[i] != NULL;
 	for (unsigned a = 0; a < e->nr_axes; a++)
-		for (unsigned v = 0; v < e->axis[a].nr; v++)
-			bad |= e->axis[a].err[v] != NULL;
+		bad |= e->axis[a].err != NULL;
 	for (unsigned long n = 0; bad && !ret && n < e->total; n++) {
 		for (unsigned i = 0; i < w->nr_params && !ret; i++) {
 			int a = e->axis_of[i];
-			const char *why = a >= 0 ? e->axis[a].err[idx[a]] : e->fixed_err[i];
+			const char *why = a < 0 ? e->fixed_err[i] :
+					  e->axis[a].err ? e->axis[a].err[idx[a]] : NULL;
 
 			if (why) {
 				kscen_diag(KSCEN_DIAG_ERROR, NULL, NOWHERE, "job %s: %s",

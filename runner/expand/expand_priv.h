@@ -21,9 +21,12 @@ struct axis {
 	const struct kscen_param *p;	/* NULL: not one of the workload's */
 	unsigned nr;
 	struct kscen_value *val;	/* per value */
-	char **err;			/* per value: why it does not parse, or NULL */
+	char **err;			/* NULL, or per value: why it does not
+					 * parse, or NULL */
 	char **piece;			/* per value: "key=value" as ids show it */
+	char *pieces;			/* the block they are in */
 	size_t max_piece;
+	bool shortened;			/* a value's piece shows its short form */
 	/*
 	 * Values alike (a labeled axis may give 1k and 1024): per value, the
 	 * first value equal to it and the next one after it (-1: none).

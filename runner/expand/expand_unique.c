@@ -29,6 +29,11 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/*
+ * Does an axis have two values with one piece? Not a list whose values are
+ * all shown whole: the loader refuses a value given twice, and escaping
+ * keeps distinct texts distinct.
+ */
 static bool twin_pieces(const struct kscen_expander *x)
 {
 	bool twin = false;
@@ -36,7 +41,11 @@ static bool twin_pieces(const struct kscen_expander *x)
 	for (unsigned i = 0; i < x->nr_e && !twin; i++) {
 		for (unsigned a = 0; a < x->e[i].nr_axes && !twin; a++) {
 			const struct axis *ax = &x->e[i].axis[a];
-			char **v = kscen_xcalloc(ax->nr + 1, sizeof(*v));
+			char **v;
+
+			if (!ax->kv->labels && !ax->shortened)
+				continue;
+			v = kscen_xcalloc(ax->nr + 1, sizeof(*v));
 
 			memcpy(v, ax->piece, ax->nr * sizeof(*v));
 			qsort(v, ax->nr, sizeof(*v), cmp_str);

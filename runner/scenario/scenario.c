@@ -6,7 +6,8 @@
  * Three passes over one small in-memory buffer (scenario_load.h):
  *  1. libyaml events: syntax errors, and the cheap refusals of hostile input
  *     (aliases, nesting depth, node count); the file size is capped before
- *     (scenario_file.c).
+ *     (scenario_file.c). A long axis's values are kept from these events
+ *     (scenario_axis.c): the next passes read the text without them.
  *  2. libcyaml with the schema in schemas/: the fixed shape, one problem at
  *     a time, placed on the libyaml tree (scenario_shape.c).
  *  3. this file: the fixed values libcyaml loaded, parsed strictly, and the
@@ -360,6 +361,9 @@ static int walk(struct kscen_loader *ld, const struct kscen_doc *doc,
 	return ld->errors ? -EINVAL : 0;
 }
 
+static int load_text(const char *file, const char *dir, char *buf, size_t len,
+		     struct kscen_scenario **out);
+
 int kscen_scenario_load(const char *path, struct kscen_scenario **out)
 {
 	const char *slash = strrchr(path, '/');
@@ -372,19 +376,49 @@ int kscen_scenario_load(const char *path, struct kscen_scenario **out)
 	*out = NULL;
 	ret = kscen_scenario_read(path, &buf, &len);
 	if (!ret)
-		ret = kscen_scenario_load_text(path, dir, buf, len, out);
-	free(buf);
+		ret = load_text(path, dir, buf, len, out);
 	free(dir);
 	return ret;
 }
 
-int kscen_scenario_load_text(const char *file, const char *dir, const char *buf,
-			     size_t len, struct kscen_scenario **out)
+/*
+ * Pass 2's tree, of the text with the long axes of @st taken out. Should that
+ * copy not parse (the prescan found every list's end, so it does), the
+ * text itself, with nothing streamed.
+ */
+static int load_tree(struct kscen_loader *ld, struct kscen_streamed *st,
+		     const char *buf, size_t len)
+{
+	yaml_parser_t parser;
+	bool ok;
+
+	for (;;) {
+		const char *text = st->text ? st->text : buf;
+
+		yaml_parser_initialize(&parser);
+		yaml_parser_set_input_string(&parser, (const unsigned char *)text,
+					     st->text ? st->len : len);
+		ok = yaml_parser_load(&parser, &ld->doc);
+		if (ok || !st->text)
+			break;
+		yaml_parser_delete(&parser);
+		kscen_streamed_fini(st);
+	}
+	if (!ok)
+		kscen_yaml_error(ld->file, &parser);
+	yaml_parser_delete(&parser);
+	ld->streamed = st;
+	return ok ? 0 : -EINVAL;
+}
+
+/* The text @buf (malloc'ed, NUL-terminated) is kept as s->text, or freed. */
+static int load_text(const char *file, const char *dir, char *buf, size_t len,
+		     struct kscen_scenario **out)
 {
 	struct kscen_scenario *s = kscen_xcalloc(1, sizeof(*s));
 	struct kscen_loader ld = { .file = file, .dir = dir };
+	struct kscen_streamed st;
 	struct kscen_doc *doc = NULL;
-	yaml_parser_t parser;
 	yaml_node_t *root;
 	int ret;
 
@@ -396,18 +430,12 @@ int kscen_scenario_load_text(const char *file, const char *dir, const char *buf,
 	ret = kscen_scenario_check_text(file, buf, len);
 	if (ret)
 		goto out;
-	ret = kscen_scenario_prescan(file, buf, len);
+	ret = kscen_scenario_prescan(file, buf, len, &st);
 	if (ret)
 		goto out;
-	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
-	if (!yaml_parser_load(&parser, &ld.doc)) {
-		kscen_yaml_error(file, &parser);
-		yaml_parser_delete(&parser);
-		ret = -EINVAL;
+	ret = load_tree(&ld, &st, buf, len);
+	if (ret)
 		goto out;
-	}
-	yaml_parser_delete(&parser);
 	root = yaml_document_get_root_node(&ld.doc);
 	ret = -EINVAL;
 	if (!root || (root->type == YAML_SCALAR_NODE && !*scalar(root)))
@@ -415,24 +443,36 @@ int kscen_scenario_load_text(const char *file, const char *dir, const char *buf,
 				 "empty scenario file: it needs scenario: and jobs:");
 	else if (root->type != YAML_MAPPING_NODE)
 		kscen_lerr(&ld, root, "a scenario is a mapping with scenario: and jobs:");
-	else if (!(ret = kscen_scenario_shape(file, buf, len, &ld.doc, &doc)))
+	else if (!(ret = kscen_scenario_shape(file, st.text ? st.text : buf,
+					      st.text ? st.len : len, &ld.doc, &doc)))
 		ret = walk(&ld, doc, s);
 	if (doc)
 		kscen_scenario_shape_free(doc);
 	yaml_document_delete(&ld.doc);
+	kscen_streamed_fini(&st);
 	if (ret)
 		goto out;
 	s->sha256 = kscen_sha256_hex(buf, len);
-	s->text = kscen_xmalloc(len + 1);
-	memcpy(s->text, buf, len);
-	s->text[len] = '\0';
+	s->text = buf;
+	buf = NULL;
 out:
+	free(buf);
 	if (ret) {
 		kscen_scenario_free(s);
 		return ret;
 	}
 	*out = s;
 	return 0;
+}
+
+int kscen_scenario_load_text(const char *file, const char *dir, const char *buf,
+			     size_t len, struct kscen_scenario **out)
+{
+	char *copy = kscen_xmalloc(len + 1);
+
+	memcpy(copy, buf, len);
+	copy[len] = '\0';
+	return load_text(file, dir, copy, len, out);
 }
 
 void kscen_scenario_free(struct kscen_scenario *s)

@@ -22,6 +22,11 @@ struct kscen_kv {
 	struct kscen_mark *marks;
 	unsigned nr_values;
 	bool is_list;
+	char *arena;		/* NULL, or the block the values are in (a long
+				 * axis, scenario_load.h), freed as one */
+	struct kscen_value *parsed;	/* a list's values as its parameter
+					 * reads them (the loader checked each),
+					 * or NULL */
 };
 
 /* A mapping of kvs, in file order: params, one include, one exclude, ... */

@@ -2,7 +2,8 @@
 /*
  * scenario_file.c - the passes of scenario loading that need no tree
  * (scenario.c walks the tree): reading the file with its size capped,
- * and libyaml's event stream to refuse hostile input cheaply.
+ * and libyaml's event stream to refuse hostile input cheaply, which keeps
+ * the values of long axes on the way (scenario_axis.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,6 +17,7 @@
 
 #include "lib/util.h"
 #include "scenario_load.h"
+#include "scenario_axis.h"
 
 #define MAX_FILE_SIZE (1 << 20)
 #define MAX_DEPTH 16
@@ -127,14 +129,21 @@ void kscen_yaml_error(const char *file, yaml_parser_t *p)
 			 p->context ? " " : "", p->context ? p->context : "");
 }
 
-/* Pass 1: syntax, aliases, depth and size, before any tree is built. */
-int kscen_scenario_prescan(const char *file, const char *buf, size_t len)
+/*
+ * Pass 1: syntax, aliases, depth and size, before any tree is built; and
+ * with @out, the long axes (scenario_axis.c).
+ */
+int kscen_scenario_prescan(const char *file, const char *buf, size_t len,
+			   struct kscen_streamed *out)
 {
+	struct kscen_axis_scan sc = { .buf = buf, .len = len, .out = out };
 	yaml_parser_t p;
 	yaml_event_t ev;
 	unsigned depth = 0, events = 0, docs = 0;
 	int ret = 0;
 
+	if (out)
+		memset(out, 0, sizeof(*out));
 	yaml_parser_initialize(&p);
 	yaml_parser_set_input_string(&p, (const unsigned char *)buf, len);
 	for (;;) {
@@ -153,6 +162,8 @@ int kscen_scenario_prescan(const char *file, const char *buf, size_t len)
 			kscen_file_error(file, m, "a NUL character (\\0) in a value: it would "
 					 "end the text there (\"%.40s\"), not at the value's end",
 					 (const char *)ev.data.scalar.value);
+		else
+			kscen_axis_scan_event(&sc, &ev);
 		yaml_event_delete(&ev);
 		if (nul) {
 			ret = -EINVAL;
@@ -188,6 +199,7 @@ int kscen_scenario_prescan(const char *file, const char *buf, size_t len)
 		}
 	}
 	yaml_parser_delete(&p);
+	kscen_axis_scan_end(&sc, ret != 0);
 	return ret;
 }
 

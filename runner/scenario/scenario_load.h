@@ -15,7 +15,8 @@
  * Each reports its problems through diag.h as file:line:column and returns
  * 0 or -EINVAL.
  *  1. scenario_file.c: read the file (size capped), then libyaml's events:
- *     syntax, aliases, depth, node count.
+ *     syntax, aliases, depth, node count; and the long axes (below), so
+ *     that passes 2 and 3 read the text without their items.
  *  2. scenario_shape.c: libcyaml with schemas/scenario.h: the fixed keys,
  *     required ones, scalar or list, the number of jobs; @tree (the libyaml
  *     document of the same text) gives the positions.
@@ -29,7 +30,45 @@ int kscen_scenario_read(const char *path, char **out, size_t *len);
 int kscen_scenario_read_fd(const char *name, int fd, char **out, size_t *len);
 /* Any scenario's text: at most 1 MiB, no NUL byte. */
 int kscen_scenario_check_text(const char *file, const char *buf, size_t len);
-int kscen_scenario_prescan(const char *file, const char *buf, size_t len);
+/*
+ * An axis of many values taken from pass 1's events, not from the tree
+ * (scenario_axis.c): a flow list ("loops: [1000, 1001, ...]") of at least
+ * KSCEN_STREAM_AXIS_MIN scalars, no tag or anchor, all ASCII, the value of
+ * a parameter in a job's or the defaults' params. Passes 2 and 3 read a
+ * copy of the text with the list's items taken out (every line and every
+ * column outside the list kept), so the tree holds an empty list at @mark
+ * and the walk takes the values from here: 10^5 values are not 10^5 tree
+ * nodes, nor three parses of them.
+ */
+#define KSCEN_STREAM_AXIS_MIN 512
+extern unsigned kscen_stream_axis_min;	/* that, but for tests of the tree's way */
+struct kscen_axis_item {
+	struct kscen_mark mark;
+	unsigned text;		/* its offset in the texts */
+	bool null;		/* YAML's null ("~", "null"; plain) */
+};
+struct kscen_stream_axis {
+	struct kscen_mark mark;	/* of its '[' */
+	size_t at, end;		/* the byte offsets of its '[' and ']' */
+	unsigned nr;
+	struct kscen_axis_item *item;
+	const char *texts;	/* the items' texts, one block, each ending in NUL */
+	char *arena;		/* the same while this owns it: NULL once the
+				 * walk has it (scenario_map.c) */
+};
+struct kscen_streamed {
+	struct kscen_stream_axis *axis;
+	unsigned nr;
+	char *text;		/* the copy without them, or NULL: none taken */
+	size_t len;		/* its length */
+};
+/* Pass 1; with @out, the long axes taken from its events (free with fini). */
+int kscen_scenario_prescan(const char *file, const char *buf, size_t len,
+			   struct kscen_streamed *out);
+void kscen_streamed_fini(struct kscen_streamed *st);
+/* The axis whose '[' is at @m, or NULL. */
+struct kscen_stream_axis *kscen_streamed_at(const struct kscen_streamed *st,
+					    struct kscen_mark m);
 int kscen_scenario_shape(const char *file, const char *buf, size_t len,
 			 struct yaml_document_s *tree, struct kscen_doc **doc);
 void kscen_scenario_shape_free(struct kscen_doc *doc);

@@ -7,6 +7,7 @@
  * with the position of every node, each value checked against its
  * parameter's type.
  */
+#define _GNU_SOURCE	/* qsort_r */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,24 +112,93 @@ static const char *unlabel(const struct kscen_kv *decl, const char *text)
 	return text;
 }
 
-struct axis_value {
-	struct kscen_value v;
-	yaml_node_t *node;
+/* An axis's values, parsed: sorted by value, then position (@ord). */
+struct axis_sort {
+	struct kscen_value *v;
 	bool string;
 };
 
-static int value_cmp(const struct axis_value *x, const struct axis_value *y)
+static int value_cmp(const struct axis_sort *as, unsigned i, unsigned j)
 {
-	return x->string ? strcmp(x->v.s, y->v.s) : (x->v.i > y->v.i) - (x->v.i < y->v.i);
+	const struct kscen_value *x = &as->v[i], *y = &as->v[j];
+
+	return as->string ? strcmp(x->s, y->s) : (x->i > y->i) - (x->i < y->i);
 }
 
-/* By value, then by position (nodes are an array), so the later is reported. */
-static int axis_value_cmp(const void *a, const void *b)
+static int axis_value_cmp(const void *a, const void *b, void *arg)
 {
-	const struct axis_value *x = a, *y = b;
-	int c = value_cmp(x, y);
+	unsigned i = *(const unsigned *)a, j = *(const unsigned *)b;
+	int c = value_cmp(arg, i, j);
 
-	return c ? c : (x->node > y->node) - (x->node < y->node);
+	return c ? c : (i > j) - (i < j);
+}
+
+/*
+ * The values of list @v, parameter @p's axis, into @kv: from the tree, or,
+ * an empty list where the prescan took a long one, from its events (the
+ * same checks, at the same positions). No value twice: sorted, duplicates
+ * are neighbours, and the later one is reported.
+ */
+static void read_axis(struct kscen_loader *ld, yaml_node_t *v,
+		      const struct kscen_param *p, const char *where,
+		      struct kscen_kv *kv)
+{
+	size_t nr = v->data.sequence.items.top - v->data.sequence.items.start;
+	struct kscen_stream_axis *sa = NULL;
+	struct axis_sort as = { .string = p->type == KSCEN_P_STRING };
+	unsigned nv = 0, *ord;
+	bool give, sort = false;
+
+	kv->is_list = true;
+	if (!nr && (sa = kscen_streamed_at(ld->streamed, kscen_ynode_mark(v))))
+		nr = sa->nr;
+	if (!nr)
+		kscen_lerr(ld, v, "%s: %s: an axis needs at least one value",
+			   where, p->name);
+	/* The texts' block is given once: defaults: params is read for each job. */
+	give = sa && sa->arena;
+	if (give) {
+		kv->arena = sa->arena;
+		sa->arena = NULL;
+	}
+	as.v = kscen_xcalloc(nr + 1, sizeof(*as.v));
+	kv->values = kscen_xcalloc(nr + 1, sizeof(*kv->values));
+	kv->marks = kscen_xcalloc(nr + 1, sizeof(*kv->marks));
+	for (size_t i = 0; i < nr; i++) {
+		const char *text;
+
+		if (sa) {
+			text = sa->texts + sa->item[i].text;
+			if (kscen_lcheck_item(ld, &sa->item[i], text, p, &as.v[nv]))
+				continue;
+			kv->marks[nv] = sa->item[i].mark;
+		} else {
+			yaml_node_t *e = node(ld, v->data.sequence.items.start[i]);
+
+			if (kscen_lcheck_scalar(ld, e, p, &as.v[nv]))
+				continue;
+			text = scalar(e);
+			kv->marks[nv] = kscen_ynode_mark(e);
+		}
+		kv->values[nv] = give ? (char *)text : kscen_xstrdup(text);
+		kv->nr_values = ++nv;
+	}
+	/* A range written out ("[1000, 1001, ...]") is in order already. */
+	for (unsigned j = 1; j < nv && !sort; j++)
+		sort = value_cmp(&as, j - 1, j) >= 0;
+	if (sort) {
+		ord = kscen_xcalloc(nv + 1, sizeof(*ord));
+		for (unsigned j = 0; j < nv; j++)
+			ord[j] = j;
+		qsort_r(ord, nv, sizeof(*ord), axis_value_cmp, &as);
+		for (unsigned j = 1; j < nv; j++)
+			if (kscen_value_equal(p, &as.v[ord[j - 1]], &as.v[ord[j]]))
+				kscen_lerr_at(ld, kv->marks[ord[j]], "%s: %s: duplicate "
+					      "value '%s' on the axis", where, p->name,
+					      kv->values[ord[j]]);
+		free(ord);
+	}
+	kv->parsed = as.v;	/* the expander's, not parsed twice */
 }
 
 /*
@@ -264,35 +334,7 @@ static void read_map(struct kscen_loader *ld, yaml_node_t *n,
 			out->nr--;
 			continue;
 		}
-		kv->is_list = true;
-		if (v->data.sequence.items.top == v->data.sequence.items.start)
-			kscen_lerr(ld, v, "%s: %s: an axis needs at least one value",
-			     where, p->name);
-		struct axis_value *vals = kscen_xcalloc(
-			v->data.sequence.items.top - v->data.sequence.items.start + 1,
-			sizeof(*vals));
-		unsigned nv = 0;
-
-		for (yaml_node_item_t *it = v->data.sequence.items.start;
-		     it < v->data.sequence.items.top; it++) {
-			yaml_node_t *e = node(ld, *it);
-
-			if (kscen_lcheck_scalar(ld, e, p, &vals[nv].v))
-				continue;
-			vals[nv].node = e;
-			vals[nv].string = p->type == KSCEN_P_STRING;
-			kv_add_value(kv, e, NULL);
-			nv++;
-		}
-		/* Sorted, duplicates are neighbours: an axis of 100k values is cheap. */
-		qsort(vals, nv, sizeof(*vals), axis_value_cmp);
-		for (unsigned j = 1; j < nv; j++)
-			if (value_cmp(&vals[j - 1], &vals[j]) == 0)
-				kscen_lerr(ld, vals[j].node, "%s: %s: duplicate value '%s' on the axis",
-				     where, p->name, scalar(vals[j].node));
-		for (unsigned j = 0; j < nv; j++)
-			kscen_value_fini(&vals[j].v);
-		free(vals);
+		read_axis(ld, v, p, where, kv);
 	}
 }
 
@@ -372,10 +414,16 @@ void kscen_map_fini(struct kscen_map *m)
 {
 	for (unsigned i = 0; i < m->nr; i++) {
 		for (unsigned v = 0; v < m->kv[i].nr_values; v++) {
-			free(m->kv[i].values[v]);
+			if (!m->kv[i].arena)
+				free(m->kv[i].values[v]);
 			if (m->kv[i].labels)
 				free(m->kv[i].labels[v]);
 		}
+		free(m->kv[i].arena);
+		/* Read, not written: its pages may be shared with a child still */
+		for (unsigned v = 0; m->kv[i].parsed && v < m->kv[i].nr_values; v++)
+			free(m->kv[i].parsed[v].s);
+		free(m->kv[i].parsed);
 		free(m->kv[i].values);
 		free(m->kv[i].labels);
 		free(m->kv[i].marks);

@@ -105,3 +105,22 @@ int kscen_lcheck_text(struct kscen_loader *ld, yaml_node_t *n,
 	return 0;
 }
 
+/* As kscen_lcheck_scalar() says it of a node (the tests hold them alike). */
+int kscen_lcheck_item(struct kscen_loader *ld, const struct kscen_axis_item *it,
+		      const char *text, const struct kscen_param *p,
+		      struct kscen_value *v)
+{
+	char err[256];
+
+	if (it->null) {
+		kscen_lerr_at(ld, it->mark, "%s: needs a value, not null (quote it to "
+			      "mean the text: '%s')", p->name, text);
+		return -EINVAL;
+	}
+	if (kscen_value_parse(p, text, v, err, sizeof(err))) {
+		kscen_lerr_at(ld, it->mark, "%s", err);
+		return -EINVAL;
+	}
+	return 0;
+}
+

@@ -13,6 +13,7 @@
 #include <yaml.h>
 
 #include "scenario.h"
+#include "scenario_load.h"
 
 #define KSCEN_LOADER_MAX_ERRORS 20	/* said; the others counted */
 
@@ -21,6 +22,7 @@ struct kscen_loader {
 	const char *dir;	/* where modules: paths are relative to */
 	yaml_node_t *defaults_params;	/* defaults: params, or NULL */
 	yaml_document_t doc;
+	struct kscen_streamed *streamed;	/* long axes, not in doc */
 	unsigned errors;
 	unsigned long said[KSCEN_LOADER_MAX_ERRORS];	/* hashes of those said */
 	bool module_failed;	/* an unknown workload may be a module's: not said */
@@ -41,6 +43,10 @@ int kscen_lcheck_scalar(struct kscen_loader *ld, yaml_node_t *n,
 /* The same for @text (a label's value) at scalar node @n's position. */
 int kscen_lcheck_text(struct kscen_loader *ld, yaml_node_t *n,
 		      const struct kscen_param *p, const char *text,
+		      struct kscen_value *v);
+/* The same for a streamed axis's item @it, its @text (scenario_load.h). */
+int kscen_lcheck_item(struct kscen_loader *ld, const struct kscen_axis_item *it,
+		      const char *text, const struct kscen_param *p,
 		      struct kscen_value *v);
 
 /* scenario_job.c: metrics:, prepare: and cleanup: of job @j (node @jn). */
