@@ -124,7 +124,8 @@ static void build_id(struct kscen_expander *x, const struct xentry *e)
 	for (unsigned a = x->dirty; a < e->nr_axes; a++) {
 		p = x->id + x->pos[a];
 		*p++ = a ? ',' : '/';
-		p = stpcpy(p, e->axis[a].piece[x->idx[a]]);
+		p = stpcpy(stpcpy(stpcpy(p, e->axis[a].kv->key), "="),
+			   e->axis[a].piece[x->idx[a]]);
 		h = expand_hash(x->hpos[a], x->id + x->pos[a], p - x->id - x->pos[a]);
 		if (a + 1 < e->nr_axes) {
 			x->pos[a + 1] = p - x->id;

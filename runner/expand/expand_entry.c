@@ -33,7 +33,8 @@ void expand_entry_fini(struct xentry *e)
 			free(ax->val);
 		free(ax->pieces);
 		free(ax->err);
-		free(ax->piece);
+		if (ax->piece != ax->kv->values)
+			free(ax->piece);
 		free(ax->same_first);
 		free(ax->same_next);
 		free(ax->str);
@@ -118,6 +119,53 @@ static void prepare_alike(struct axis *ax)
 	free(v);
 }
 
+/*
+ * Each value of @ax as ids show it: a label, the text, or a long text's
+ * short form, escaped. A list's texts themselves where that is what
+ * they are; else one block: its size, then each value.
+ */
+static void prepare_pieces(struct axis *ax)
+{
+	const struct kscen_kv *kv = ax->kv;
+	size_t key = strlen(kv->key) + 1, at = 0;
+	bool own = kv->labels != NULL;
+
+	for (unsigned v = 0; v < ax->nr; v++) {
+		const char *text = kv->labels ? kv->labels[v] : kv->values[v];
+		size_t n = strlen(text), len = expand_id_len(text);
+		bool shorten = !kv->labels && n > ID_VALUE_MAX;
+
+		if (shorten) {
+			char *s = expand_id_value(text);
+
+			len = expand_id_len(s);
+			free(s);
+		}
+		own |= shorten || len != n;
+		ax->shortened |= shorten;
+		if (key + len > ax->max_piece)
+			ax->max_piece = key + len;
+		at += len + 1;
+	}
+	if (!own) {
+		ax->piece = kv->values;
+		return;
+	}
+	ax->piece = kscen_xcalloc(ax->nr + 1, sizeof(*ax->piece));
+	ax->pieces = kscen_xmalloc(at + 1);
+	at = 0;
+	for (unsigned v = 0; v < ax->nr; v++) {
+		const char *text = kv->labels ? kv->labels[v] : kv->values[v];
+		char *shown = !kv->labels && strlen(text) > ID_VALUE_MAX ?
+			      expand_id_value(text) : (char *)text;
+
+		ax->piece[v] = ax->pieces + at;
+		at = expand_id_put(ax->piece[v], shown) + 1 - ax->pieces;
+		if (shown != text)
+			free(shown);
+	}
+}
+
 /* Each axis value and each default parsed, each axis value's id piece. */
 static void prepare_axes(struct xentry *e)
 {
@@ -145,35 +193,10 @@ static void prepare_axes(struct xentry *e)
 		ax->base = -1;
 		/* A list's values are parsed by the loader; others here. */
 		ax->val = kv->parsed ? kv->parsed : kscen_xcalloc(ax->nr + 1, sizeof(*ax->val));
-		ax->piece = kscen_xcalloc(ax->nr + 1, sizeof(*ax->piece));
 		e->total *= ax->nr;	/* bounded by the caller */
 		if (ax->p && e->axis_of[ax->p - w->params] < 0)
 			e->axis_of[ax->p - w->params] = a;
-		/* The pieces in one block: its size, then each piece. */
-		for (int fill = 0; fill < 2; fill++) {
-			size_t at = 0;
-
-			for (unsigned v = 0; v < ax->nr; v++) {
-				const char *text = kv->labels ? kv->labels[v] : kv->values[v];
-				bool shorten = !kv->labels && strlen(text) > ID_VALUE_MAX;
-				char *shown = shorten ? expand_id_value(text) : (char *)text;
-				size_t len = strlen(kv->key) + 1 + expand_id_len(shown);
-
-				if (fill) {
-					ax->piece[v] = ax->pieces + at;
-					expand_id_put(stpcpy(stpcpy(ax->piece[v], kv->key), "="),
-						      shown);
-				}
-				at += len + 1;
-				ax->shortened |= shorten;
-				if (len > ax->max_piece)
-					ax->max_piece = len;
-				if (shorten)
-					free(shown);
-			}
-			if (!fill)
-				ax->pieces = kscen_xmalloc(at + 1);
-		}
+		prepare_pieces(ax);
 		for (unsigned v = 0; v < ax->nr && !kv->parsed; v++)
 			if (ax->p && kscen_value_parse(ax->p, kv->values[v], &ax->val[v],
 						       err, sizeof(err))) {

@@ -20,7 +20,8 @@ char *expand_matrix_id(const struct xentry *e, const unsigned *idx)
 	p = stpcpy(id, e->j->name);
 	for (unsigned a = 0; a < e->nr_axes; a++) {
 		*p++ = a ? ',' : '/';
-		p = stpcpy(p, e->axis[a].piece[idx[a]]);
+		p = stpcpy(stpcpy(stpcpy(p, e->axis[a].kv->key), "="),
+			   e->axis[a].piece[idx[a]]);
 	}
 	return id;
 }

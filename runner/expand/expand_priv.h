@@ -23,9 +23,14 @@ struct axis {
 	struct kscen_value *val;	/* per value */
 	char **err;			/* NULL, or per value: why it does not
 					 * parse, or NULL */
-	char **piece;			/* per value: "key=value" as ids show it */
-	char *pieces;			/* the block they are in */
-	size_t max_piece;
+	/*
+	 * Per value, the value as ids show it ("key=" and it make the piece of
+	 * an id): the list's own texts where they need no escaping and none
+	 * is too long, else a block of this axis's (@pieces).
+	 */
+	char **piece;
+	char *pieces;
+	size_t max_piece;		/* of "key=value" */
 	bool shortened;			/* a value's piece shows its short form */
 	/*
 	 * Values alike (a labeled axis may give 1k and 1024): per value, the

@@ -67,9 +67,14 @@ static bool matrix_has(const struct xentry *e, const char *id)
 
 	for (unsigned a = 0; a < e->nr_axes && has; a++) {
 		const struct axis *ax = &e->axis[a];
-		size_t len = strcspn(++p, ",");
+		size_t key = strlen(ax->kv->key), len = strcspn(++p, ",");
 
-		has = p[len] == (a + 1 < e->nr_axes ? ',' : '\0');
+		has = p[len] == (a + 1 < e->nr_axes ? ',' : '\0') && len > key &&
+		      !memcmp(p, ax->kv->key, key) && p[key] == '=';
+		if (has) {
+			p += key + 1;
+			len -= key + 1;
+		}
 		for (idx[a] = 0; has && idx[a] < ax->nr; idx[a]++)
 			if (strlen(ax->piece[idx[a]]) == len &&
 			    !memcmp(ax->piece[idx[a]], p, len))
