@@ -7,15 +7,15 @@
  * a node, a tag, two copies and three parses: 0.18 s and 29 MiB for the
  * file where a one-job scenario loads in 0.01 s (docs/performance.md). The
  * prescan parses every event anyway; here it keeps the values of such an
- * axis as it goes, and the later passes read a copy of the text whose list
- * has its items blanked.
+ * axis as it goes, and the later passes read a copy of the text without
+ * the list's items (compact()).
  *
  * Which lists: the value of a key of "params" in a job (an item of the root's
  * "jobs") or in the root's "defaults", in flow style, with at least
  * KSCEN_STREAM_AXIS_MIN items, each a scalar without a tag or an anchor,
- * and nothing but ASCII between its brackets (so that a byte blanked is a
- * column kept, and no line break of another kind is lost). Anything else
- * is left to the tree, which reads every form; the walk (scenario_map.c)
+ * and nothing but ASCII between its brackets (so that each byte is a
+ * column, and no line break of another kind is lost). Anything else is
+ * left to the tree, which reads every form; the walk (scenario_map.c)
  * checks a streamed value as it checks a node, at the same position.
  */
 #include <stdlib.h>
@@ -42,7 +42,7 @@ static bool plain_null(const yaml_event_t *ev)
 		!strcmp(s, "Null") || !strcmp(s, "NULL"));
 }
 
-/* What the next node of frame @f is, given the key just read. */
+/* What the value of @key is, in a mapping that is @parent. */
 static enum axis_role child_role(enum axis_role parent, const char *key)
 {
 	switch (parent) {
