@@ -132,6 +132,9 @@ static const char *regex_cost(const char *p, char *why, size_t len)
 			branch[depth] += last;
 			last *= 2;
 			p++;
+			/* a++++...: each doubles, said before the count wraps */
+			if (branch[depth] + total[depth] > RE_MAX_SIZE)
+				goto big;
 			continue;
 		case '{':
 			n = interval(p, &count);
