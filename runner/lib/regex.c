@@ -40,17 +40,22 @@ static const char *bracket_end(const char *p)
 	return *p ? p + 1 : p;
 }
 
-/* "{m}", "{m,}", "{m,n}" at @p: its length and its largest count, or 0. */
+/*
+ * "{m}", "{m,}", "{m,n}" at @p, and glibc's "{,n}" (0 to n): its length and
+ * its largest count, or 0.
+ */
 static size_t interval(const char *p, unsigned long *count)
 {
 	const char *q = p + 1;
 	unsigned long m = 0, n;
 	char *end;
 
-	if (*q < '0' || *q > '9')
+	if (*q != ',' && (*q < '0' || *q > '9'))
 		return 0;
-	m = strtoul(q, &end, 10);
-	q = end;
+	if (*q != ',') {
+		m = strtoul(q, &end, 10);
+		q = end;
+	}
 	n = m;
 	if (*q == ',') {
 		q++;

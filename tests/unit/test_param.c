@@ -208,6 +208,12 @@ void test_metric_regex_refuses_backrefs(void **state)
 			assert_non_null(strstr(err, "regex: more than 1000 characters"));
 		}
 	}
+	/* glibc reads "{,n}" as "{0,n}": counted as such (fuzzed, 2026-12-06) */
+	assert_int_equal(kscen_metric_regex(&re, "(a{,30000})", "regex", err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "regex: the repetition count 30000 is above 255"));
+	assert_int_equal(kscen_metric_regex(&re, "(a{,255})", "regex", err, sizeof(err)), 0);
+	regfree(&re);
 	/* two groups: the older refusal still holds */
 	assert_int_equal(kscen_metric_regex(&re, "(a)(b)", "regex", err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "exactly one capture group"));
