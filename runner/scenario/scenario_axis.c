@@ -25,21 +25,13 @@
 #include "lib/util.h"
 #include "scenario_load.h"
 #include "scenario_axis.h"
+#include "yaml_tree.h"
 
 unsigned kscen_stream_axis_min = KSCEN_STREAM_AXIS_MIN;
 
 static struct kscen_mark mark_of(yaml_mark_t m)
 {
 	return (struct kscen_mark){ m.line + 1, m.column + 1 };
-}
-
-static bool plain_null(const yaml_event_t *ev)
-{
-	const char *s = (const char *)ev->data.scalar.value;
-
-	return ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
-	       (!*s || !strcmp(s, "~") || !strcmp(s, "null") ||
-		!strcmp(s, "Null") || !strcmp(s, "NULL"));
 }
 
 /* What the value of @key is, in a mapping that is @parent. */
@@ -135,7 +127,8 @@ static void add_item(struct kscen_axis_scan *sc, yaml_event_t *ev)
 	memcpy(a->arena + sc->used, ev->data.scalar.value, ev->data.scalar.length + 1);
 	a->item[a->nr].text = sc->used;
 	sc->used += ev->data.scalar.length + 1;
-	a->item[a->nr].null = plain_null(ev);
+	a->item[a->nr].null = kscen_ynull((const char *)ev->data.scalar.value,
+					  ev->data.scalar.style);
 	a->item[a->nr].mark = mark_of(ev->start_mark);
 	a->nr++;
 }

@@ -67,12 +67,8 @@ void kscen_lerr(struct kscen_loader *ld, yaml_node_t *n, const char *fmt, ...)
  */
 bool kscen_lis_null(yaml_node_t *n)
 {
-	const char *s = kscen_yscalar(n);
-
 	return n->type == YAML_SCALAR_NODE &&
-	       n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
-	       (!*s || !strcmp(s, "~") || !strcmp(s, "null") ||
-		!strcmp(s, "Null") || !strcmp(s, "NULL"));
+	       kscen_ynull(kscen_yscalar(n), n->data.scalar.style);
 }
 
 /* A scalar field, checked as a value of @p's type. */
@@ -82,27 +78,39 @@ int kscen_lcheck_scalar(struct kscen_loader *ld, yaml_node_t *n,
 	return kscen_lcheck_text(ld, n, p, n->type == YAML_SCALAR_NODE ? kscen_yscalar(n) : NULL, v);
 }
 
+/*
+ * A scalar at @m, whose own text is @scalar, null or not, parsed as @text
+ * (the scalar, or the value a label stands for).
+ */
+static int check_value(struct kscen_loader *ld, struct kscen_mark m, bool null,
+		       const char *scalar, const char *text,
+		       const struct kscen_param *p, struct kscen_value *v)
+{
+	char err[256];
+
+	if (null) {
+		kscen_lerr_at(ld, m, "%s: needs a value, not null (quote it to mean "
+			      "the text: '%s')", p->name, scalar);
+		return -EINVAL;
+	}
+	if (kscen_value_parse(p, text, v, err, sizeof(err))) {
+		kscen_lerr_at(ld, m, "%s", err);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int kscen_lcheck_text(struct kscen_loader *ld, yaml_node_t *n,
 		      const struct kscen_param *p, const char *text,
 		      struct kscen_value *v)
 {
-	char err[256];
-
 	if (n->type != YAML_SCALAR_NODE) {
 		kscen_lerr(ld, n, "%s: must be a single value, not a %s", p->name,
 		     n->type == YAML_MAPPING_NODE ? "mapping" : "list");
 		return -EINVAL;
 	}
-	if (kscen_lis_null(n)) {
-		kscen_lerr(ld, n, "%s: needs a value, not null (quote it to mean the "
-		     "text: '%s')", p->name, kscen_yscalar(n));
-		return -EINVAL;
-	}
-	if (kscen_value_parse(p, text, v, err, sizeof(err))) {
-		kscen_lerr(ld, n, "%s", err);
-		return -EINVAL;
-	}
-	return 0;
+	return check_value(ld, kscen_ynode_mark(n), kscen_lis_null(n), kscen_yscalar(n),
+			   text, p, v);
 }
 
 /* As kscen_lcheck_scalar() says it of a node (the tests hold them alike). */
@@ -110,17 +118,6 @@ int kscen_lcheck_item(struct kscen_loader *ld, const struct kscen_axis_item *it,
 		      const char *text, const struct kscen_param *p,
 		      struct kscen_value *v)
 {
-	char err[256];
-
-	if (it->null) {
-		kscen_lerr_at(ld, it->mark, "%s: needs a value, not null (quote it to "
-			      "mean the text: '%s')", p->name, text);
-		return -EINVAL;
-	}
-	if (kscen_value_parse(p, text, v, err, sizeof(err))) {
-		kscen_lerr_at(ld, it->mark, "%s", err);
-		return -EINVAL;
-	}
-	return 0;
+	return check_value(ld, it->mark, it->null, text, text, p, v);
 }
 

@@ -6,6 +6,7 @@
 #ifndef KSCEN_YAML_TREE_H
 #define KSCEN_YAML_TREE_H
 
+#include <stdbool.h>
 #include <string.h>
 #include <yaml.h>
 
@@ -25,6 +26,17 @@ static inline struct kscen_mark kscen_ynode_mark(const yaml_node_t *n)
 static inline const char *kscen_yscalar(const yaml_node_t *n)
 {
 	return (const char *)n->data.scalar.value;
+}
+
+/*
+ * YAML's null ("", "~", "null", "Null", "NULL"), which only a plain scalar
+ * of @style can be: refused wherever a value is required.
+ */
+static inline bool kscen_ynull(const char *s, yaml_scalar_style_t style)
+{
+	return style == YAML_PLAIN_SCALAR_STYLE &&
+	       (!*s || !strcmp(s, "~") || !strcmp(s, "null") ||
+		!strcmp(s, "Null") || !strcmp(s, "NULL"));
 }
 
 /* The value of @key in mapping @map, or NULL. */
