@@ -122,48 +122,49 @@ static void prepare_alike(struct axis *ax)
 /*
  * Each value of @ax as ids show it: a label, the text, or a long text's
  * short form, escaped. A list's texts themselves where that is what
- * they are; else one block: its size, then each value.
+ * they are; else one block of them all, each made once.
  */
 static void prepare_pieces(struct axis *ax)
 {
 	const struct kscen_kv *kv = ax->kv;
-	size_t key = strlen(kv->key) + 1, at = 0;
+	size_t key = strlen(kv->key) + 1, at = 0, room = 0, *off;
 	bool own = kv->labels != NULL;
 
-	for (unsigned v = 0; v < ax->nr; v++) {
-		const char *text = kv->labels ? kv->labels[v] : kv->values[v];
-		size_t n = strlen(text), len = expand_id_len(text);
-		bool shorten = !kv->labels && n > ID_VALUE_MAX;
+	for (unsigned v = 0; v < ax->nr && !own; v++) {
+		size_t n = strlen(kv->values[v]);
 
-		if (shorten) {
-			char *s = expand_id_value(text);
-
-			len = expand_id_len(s);
-			free(s);
-		}
-		own |= shorten || len != n;
-		ax->shortened |= shorten;
-		if (key + len > ax->max_piece)
-			ax->max_piece = key + len;
-		at += len + 1;
+		own = n > ID_VALUE_MAX || expand_id_len(kv->values[v]) != n;
+		if (key + n > ax->max_piece)
+			ax->max_piece = key + n;
 	}
 	if (!own) {
 		ax->piece = kv->values;
 		return;
 	}
-	ax->piece = kscen_xcalloc(ax->nr + 1, sizeof(*ax->piece));
-	ax->pieces = kscen_xmalloc(at + 1);
-	at = 0;
+	ax->max_piece = 0;
+	off = kscen_xcalloc(ax->nr + 1, sizeof(*off));
 	for (unsigned v = 0; v < ax->nr; v++) {
 		const char *text = kv->labels ? kv->labels[v] : kv->values[v];
-		char *shown = !kv->labels && strlen(text) > ID_VALUE_MAX ?
-			      expand_id_value(text) : (char *)text;
+		bool shorten = !kv->labels && strlen(text) > ID_VALUE_MAX;
+		char *shown = shorten ? expand_id_value(text) : (char *)text;
+		size_t len = expand_id_len(shown);
 
-		ax->piece[v] = ax->pieces + at;
-		at = expand_id_put(ax->piece[v], shown) + 1 - ax->pieces;
-		if (shown != text)
+		while (at + len + 1 > room) {	/* offsets, while it moves */
+			room = room ? 2 * room : 4096;
+			ax->pieces = kscen_xrealloc(ax->pieces, room);
+		}
+		off[v] = at;
+		at = expand_id_put(ax->pieces + at, shown) + 1 - ax->pieces;
+		ax->shortened |= shorten;
+		if (key + len > ax->max_piece)
+			ax->max_piece = key + len;
+		if (shorten)
 			free(shown);
 	}
+	ax->piece = kscen_xcalloc(ax->nr + 1, sizeof(*ax->piece));
+	for (unsigned v = 0; v < ax->nr; v++)
+		ax->piece[v] = ax->pieces + off[v];
+	free(off);
 }
 
 /* Each axis value and each default parsed, each axis value's id piece. */
