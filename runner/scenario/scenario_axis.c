@@ -142,7 +142,7 @@ void kscen_axis_scan_event(struct kscen_axis_scan *sc, yaml_event_t *ev)
 		    ev->type == YAML_MAPPING_START_EVENT ||
 		    ev->type == YAML_SEQUENCE_START_EVENT;
 
-	if (!sc->out || sc->stopped)
+	if (sc->stopped)
 		return;
 	if (ev->type == YAML_MAPPING_END_EVENT || ev->type == YAML_SEQUENCE_END_EVENT) {
 		if (sc->collecting && sc->depth == sc->open_depth)
@@ -250,9 +250,9 @@ static void compact(struct kscen_axis_scan *sc)
 void kscen_axis_scan_end(struct kscen_axis_scan *sc, bool failed)
 {
 	drop_open(sc);
-	if (failed && sc->out)
+	if (failed)
 		kscen_streamed_fini(sc->out);
-	else if (sc->out)
+	else
 		compact(sc);
 }
 

@@ -31,7 +31,7 @@ struct axis_frame {
 struct kscen_axis_scan {
 	const char *buf;
 	size_t len;
-	struct kscen_streamed *out;	/* NULL: nothing to keep */
+	struct kscen_streamed *out;
 	struct axis_frame frame[KSCEN_AXIS_SCAN_DEPTH];
 	unsigned depth, open_depth;
 	bool stopped, collecting;

@@ -131,7 +131,7 @@ void kscen_yaml_error(const char *file, yaml_parser_t *p)
 
 /*
  * Pass 1: syntax, aliases, depth and size, before any tree is built; and
- * with @out, the long axes (scenario_axis.c).
+ * into @out, the long axes (scenario_axis.c).
  */
 int kscen_scenario_prescan(const char *file, const char *buf, size_t len,
 			   struct kscen_streamed *out)
@@ -142,8 +142,7 @@ int kscen_scenario_prescan(const char *file, const char *buf, size_t len,
 	unsigned depth = 0, events = 0, docs = 0;
 	int ret = 0;
 
-	if (out)
-		memset(out, 0, sizeof(*out));
+	memset(out, 0, sizeof(*out));
 	yaml_parser_initialize(&p);
 	yaml_parser_set_input_string(&p, (const unsigned char *)buf, len);
 	for (;;) {

@@ -62,7 +62,7 @@ struct kscen_streamed {
 	char *text;		/* the copy without them, or NULL: none taken */
 	size_t len;		/* its length */
 };
-/* Pass 1; with @out, the long axes taken from its events (free with fini). */
+/* Pass 1; into @out, the long axes taken from its events (free with fini). */
 int kscen_scenario_prescan(const char *file, const char *buf, size_t len,
 			   struct kscen_streamed *out);
 void kscen_streamed_fini(struct kscen_streamed *st);

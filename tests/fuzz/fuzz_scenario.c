@@ -12,12 +12,11 @@
  * finding.
  */
 #define _GNU_SOURCE	/* memfd_create, in fuzz_io.h */
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <limits.h>
 
 #include "lib/diag.h"
 #include "expand/jobs.h"
