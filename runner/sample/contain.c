@@ -60,9 +60,11 @@ static struct {
 	char reason[160];	/* why there is no cgroup */
 	bool memory;		/* memory.peak in the sample cgroup */
 	int procs_fd;		/* its cgroup.procs while kept, or -1 */
+	int dir_fd;		/* its directory, for a fork into it, or -1 */
+	int events_fd, stat_fd;	/* its cgroup.events and cpu.stat while kept */
 	double cpu_seen;	/* its usage_usec when it was last emptied */
 	pid_t guard;
-} ct = { .procs_fd = -1 };
+} ct = { .procs_fd = -1, .dir_fd = -1, .events_fd = -1, .stat_fd = -1 };
 
 static int write_str(const char *path, const char *s)
 {
@@ -76,17 +78,12 @@ static int write_str(const char *path, const char *s)
 	return ret;
 }
 
-/* The first number after @key in the file @path, or -1. */
-static double read_key(const char *path, const char *key)
+/* The first number after @key in the file open at @fd (read from its start), or -1. */
+static double read_key_fd(int fd, const char *key)
 {
 	char buf[4096], *p;
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
 
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
 	if (n <= 0)
 		return -1;
 	buf[n] = '\0';
@@ -96,6 +93,19 @@ static double read_key(const char *path, const char *key)
 		if ((p == buf || p[-1] == '\n') && p[strlen(key)] == ' ')
 			return strtod(p + strlen(key) + 1, NULL);
 	return -1;
+}
+
+/* read_key_fd() of the file @path. */
+static double read_key(const char *path, const char *key)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	double v;
+
+	if (fd < 0)
+		return -1;
+	v = read_key_fd(fd, key);
+	close(fd);
+	return v;
 }
 
 static bool is_cgroup2(const char *path)
@@ -249,14 +259,27 @@ const char *kscen_contain_reason(void)
 	return ct.reason;
 }
 
-/* read_key() of a file of the sample cgroup. */
-static double sample_key(const char *file, const char *key)
+/* read_key() of a file of the sample cgroup: of @fd, where kept open. */
+static double sample_key(int fd, const char *file, const char *key)
 {
+	if (fd >= 0)
+		return read_key_fd(fd, key);
+
 	char *f = kscen_xasprintf("%s/%s", ct.sample_dir, file);
 	double v = read_key(f, key);
 
 	free(f);
 	return v;
+}
+
+/* @file of the sample cgroup, open for reading, or -1. */
+static int sample_open(const char *file)
+{
+	char *f = kscen_xasprintf("%s/%s", ct.sample_dir, file);
+	int fd = open(f, O_RDONLY | O_CLOEXEC);
+
+	free(f);
+	return fd;
 }
 
 int kscen_contain_sample_begin(void)
@@ -271,11 +294,21 @@ int kscen_contain_sample_begin(void)
 	int fd = open(procs, O_WRONLY | O_CLOEXEC);
 
 	free(procs);
+	if (fd >= 0)
+		ct.dir_fd = open(ct.sample_dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (fd >= 0 && !ct.memory) {
-		ct.cpu_seen = sample_key("cpu.stat", "usage_usec");
+		/* one cgroup for every sample: its files stay open (pread) */
+		ct.events_fd = sample_open("cgroup.events");
+		ct.stat_fd = sample_open("cpu.stat");
+		ct.cpu_seen = sample_key(ct.stat_fd, "cpu.stat", "usage_usec");
 		ct.procs_fd = fd;
 	}
 	return fd;
+}
+
+int kscen_contain_sample_dir(void)
+{
+	return ct.dir_fd;
 }
 
 /* Hot, with its "0" on the stack: no page of a sample process's own (body.c). */
@@ -315,18 +348,28 @@ static bool is_kept(long pid)
 	return false;
 }
 
+static struct {
+	int fd;			/* /proc/self/task/<pid>/children, kept open */
+	pid_t pid;		/* whose */
+} kids = { .fd = -1 };
+
 static void reap_all(void)
 {
-	char path[64], buf[4096];
+	char buf[4096];
 
-	snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int)getpid());
+	if (kids.pid != getpid()) {
+		char path[64];
+
+		kscen_close_fd(&kids.fd);
+		kids.pid = getpid();
+		snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int)kids.pid);
+		kids.fd = open(path, O_RDONLY | O_CLOEXEC);
+	}
 	for (int pass = 0; pass < 1000; pass++) {
-		int fd = open(path, O_RDONLY | O_CLOEXEC), found = 0;
-		ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+		int found = 0;
+		ssize_t n = kids.fd >= 0 ? pread(kids.fd, buf, sizeof(buf) - 1, 0) : -1;
 		char *p, *end;
 
-		if (fd >= 0)
-			close(fd);
 		if (n > 0) {
 			buf[n] = '\0';
 			for (p = buf; ; p = end) {
@@ -363,16 +406,18 @@ void kscen_contain_sample_end(int procs_fd, double *cpu_usec, double *mem_peak)
 	if (!ct.ready)
 		return;
 	if (procs_fd >= 0) {
-		if (procs_fd != ct.procs_fd)
+		if (procs_fd != ct.procs_fd) {
 			close(procs_fd);
-		if (sample_key("cgroup.events", "populated") != 0) {
+			kscen_close_fd(&ct.dir_fd);
+		}
+		if (sample_key(ct.events_fd, "cgroup.events", "populated") != 0) {
 			char *f = kscen_xasprintf("%s/cgroup.kill", ct.sample_dir);
 
 			write_str(f, "1");
 			free(f);
 			wait_empty(ct.sample_dir);
 		}
-		*cpu_usec = sample_key("cpu.stat", "usage_usec");
+		*cpu_usec = sample_key(ct.stat_fd, "cpu.stat", "usage_usec");
 		if (procs_fd == ct.procs_fd) {
 			double usage = *cpu_usec;
 
@@ -383,7 +428,7 @@ void kscen_contain_sample_end(int procs_fd, double *cpu_usec, double *mem_peak)
 			ct.cpu_seen = usage;
 		} else {
 			if (ct.memory)
-				*mem_peak = sample_key("memory.peak", "");
+				*mem_peak = sample_key(-1, "memory.peak", "");
 			rmdir(ct.sample_dir);	/* fresh counters each sample */
 		}
 	}
@@ -394,9 +439,14 @@ void kscen_contain_fini(void)
 {
 	if (ct.run_dir) {
 		kscen_close_fd(&ct.procs_fd);
+		kscen_close_fd(&ct.dir_fd);
+		kscen_close_fd(&ct.events_fd);
+		kscen_close_fd(&ct.stat_fd);
 		rmdir(ct.sample_dir);
 		rmdir(ct.run_dir);
 	}
+	kscen_close_fd(&kids.fd);
+	kids.pid = 0;
 	/* The run ended normally: the guard has nothing to do; reap it here. */
 	if (ct.guard > 0) {
 		kill(ct.guard, SIGKILL);

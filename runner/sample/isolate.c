@@ -103,7 +103,7 @@ static int sample_isolated(const struct kscen_job *job, long long timeout_ns,
 		return -errno;
 	sc.fd = pfd[1];
 	sc.procs_fd = kscen_contain_sample_begin();
-	ret = kscen_sampler_spawn(job, sc.fd, sc.procs_fd, &c);
+	ret = kscen_sampler_spawn(job, sc.fd, sc.procs_fd, kscen_contain_sample_dir(), &c);
 	if (ret == -ENOTCONN)	/* no fork server: fork from here */
 		ret = kscen_child_start(&c);
 	close(pfd[1]);

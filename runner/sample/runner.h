@@ -28,7 +28,8 @@ struct kscen_sample_out {
  * contain.c: the runner as a child subreaper, and a cgroup v2 per sample
  * where there is one. kscen_contain_init() once per run (@cgroups: try
  * cgroup v2). sample_begin() before a sample's fork returns the fd the child
- * passes to enter() (or -1: no cgroup); sample_end() after it kills its
+ * passes to enter() (or -1: no cgroup), and sample_dir() then the cgroup's
+ * directory, for a fork born in it (sampler.c); sample_end() after it kills its
  * cgroup and every orphan, and reads cpu.stat usage and memory.peak (-1
  * where unknown). kscen_contain_extra(): the extra metrics, 0, 1 or 2 (0:
  * no cgroup, kscen_contain_reason() says why).
@@ -36,6 +37,7 @@ struct kscen_sample_out {
 void kscen_contain_init(bool cgroups);
 const char *kscen_contain_reason(void);
 int kscen_contain_sample_begin(void);
+int kscen_contain_sample_dir(void);
 void kscen_contain_enter(int procs_fd);
 void kscen_contain_sample_end(int procs_fd, double *cpu_usec, double *mem_peak);
 unsigned kscen_contain_extra(const struct kscen_metric_desc **descs);

@@ -7,9 +7,10 @@
  * in memory, more than the sample it takes. So `kscen run` forks this
  * server first thing, while it is small; for every sample the runner sends
  * it the job (its workload's name, every parameter's value, the captures)
- * and two fds (the record's pipe, the sample's cgroup), and the server
- * forks the sample process, a copy of its small address space, and says
- * its pid. The runner waits on its pidfd, times it out and kills its group
+ * and up to three fds (the record's pipe, the sample cgroup's cgroup.procs
+ * and its directory), and the server forks the sample process, a copy of
+ * its small address space, into that cgroup (fork_into()), and says its
+ * pid. The runner waits on its pidfd, times it out and kills its group
  * exactly as it would its own fork (isolate.c); the server reaps it and
  * sends its wait status and rusage back. (Not CLONE_PARENT, which would
  * make it the runner's child: a raw clone leaves glibc's cached thread id
@@ -30,8 +31,10 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <linux/sched.h>	/* struct clone_args, CLONE_INTO_CGROUP */
 #include <poll.h>
 #include <sched.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -262,16 +265,16 @@ int kscen_sampler_decode(char *p, size_t len, struct kscen_sample_req *r)
 
 /* ---- The server ---- */
 
-static ssize_t recv_req(int sock, char *p, size_t len, int fds[2])
+static ssize_t recv_req(int sock, char *p, size_t len, int fds[3])
 {
-	char cbuf[CMSG_SPACE(2 * sizeof(int))];
+	char cbuf[CMSG_SPACE(3 * sizeof(int))];
 	struct iovec iov = { .iov_base = p, .iov_len = len };
 	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
 			     .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
 	struct cmsghdr *cm;
 	ssize_t n;
 
-	fds[0] = fds[1] = -1;
+	fds[0] = fds[1] = fds[2] = -1;
 	do
 		n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
 	while (n < 0 && errno == EINTR);
@@ -279,7 +282,7 @@ static ssize_t recv_req(int sock, char *p, size_t len, int fds[2])
 		if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS) {
 			size_t nfd = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
 
-			memcpy(fds, CMSG_DATA(cm), (nfd < 2 ? nfd : 2) * sizeof(int));
+			memcpy(fds, CMSG_DATA(cm), (nfd < 3 ? nfd : 3) * sizeof(int));
 		}
 	}
 	return n;
@@ -354,13 +357,65 @@ static void preload(char *req, size_t len)
 }
 
 /*
+ * The sample process born in its cgroup: clone3(CLONE_INTO_CGROUP), Linux
+ * 5.7, rather than a fork whose child then moves itself by a write to
+ * cgroup.procs. A move takes the cgroup threadgroup lock for writing; on
+ * this machine it added 30-110 us to a 1 ms fork (docs/performance.md).
+ * glibc (2.36) has no clone3 for a fork, so fork_into() does around the
+ * system call what its _Fork() does: the kernel writes the child's thread
+ * id where glibc keeps it (CLONE_CHILD_SETTID at the address glibc gave
+ * the kernel for this thread, set_tid_address(), read back with
+ * PR_GET_TID_ADDRESS), and the child registers its robust-futex list
+ * again (get_robust_list() of this thread: a fork resets it). Without
+ * those addresses (no CONFIG_CHECKPOINT_RESTORE) or without clone3 (an
+ * older kernel, a seccomp filter), and for any sample clone3 refuses, it
+ * is _Fork() and the write (body.c), as before.
+ */
+static struct {
+	int *tid;		/* glibc's thread id of this thread; NULL: no clone3 */
+	void *robust;		/* its robust-futex list */
+	size_t robust_len;
+} raw;
+
+static void fork_into_init(void)
+{
+	int *tid = NULL;
+
+	if (prctl(PR_GET_TID_ADDRESS, &tid) == 0 && tid && *tid == syscall(SYS_gettid) &&
+	    syscall(SYS_get_robust_list, 0, &raw.robust, &raw.robust_len) == 0)
+		raw.tid = tid;
+}
+
+/* A fork into the cgroup @cg (a directory's fd): the pid, 0 in the child, or -1. */
+static __attribute__((hot)) pid_t fork_into(int cg)
+{
+	struct clone_args a = {
+		.flags = CLONE_INTO_CGROUP | CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID,
+		.child_tid = (uintptr_t)raw.tid,
+		.exit_signal = SIGCHLD,
+		.cgroup = cg,
+	};
+	pid_t pid;
+
+	if (cg < 0 || !raw.tid)
+		return -1;
+	pid = syscall(SYS_clone3, &a, sizeof(a));
+	if (pid == 0)
+		syscall(SYS_set_robust_list, raw.robust, raw.robust_len);
+	else if (pid < 0 && (errno == ENOSYS || errno == EPERM))
+		raw.tid = NULL;	/* not here: the fork and the write from now on */
+	return pid;
+}
+
+/*
  * A request: fork its sample process, say its pid. The server has one
  * thread, so _Fork() (fork without the atfork handlers: no malloc arena
  * locked and unlocked on both sides, pages the parent and the child would
- * each fault in again) leaves the child a consistent libc.
+ * each fault in again) leaves the child a consistent libc; so does
+ * fork_into(), the same with the child born in its cgroup.
  */
 static __attribute__((noinline, hot)) bool
-start(int sock, char *req, ssize_t n, int fds[2], struct pollfd *live, unsigned *nr_live)
+start(int sock, char *req, ssize_t n, int fds[3], struct pollfd *live, unsigned *nr_live)
 {
 	/*
 	 * The parameters in a buffer of the server's own: a free() after the
@@ -379,7 +434,10 @@ start(int sock, char *req, ssize_t n, int fds[2], struct pollfd *live, unsigned 
 	ret = decode(&b, &r, why, sizeof(why), store, sizeof(store));
 	if (fds[0] < 0 || *nr_live == MAX_LIVE) {
 		m.err = fds[0] < 0 ? -EBADMSG : -EAGAIN;
-	} else if ((m.pid = _Fork()) == 0) {
+	} else if ((m.pid = fork_into(fds[2])) == 0) {
+		r.procs_fd = -1;	/* in its cgroup from birth */
+		sample_process(&r, ret, why, self, sock);
+	} else if (m.pid < 0 && (m.pid = _Fork()) == 0) {
 		sample_process(&r, ret, why, self, sock);
 	} else if (m.pid < 0) {
 		m.err = -errno;
@@ -394,7 +452,7 @@ start(int sock, char *req, ssize_t n, int fds[2], struct pollfd *live, unsigned 
 	}
 	if (r.params != (void *)store)
 		free((void *)r.params);
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < 3; i++)
 		if (fds[i] >= 0)
 			close(fds[i]);
 	return say(sock, &m);
@@ -422,8 +480,9 @@ static void __attribute__((noreturn)) serve(int sock)
 	struct pollfd p[1 + MAX_LIVE];
 	char *req = malloc(REQ_MAX);
 	unsigned nr_live = 0;
-	int fds[2];
+	int fds[3];
 
+	fork_into_init();
 	signal(SIGINT, SIG_IGN);	/* the runner decides; its end ends us */
 	signal(SIGTERM, SIG_IGN);
 	if (!req)
@@ -552,13 +611,14 @@ static int reap(struct kscen_child *c)
 	return 0;
 }
 
-int kscen_sampler_spawn(const struct kscen_job *job, int fd, int procs_fd,
+int kscen_sampler_spawn(const struct kscen_job *job, int fd, int procs_fd, int cg_fd,
 			struct kscen_child *c)
 {
 	static char req[REQ_MAX];
 	struct buf b = { .p = req, .cap = sizeof(req) };
-	int fds[2] = { fd, procs_fd }, nfd = procs_fd >= 0 ? 2 : 1;
-	char cbuf[CMSG_SPACE(2 * sizeof(int))] = { 0 };
+	int fds[3] = { fd, procs_fd, cg_fd };
+	int nfd = procs_fd < 0 ? 1 : cg_fd < 0 ? 2 : 3;
+	char cbuf[CMSG_SPACE(3 * sizeof(int))] = { 0 };
 	struct iovec iov;
 	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
 			     .msg_controllen = CMSG_SPACE(nfd * sizeof(int)) };

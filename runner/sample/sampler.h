@@ -38,12 +38,14 @@ void kscen_sampler_stop(void);
 pid_t kscen_sampler_pid(void);
 /*
  * Start @job's sample process through the server, with @fd and @procs_fd:
- * in its own process group, dying with us; @c gets its pid, pgid, pidfd and
+ * in its own process group, dying with us, born in the cgroup of @cg_fd
+ * (its directory; -1: none) where the kernel can, else joining it through
+ * @procs_fd (@cg_fd is only sent with @procs_fd); @c gets its pid, pgid, pidfd and
  * a reap hook (the server reaps it), so kscen_child_capture(), _finish()
  * and _kill() treat it as one of ours. -ENOTCONN when there is no server;
  * -errno otherwise.
  */
-int kscen_sampler_spawn(const struct kscen_job *job, int fd, int procs_fd,
+int kscen_sampler_spawn(const struct kscen_job *job, int fd, int procs_fd, int cg_fd,
 			struct kscen_child *c);
 
 /*

@@ -272,6 +272,7 @@ cat >"$tmp/self.c" <<'C'
 #include <string.h>
 #include <unistd.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <kscen/workload.h>
 
 #ifndef PR_GET_TID_ADDRESS
@@ -283,6 +284,8 @@ static int self_sample(struct kscen_ctx *ctx, double *values)
 	char line[512] = "";
 	FILE *f = fopen("/proc/self/cgroup", "r");
 	int *tid = NULL;
+	void *robust = NULL;
+	size_t robust_len;
 
 	if (!f)
 		return kscen_reason(ctx, -errno, "/proc/self/cgroup: %m");
@@ -291,9 +294,14 @@ static int self_sample(struct kscen_ctx *ctx, double *values)
 		if (!strncmp(line, "0::/", 4) && strstr(line, "/sample\n"))
 			values[0] = 1;
 	fclose(f);
-	/* glibc's thread id of this thread is where the kernel keeps its address */
+	/*
+	 * glibc's thread id of this thread is where the kernel keeps its
+	 * address, and its robust-futex list is registered: a fork into the
+	 * cgroup (clone3) keeps libc's thread as its _Fork() would
+	 */
 	values[1] = prctl(PR_GET_TID_ADDRESS, &tid, 0, 0, 0) ? -1 :
-		    tid && *tid == gettid();
+		    tid && *tid == gettid() &&
+		    syscall(SYS_get_robust_list, 0, &robust, &robust_len) == 0 && robust;
 	return 0;
 }
 

@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -89,6 +90,57 @@ void test_sampler_request_round_trip(void **state)
 	}
 }
 
+/*
+ * Where cgroup v2 is mounted and we may make a cgroup: a sample process
+ * given the cgroup's directory is born in it (clone3 CLONE_INTO_CGROUP).
+ * Its cgroup.procs is /dev/null here, so the only way in is the birth:
+ * the cgroup's CPU usage grows by the sample's.
+ */
+static void born_in_cgroup(const struct kscen_job *job)
+{
+	static const char *const roots[] = {
+		"/sys/fs/cgroup", "/sys/fs/cgroup/unified", "/run/kscen/cgroup2",
+	};
+	struct kscen_child c = { .flags = KSCEN_CHILD_PIDFD };
+	struct kscen_sample_out out;
+	char dir[128] = "", path[160], buf[256] = "";
+	int pfd[2], procs, cg = -1, fd;
+	long long usage = -1;
+
+	for (unsigned i = 0; i < ARRAY_SIZE(roots) && cg < 0; i++) {
+		snprintf(path, sizeof(path), "%s/cgroup.controllers", roots[i]);
+		if (access(path, R_OK))
+			continue;
+		snprintf(dir, sizeof(dir), "%s/kscen-test-%d", roots[i], (int)getpid());
+		if (mkdir(dir, 0755) == 0)
+			cg = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	}
+	if (cg < 0) {
+		print_message("born in its cgroup: not checked (no cgroup v2 we may write)\n");
+		return;
+	}
+	procs = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	assert_int_equal(pipe2(pfd, O_CLOEXEC), 0);
+	assert_int_equal(kscen_sampler_spawn(job, pfd[1], procs, cg, &c), 0);
+	close(pfd[1]);
+	close(procs);
+	close(cg);
+	assert_int_equal(read(pfd[0], &out, sizeof(out)), sizeof(out));
+	close(pfd[0]);
+	assert_int_equal(kscen_child_finish(&c, 10000), 0);
+	assert_true(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0);
+	assert_int_equal(out.ret, 0);
+	kscen_child_kill(&c);
+	snprintf(path, sizeof(path), "%s/cpu.stat", dir);
+	fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_true(read(fd, buf, sizeof(buf) - 1) > 0);
+	close(fd);
+	assert_int_equal(sscanf(buf, "usage_usec %lld", &usage), 1);
+	assert_true(usage > 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 void test_sampler_runs_and_reaps(void **state)
 {
 	struct kscen_scenario *s;
@@ -101,11 +153,11 @@ void test_sampler_runs_and_reaps(void **state)
 	assert_int_equal(kscen_scenario_load("tests/fixtures/e2e/exec-metrics.yaml", &s), 0);
 	assert_int_equal(kscen_expand(s, 100, &jobs), 0);
 	/* Without a server there is nothing to send to. */
-	assert_int_equal(kscen_sampler_spawn(&jobs.job[0], 1, -1, &c), -ENOTCONN);
+	assert_int_equal(kscen_sampler_spawn(&jobs.job[0], 1, -1, -1, &c), -ENOTCONN);
 	assert_int_equal(kscen_sampler_start(), 0);
 
 	assert_int_equal(pipe2(pfd, O_CLOEXEC), 0);
-	assert_int_equal(kscen_sampler_spawn(&jobs.job[0], pfd[1], -1, &c), 0);
+	assert_int_equal(kscen_sampler_spawn(&jobs.job[0], pfd[1], -1, -1, &c), 0);
 	close(pfd[1]);
 	assert_true(c.pid > 0 && c.pgid == c.pid && c.reap);
 	/* Not our child: the server reaps it and tells us how it ended. */
@@ -119,22 +171,26 @@ void test_sampler_runs_and_reaps(void **state)
 	kscen_child_kill(&c);
 
 	/*
-	 * The sample's cgroup: the sample joins it first thing, by writing
-	 * "0" to the cgroup.procs it is given (here a file in /tmp).
+	 * The sample's cgroup, where the kernel cannot fork into it (here a
+	 * directory in /tmp, no cgroup: clone3 refuses it): the sample joins
+	 * it first thing, by writing "0" to the cgroup.procs it is given.
 	 */
 	{
 		char dir[] = "/tmp/kscen-sampler.XXXXXX", path[64], got[8] = "";
 		struct kscen_child c2 = { .flags = KSCEN_CHILD_PIDFD };
-		int procs, fd;
+		int procs, fd, cg;
 
 		assert_non_null(mkdtemp(dir));
 		snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
 		procs = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
 		assert_true(procs >= 0);
+		cg = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		assert_true(cg >= 0);
 		assert_int_equal(pipe2(pfd, O_CLOEXEC), 0);
-		assert_int_equal(kscen_sampler_spawn(&jobs.job[0], pfd[1], procs, &c2), 0);
+		assert_int_equal(kscen_sampler_spawn(&jobs.job[0], pfd[1], procs, cg, &c2), 0);
 		close(pfd[1]);
 		close(procs);
+		close(cg);
 		assert_int_equal(read(pfd[0], &out, sizeof(out)), sizeof(out));
 		close(pfd[0]);
 		assert_int_equal(kscen_child_finish(&c2, 10000), 0);
@@ -148,6 +204,7 @@ void test_sampler_runs_and_reaps(void **state)
 		unlink(path);
 		rmdir(dir);
 	}
+	born_in_cgroup(&jobs.job[0]);
 
 	/*
 	 * The whole path, with the runner's isolation around it: exec's
@@ -254,7 +311,7 @@ static long least_faults_here(void)
 			int pfd[2];
 
 			assert_int_equal(pipe2(pfd, O_CLOEXEC), 0);
-			assert_int_equal(kscen_sampler_spawn(&jobs.job[0], pfd[1], -1, &c), 0);
+			assert_int_equal(kscen_sampler_spawn(&jobs.job[0], pfd[1], -1, -1, &c), 0);
 			close(pfd[1]);
 			assert_int_equal(read(pfd[0], &out, sizeof(out)), sizeof(out));
 			close(pfd[0]);
