@@ -442,7 +442,7 @@ void kscen_run_opts_resolve(struct kscen_run_opts *o, const struct kscen_scenari
 	}
 }
 
-struct kscen_run *kscen_run_new(const struct kscen_scenario *s,
+struct kscen_run *kscen_run_new(struct kscen_scenario *s,
 				const struct kscen_run_opts *o, const char *label,
 				const char *shard, char *command)
 {
@@ -456,7 +456,8 @@ struct kscen_run *kscen_run_new(const struct kscen_scenario *s,
 	run->scenario = kscen_xstrdup(s->name);
 	run->scenario_file = kscen_xstrdup(s->file);
 	run->scenario_sha256 = kscen_xstrdup(s->sha256);
-	run->scenario_text = s->text ? kscen_xstrdup(s->text) : NULL;
+	run->scenario_text = s->text;
+	s->text = NULL;
 	run->command = command;
 	run->test_hooks = kscen_test_hooks();
 	run->repeat = o->repeat;

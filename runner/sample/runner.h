@@ -139,9 +139,10 @@ void kscen_run_opts_resolve(struct kscen_run_opts *o, const struct kscen_scenari
 			    double until_ci, unsigned long max_repeat);
 /*
  * A new run of @s with @o, before its jobs: version, scenario, options,
- * this system. @shard is "K/N" or NULL; @command the command line, taken.
+ * this system. @shard is "K/N" or NULL; @command the command line, taken,
+ * and so is @s's text (a copy would be one more of up to 1 MiB).
  */
-struct kscen_run *kscen_run_new(const struct kscen_scenario *s,
+struct kscen_run *kscen_run_new(struct kscen_scenario *s,
 				const struct kscen_run_opts *o, const char *label,
 				const char *shard, char *command);
 /*

@@ -71,7 +71,8 @@ struct kscen_job_spec {
 struct kscen_scenario {
 	char *file;		/* path as given */
 	char *sha256;		/* hex digest of the file's bytes */
-	char *text;		/* those bytes, NUL-terminated: stored with a run */
+	char *text;		/* those bytes, NUL-terminated: stored with a run
+				 * (kscen_run_new() takes them: NULL after) */
 	char *name;
 	char *description;
 	unsigned repeat;	/* recorded samples per job (auto: at least) */

@@ -55,7 +55,7 @@ static void drop_open(struct kscen_axis_scan *sc)
 	free(sc->open.item);
 	free(sc->open.arena);
 	memset(&sc->open, 0, sizeof(sc->open));
-	sc->used = sc->room = 0;
+	sc->used = sc->room = sc->items_room = 0;
 	sc->collecting = false;
 }
 
@@ -99,6 +99,7 @@ static void close_axis(struct kscen_axis_scan *sc, const yaml_event_t *ev)
 	sc->open.end = end;
 	/* Given the rest of the text at first: no more than its own kept */
 	sc->open.arena = kscen_xrealloc(sc->open.arena, sc->used);
+	sc->open.item = kscen_xrealloc(sc->open.item, (sc->open.nr + 1) * sizeof(*sc->open.item));
 	sc->open.texts = sc->open.arena;	/* where it stays */
 	st->axis = kscen_xrealloc(st->axis, (st->nr + 1) * sizeof(*st->axis));
 	st->axis[st->nr++] = sc->open;
@@ -115,9 +116,20 @@ static void add_item(struct kscen_axis_scan *sc, yaml_event_t *ev)
 		drop_open(sc);	/* left to the tree */
 		return;
 	}
-	if (!(a->nr & (a->nr - 1)))	/* 1, 2, 4, ...: grown when full */
-		a->item = kscen_xrealloc(a->item, (a->nr ? 2 * (size_t)a->nr : 1) *
-					 sizeof(*a->item));
+	if (sc->used + ev->data.scalar.length + 1 >= 1u << 31) {
+		drop_open(sc);	/* beyond an item's offset: left to the tree */
+		return;
+	}
+	/*
+	 * Room for as many items as the rest of the text can hold (each is a
+	 * character and a ',' at least): pages not written are not faulted
+	 * in, and a list of 10^5 is not copied as it grows. Doubled past
+	 * that, should it ever be reached.
+	 */
+	if (a->nr == sc->items_room) {
+		sc->items_room = a->nr ? 2 * (size_t)a->nr : (sc->len - a->at) / 2 + 2;
+		a->item = kscen_xrealloc(a->item, sc->items_room * sizeof(*a->item));
+	}
 	/* The texts one after the other in one block: not 10^5 of them. */
 	while (sc->used + ev->data.scalar.length + 1 > sc->room) {
 		/* First the rest of the text: "1000," is 4 bytes and a NUL */

@@ -37,6 +37,7 @@ struct kscen_axis_scan {
 	bool stopped, collecting;
 	struct kscen_stream_axis open;	/* the list being read */
 	size_t used, room;		/* of open.arena */
+	size_t items_room;		/* of open.item */
 	size_t byte, chr;		/* a byte offset, the character it starts */
 };
 

@@ -146,7 +146,7 @@ static void read_axis(struct kscen_loader *ld, yaml_node_t *v,
 	size_t nr = v->data.sequence.items.top - v->data.sequence.items.start;
 	struct kscen_stream_axis *sa = NULL;
 	struct axis_sort as = { .string = p->type == KSCEN_P_STRING };
-	unsigned nv = 0, *ord;
+	unsigned nv = 0, *ord, *at = NULL;	/* at: a kept value's item */
 	bool give, sort = false;
 
 	kv->is_list = true;
@@ -163,15 +163,24 @@ static void read_axis(struct kscen_loader *ld, yaml_node_t *v,
 	}
 	as.v = kscen_xcalloc(nr + 1, sizeof(*as.v));
 	kv->values = kscen_xcalloc(nr + 1, sizeof(*kv->values));
-	kv->marks = kscen_xcalloc(nr + 1, sizeof(*kv->marks));
+	/* A long axis's marks stay in its items: @at, once one is refused */
+	if (!sa)
+		kv->marks = kscen_xcalloc(nr + 1, sizeof(*kv->marks));
 	for (size_t i = 0; i < nr; i++) {
 		const char *text;
 
 		if (sa) {
 			text = sa->texts + sa->item[i].text;
-			if (kscen_lcheck_item(ld, &sa->item[i], text, p, &as.v[nv]))
+			if (kscen_lcheck_item(ld, &sa->item[i], text, p, &as.v[nv])) {
+				if (!at) {
+					at = kscen_xcalloc(nr + 1, sizeof(*at));
+					for (unsigned k = 0; k < nv; k++)
+						at[k] = k;
+				}
 				continue;
-			kv->marks[nv] = sa->item[i].mark;
+			}
+			if (at)
+				at[nv] = i;
 		} else {
 			yaml_node_t *e = node(ld, v->data.sequence.items.start[i]);
 
@@ -193,11 +202,13 @@ static void read_axis(struct kscen_loader *ld, yaml_node_t *v,
 		qsort_r(ord, nv, sizeof(*ord), axis_value_cmp, &as);
 		for (unsigned j = 1; j < nv; j++)
 			if (kscen_value_equal(p, &as.v[ord[j - 1]], &as.v[ord[j]]))
-				kscen_lerr_at(ld, kv->marks[ord[j]], "%s: %s: duplicate "
-					      "value '%s' on the axis", where, p->name,
-					      kv->values[ord[j]]);
+				kscen_lerr_at(ld, !sa ? kv->marks[ord[j]] :
+					      sa->item[at ? at[ord[j]] : ord[j]].mark,
+					      "%s: %s: duplicate value '%s' on the axis",
+					      where, p->name, kv->values[ord[j]]);
 		free(ord);
 	}
+	free(at);
 	kv->parsed = as.v;	/* the expander's, not parsed twice */
 }
 

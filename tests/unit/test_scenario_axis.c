@@ -167,6 +167,9 @@ void test_scenario_axis_streams_as_the_tree_reads(void **state)
 	/* in order but for one value given twice in a row */
 	alike_f(1, "axis.yaml:7:20: job j: params: loops: duplicate value '999'", 0,
 		HEAD "    params:\n      loops: [999, 999, %s\n", r + 1);
+	/* a value refused, then one given twice out of order: where it is */
+	alike_f(1, "axis.yaml:7:24: job j: params: loops: duplicate value '5'", 0,
+		HEAD "    params:\n      loops: [x, 5, 3, 5, %s\n", r + 1);
 	/* null, a word, a quoted number, a comment, on several lines */
 	alike_f(1, "axis.yaml:7:15: loops: needs a value, not null", 0,
 		HEAD "    params:\n      loops: [~, 3, \"4\", x, # c\n"
