@@ -359,8 +359,9 @@ static void preload(char *req, size_t len)
 /*
  * The sample process born in its cgroup: clone3(CLONE_INTO_CGROUP), Linux
  * 5.7, rather than a fork whose child then moves itself by a write to
- * cgroup.procs. A move takes the cgroup threadgroup lock for writing; on
- * this machine it added 30-110 us to a 1 ms fork (docs/performance.md).
+ * cgroup.procs. A move takes the cgroup threadgroup lock for writing: 5 to
+ * 280 us more than a 0.7-1.2 ms fork on a 2-vCPU VM, 2026-12-06
+ * (bench/cgroup-join.c, docs/performance.md).
  * glibc (2.36) has no clone3 for a fork, so fork_into() does around the
  * system call what its _Fork() does: the kernel writes the child's thread
  * id where glibc keeps it (CLONE_CHILD_SETTID at the address glibc gave
