@@ -91,6 +91,29 @@ void test_sampler_request_round_trip(void **state)
 }
 
 /*
+ * One sample of @job through the server with @procs and @cg (closed here),
+ * its record in @out; it must have ended well.
+ */
+static void spawn_one(const struct kscen_job *job, int procs, int cg,
+		      struct kscen_sample_out *out)
+{
+	struct kscen_child c = { .flags = KSCEN_CHILD_PIDFD };
+	int pfd[2];
+
+	assert_int_equal(pipe2(pfd, O_CLOEXEC), 0);
+	assert_int_equal(kscen_sampler_spawn(job, pfd[1], procs, cg, &c), 0);
+	close(pfd[1]);
+	close(procs);
+	close(cg);
+	assert_int_equal(read(pfd[0], out, sizeof(*out)), sizeof(*out));
+	close(pfd[0]);
+	assert_int_equal(kscen_child_finish(&c, 10000), 0);
+	assert_true(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0);
+	assert_int_equal(out->ret, 0);
+	kscen_child_kill(&c);
+}
+
+/*
  * Where cgroup v2 is mounted and we may make a cgroup: a sample process
  * given the cgroup's directory is born in it (clone3 CLONE_INTO_CGROUP).
  * Its cgroup.procs is /dev/null here, so the only way in is the birth:
@@ -101,10 +124,9 @@ static void born_in_cgroup(const struct kscen_job *job)
 	static const char *const roots[] = {
 		"/sys/fs/cgroup", "/sys/fs/cgroup/unified", "/run/kscen/cgroup2",
 	};
-	struct kscen_child c = { .flags = KSCEN_CHILD_PIDFD };
 	struct kscen_sample_out out;
 	char dir[128] = "", path[160], buf[256] = "";
-	int pfd[2], procs, cg = -1, fd;
+	int procs, cg = -1, fd;
 	long long usage = -1;
 
 	for (unsigned i = 0; i < ARRAY_SIZE(roots) && cg < 0; i++) {
@@ -120,17 +142,7 @@ static void born_in_cgroup(const struct kscen_job *job)
 		return;
 	}
 	procs = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	assert_int_equal(pipe2(pfd, O_CLOEXEC), 0);
-	assert_int_equal(kscen_sampler_spawn(job, pfd[1], procs, cg, &c), 0);
-	close(pfd[1]);
-	close(procs);
-	close(cg);
-	assert_int_equal(read(pfd[0], &out, sizeof(out)), sizeof(out));
-	close(pfd[0]);
-	assert_int_equal(kscen_child_finish(&c, 10000), 0);
-	assert_true(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0);
-	assert_int_equal(out.ret, 0);
-	kscen_child_kill(&c);
+	spawn_one(job, procs, cg, &out);
 	snprintf(path, sizeof(path), "%s/cpu.stat", dir);
 	fd = open(path, O_RDONLY);
 	assert_true(fd >= 0);
@@ -177,7 +189,6 @@ void test_sampler_runs_and_reaps(void **state)
 	 */
 	{
 		char dir[] = "/tmp/kscen-sampler.XXXXXX", path[64], got[8] = "";
-		struct kscen_child c2 = { .flags = KSCEN_CHILD_PIDFD };
 		int procs, fd, cg;
 
 		assert_non_null(mkdtemp(dir));
@@ -186,21 +197,11 @@ void test_sampler_runs_and_reaps(void **state)
 		assert_true(procs >= 0);
 		cg = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 		assert_true(cg >= 0);
-		assert_int_equal(pipe2(pfd, O_CLOEXEC), 0);
-		assert_int_equal(kscen_sampler_spawn(&jobs.job[0], pfd[1], procs, cg, &c2), 0);
-		close(pfd[1]);
-		close(procs);
-		close(cg);
-		assert_int_equal(read(pfd[0], &out, sizeof(out)), sizeof(out));
-		close(pfd[0]);
-		assert_int_equal(kscen_child_finish(&c2, 10000), 0);
-		assert_true(WIFEXITED(c2.status) && WEXITSTATUS(c2.status) == 0);
-		assert_int_equal(out.ret, 0);
+		spawn_one(&jobs.job[0], procs, cg, &out);
 		fd = open(path, O_RDONLY);
 		assert_int_equal(read(fd, got, sizeof(got)), 1);
 		assert_string_equal(got, "0");
 		close(fd);
-		kscen_child_kill(&c2);
 		unlink(path);
 		rmdir(dir);
 	}
