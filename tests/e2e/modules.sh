@@ -260,8 +260,8 @@ else
 fi
 
 # ---- a sample process as the fork server makes it (sampler.c) --------------
-# In the sample's cgroup (it writes to cgroup.procs first thing), and a
-# whole process to glibc (_Fork(), not a raw clone): its thread
+# In the sample's cgroup (born in it, or it writes to cgroup.procs first
+# thing), and a whole process to glibc (as _Fork() leaves it): its thread
 # descriptor holds its own thread id (what PI mutexes and mutex owners
 # use), not the server's; -1 where the kernel cannot say
 # (PR_GET_TID_ADDRESS needs CONFIG_CHECKPOINT_RESTORE).
@@ -339,6 +339,57 @@ PY
 	else fail sample_process_in_cgroup_own_tid "rc=$rc $(head -c 600 "$tmp/json") $(head -c 300 "$tmp/err")"; fi
 else
 	fail sample_process_in_cgroup_own_tid "cannot build: $(head -c 300 "$tmp/err")"
+fi
+
+# ---- a sample that leaves a process behind, and the samples after it -------
+# Its cgroup is killed at its end (cgroup.kill); Linux 6.18 kills what is
+# later forked into a cgroup so killed (CLONE_INTO_CGROUP), so the next
+# sample gets a new cgroup (contain.c). Three samples, each leaving a
+# process that left its group: all three taken.
+cat >"$tmp/leave.c" <<'C'
+#include <unistd.h>
+#include <kscen/workload.h>
+
+static int leave_sample(struct kscen_ctx *ctx, double *values)
+{
+	pid_t pid = fork();
+
+	(void)ctx;
+	if (pid == 0) {
+		setsid();
+		sleep(30);
+		_exit(0);
+	}
+	values[0] = pid > 0;
+	return 0;
+}
+
+static const struct kscen_metric_desc leave_metrics[] = {
+	{ .name = "left", .unit = "", .better = KSCEN_HIGHER },
+};
+
+static const struct kscen_workload leave = {
+	.name = "t.leave", .summary = "a sample that leaves a process behind",
+	.version = 1, .metrics = leave_metrics, .nr_metrics = 1, .sample = leave_sample,
+};
+
+KSCEN_MODULE(&leave);
+C
+if module "$tmp/mods/leave.so" "$tmp/leave.c" 2>"$tmp/err"; then
+	cat >"$tmp/sc/leave.yaml" <<YAML
+scenario: leave
+repeat: 3
+warmup: 0
+modules: [../mods/leave.so]
+jobs:
+  - {name: leave, workload: t.leave}
+YAML
+	run "$kscen" run -q --no-save --compare none "$tmp/sc/leave.yaml"
+	[ $rc = 0 ] && grep -q '1 ok, 0 skipped, 0 failed' "$tmp/out" &&
+		pass sample_leaves_a_process_next_born_well ||
+		fail sample_leaves_a_process_next_born_well "rc=$rc $(tail -c 400 "$tmp/err")"
+else
+	fail sample_leaves_a_process_next_born_well "cannot build: $(head -c 300 "$tmp/err")"
 fi
 
 finish modules
