@@ -29,9 +29,23 @@ static uint32_t ror(uint32_t x, unsigned n)
 	return (x >> n) | (x << (32 - n));
 }
 
+/*
+ * One round with the working variables named, not shifted down an array
+ * (a memmove of 28 bytes 64 times a block was half of the time it took).
+ */
+#define ROUND(a, b, c, d, e, f, g, h, i) do {					\
+	uint32_t t1 = h + (ror(e, 6) ^ ror(e, 11) ^ ror(e, 25)) +		\
+		      ((e & f) ^ (~e & g)) + K[i] + w[i];			\
+	uint32_t t2 = (ror(a, 2) ^ ror(a, 13) ^ ror(a, 22)) +			\
+		      ((a & b) ^ (a & c) ^ (b & c));				\
+	d += t1;								\
+	h = t1 + t2;								\
+} while (0)
+
 static void block(uint32_t h[8], const unsigned char *p)
 {
-	uint32_t w[64], a[8];
+	uint32_t w[64], a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5],
+		 g = h[6], k = h[7];
 
 	for (int i = 0; i < 16; i++)
 		w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
@@ -42,20 +56,18 @@ static void block(uint32_t h[8], const unsigned char *p)
 
 		w[i] = w[i - 16] + s0 + w[i - 7] + s1;
 	}
-	memcpy(a, h, sizeof(a));
-	for (int i = 0; i < 64; i++) {
-		uint32_t s1 = ror(a[4], 6) ^ ror(a[4], 11) ^ ror(a[4], 25);
-		uint32_t ch = (a[4] & a[5]) ^ (~a[4] & a[6]);
-		uint32_t t1 = a[7] + s1 + ch + K[i] + w[i];
-		uint32_t s0 = ror(a[0], 2) ^ ror(a[0], 13) ^ ror(a[0], 22);
-		uint32_t maj = (a[0] & a[1]) ^ (a[0] & a[2]) ^ (a[1] & a[2]);
-
-		memmove(a + 1, a, 7 * sizeof(a[0]));
-		a[4] += t1;
-		a[0] = t1 + s0 + maj;
+	for (int i = 0; i < 64; i += 8) {
+		ROUND(a, b, c, d, e, f, g, k, i);
+		ROUND(k, a, b, c, d, e, f, g, i + 1);
+		ROUND(g, k, a, b, c, d, e, f, i + 2);
+		ROUND(f, g, k, a, b, c, d, e, i + 3);
+		ROUND(e, f, g, k, a, b, c, d, i + 4);
+		ROUND(d, e, f, g, k, a, b, c, i + 5);
+		ROUND(c, d, e, f, g, k, a, b, i + 6);
+		ROUND(b, c, d, e, f, g, k, a, i + 7);
 	}
-	for (int i = 0; i < 8; i++)
-		h[i] += a[i];
+	h[0] += a, h[1] += b, h[2] += c, h[3] += d;
+	h[4] += e, h[5] += f, h[6] += g, h[7] += k;
 }
 
 char *kscen_sha256_hex(const void *buf, size_t len)

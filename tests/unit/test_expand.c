@@ -296,6 +296,43 @@ void test_sha256_known_answers(void **state)
 	free(h);
 }
 
+/*
+ * Lengths on each side of the padding's boundaries (55/56, 63/64/65,
+ * 119/120) and many blocks: byte i is (7i + 3) mod 256; the digests are
+ * coreutils sha256sum's of the same bytes, and FIPS 180-4's million 'a'.
+ */
+void test_sha256_lengths(void **state)
+{
+	static const struct { size_t len; const char *hex; } want[] = {
+		{ 55, "e7313d333c272e639f790978283f9eb392e843d0f29b7016828bb1daa4aac70b" },
+		{ 56, "4324d65f3c103567f5589c710bc08f8523f929a9272e3af36fc968e52abc6c27" },
+		{ 63, "81c80242132f230c3bd41b3e63bbcff16107339549214a99614ff26664625055" },
+		{ 64, "39e3d7b6b5d075d37d053ad89b24b41bef4f3c29760c84447cab3f3be1882241" },
+		{ 65, "aacca6ff74fdbb296d165a45cecfa04e5127bc008770fbbdd48006f2d2fae95e" },
+		{ 119, "9ce7368e4daf32341631b492e80359dc9f594b48453cd0dd5bf0b19279cc177e" },
+		{ 120, "7836b787757e95e58b3ca5aec90b1b004e8deba1e50e9675af9cabf1a13a04b5" },
+		{ 1000, "1e9bc38cbf860b9ec31918b065f9b52476c549a782e0e7990bed8ce3868d2371" },
+		{ 100000, "d96bab6a55ee326ba206dd4a85a6e95e14360d7fabbf448f03e689c24382b7d0" },
+	};
+	unsigned char *b = malloc(1000000);
+	char *h;
+
+	(void)state;
+	assert_non_null(b);
+	for (size_t i = 0; i < 100000; i++)
+		b[i] = (7 * i + 3) % 256;
+	for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+		h = kscen_sha256_hex(b, want[k].len);
+		assert_string_equal(h, want[k].hex);
+		free(h);
+	}
+	memset(b, 'a', 1000000);
+	h = kscen_sha256_hex(b, 1000000);
+	assert_string_equal(h, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+	free(h);
+	free(b);
+}
+
 /* The first 24 bytes of @v, '~' and 8 hex digits of its SHA-256. */
 static char *short_form(const char *v)
 {

@@ -39,6 +39,7 @@
 	X(test_expand_some_is_expand_filtered)	\
 	X(test_load_units_and_strings)			\
 	X(test_sha256_known_answers)			\
+	X(test_sha256_lengths)				\
 	X(test_summary_median_mean_stddev)		\
 	X(test_stats_median_ci_outliers_bimodal)	\
 	X(test_stats_p_values_match_references)		\
