@@ -145,6 +145,35 @@ static void add_item(struct kscen_axis_scan *sc, yaml_event_t *ev)
 	a->nr++;
 }
 
+/*
+ * An axis's list at @at of pass 1's text that was lexed before it: found
+ * where the lexer took it out, it is an axis. Its items' places, kept
+ * relative to its '[', become the file's.
+ */
+static bool adopt(struct kscen_axis_scan *sc, size_t at, const yaml_event_t *ev)
+{
+	struct kscen_streamed *pre = sc->pre;
+	struct kscen_stream_axis *a;
+
+	if (!pre)
+		return false;
+	while (sc->next_pre < pre->nr && pre->axis[sc->next_pre].copy_at < at)
+		sc->next_pre++;
+	if (sc->next_pre == pre->nr || pre->axis[sc->next_pre].copy_at != at)
+		return false;
+	a = &pre->axis[sc->next_pre++];
+	a->mark = mark_of(ev->start_mark);
+	for (unsigned i = 0; i < a->nr; i++) {
+		struct kscen_mark *m = &a->item[i].mark;
+
+		if (!m->line)	/* on the line of the '[': a column from it */
+			m->col += a->mark.col;
+		m->line += a->mark.line;
+	}
+	sc->adopted++;
+	return true;
+}
+
 void kscen_axis_scan_event(struct kscen_axis_scan *sc, yaml_event_t *ev)
 {
 	struct axis_frame *f = sc->depth ? &sc->frame[sc->depth - 1] : NULL;
@@ -200,7 +229,8 @@ void kscen_axis_scan_event(struct kscen_axis_scan *sc, yaml_event_t *ev)
 	};
 	if (role == ROLE_AXIS && !sc->collecting &&
 	    ev->data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE &&
-	    (at = byte_at(sc, ev->start_mark.index)) < sc->len && sc->buf[at] == '[') {
+	    (at = byte_at(sc, ev->start_mark.index)) < sc->len && sc->buf[at] == '[' &&
+	    !adopt(sc, at, ev)) {
 		sc->collecting = true;
 		sc->open_depth = sc->depth;
 		sc->open.at = at;
@@ -221,51 +251,85 @@ static bool rest_blank(const char *buf, size_t len, size_t i)
 }
 
 /*
- * The text for passes 2 and 3: each list's items out, its line breaks in,
- * and the blanks that keep its ']' in its column; on a list of one line,
- * those only when something follows it there.
+ * The text for passes 2 and 3 (or, of lists lexed before pass 1, for pass
+ * 1): each list's items out of @buf, its line breaks in, and the blanks
+ * that keep its ']' in its column; on a list of one line, those only when
+ * something follows it there.
  */
-static void compact(struct kscen_axis_scan *sc)
+static void compact(const char *buf, size_t len, struct kscen_streamed *st)
 {
-	struct kscen_streamed *st = sc->out;
 	size_t from = 0;
 	char *o;
 
 	if (!st->nr)
 		return;
-	o = st->text = kscen_xmalloc(sc->len + 1);
+	o = st->text = kscen_xmalloc(len + 1);
 	for (unsigned k = 0; k < st->nr; k++) {
-		const struct kscen_stream_axis *a = &st->axis[k];
+		struct kscen_stream_axis *a = &st->axis[k];
 		const char *nl = NULL;
 
-		memcpy(o, sc->buf + from, a->at + 1 - from);
+		memcpy(o, buf + from, a->at + 1 - from);
 		o += a->at + 1 - from;
+		a->copy_at = o - 1 - st->text;
 		for (size_t i = a->at + 1; i < a->end; i++)
-			if (sc->buf[i] == '\n') {
+			if (buf[i] == '\n') {
 				*o++ = '\n';
-				nl = sc->buf + i;
+				nl = buf + i;
 			}
-		if (nl || !rest_blank(sc->buf, sc->len, a->end + 1)) {
-			size_t n = sc->buf + a->end - (nl ? nl + 1 : sc->buf + a->at + 1);
+		if (nl || !rest_blank(buf, len, a->end + 1)) {
+			size_t n = buf + a->end - (nl ? nl + 1 : buf + a->at + 1);
 
 			memset(o, ' ', n);
 			o += n;
 		}
 		from = a->end;
 	}
-	memcpy(o, sc->buf + from, sc->len - from);
-	o += sc->len - from;
+	memcpy(o, buf + from, len - from);
+	o += len - from;
 	*o = '\0';
 	st->len = o - st->text;
 }
 
-void kscen_axis_scan_end(struct kscen_axis_scan *sc, bool failed)
+/* @pre's lists into @st, in the order of the text; @pre keeps none. */
+static void merge(struct kscen_streamed *st, struct kscen_streamed *pre)
 {
+	struct kscen_stream_axis *all = kscen_xcalloc(st->nr + pre->nr, sizeof(*all));
+	unsigned i = 0, j = 0, n = 0;
+
+	while (i < st->nr || j < pre->nr) {
+		bool mine = j == pre->nr ||
+			    (i < st->nr && (st->axis[i].mark.line < pre->axis[j].mark.line ||
+					    (st->axis[i].mark.line == pre->axis[j].mark.line &&
+					     st->axis[i].mark.col < pre->axis[j].mark.col)));
+
+		all[n++] = mine ? st->axis[i++] : pre->axis[j++];
+	}
+	free(st->axis);
+	free(pre->axis);
+	st->axis = all;
+	st->nr = n;
+	pre->axis = NULL;
+	pre->nr = 0;
+	if (!st->text) {	/* nothing more taken by pass 1: its text it is */
+		st->text = pre->text;
+		st->len = pre->len;
+		pre->text = NULL;
+	}
+}
+
+bool kscen_axis_scan_end(struct kscen_axis_scan *sc, bool failed)
+{
+	bool found = !sc->pre || sc->adopted == sc->pre->nr;
+
 	drop_open(sc);
-	if (failed)
+	if (failed || !found) {
 		kscen_streamed_fini(sc->out);
-	else
-		compact(sc);
+		return found;
+	}
+	compact(sc->buf, sc->len, sc->out);
+	if (sc->pre)
+		merge(sc->out, sc->pre);
+	return true;
 }
 
 void kscen_streamed_fini(struct kscen_streamed *st)
@@ -286,4 +350,116 @@ struct kscen_stream_axis *kscen_streamed_at(const struct kscen_streamed *st,
 		if (st->axis[i].mark.line == m.line && st->axis[i].mark.col == m.col)
 			return &st->axis[i];
 	return NULL;
+}
+
+/* ---- Before pass 1: long lists of plain words, from the text ---- */
+
+bool kscen_axis_prelex_on = true;
+
+/* A byte of a word the lexer takes: YAML reads such a word as it is. */
+static bool word_byte(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       c == '_' || c == '.' || c == '+' || c == '-' || c == '/';
+}
+
+/* Blanks and line breaks from @i, each break followed by a blank or a break. */
+static bool skip_space(const char *buf, size_t len, size_t *i)
+{
+	for (; *i < len && (buf[*i] == ' ' || buf[*i] == '\n'); (*i)++)
+		if (buf[*i] == '\n' && *i + 1 < len && buf[*i + 1] != ' ' && buf[*i + 1] != '\n')
+			return false;
+	return *i < len;
+}
+
+/*
+ * The list whose '[' is at @at, if every item is a word that YAML reads as
+ * a plain scalar of exactly its bytes: words of [A-Za-z0-9_.+/-] (a '-'
+ * first only before a digit or a '.'), each followed by a ',' or the ']'
+ * with blanks or line breaks between, and no line within it starting
+ * with anything but a blank (so no "---" or "..." there). Anything else
+ * (a quote, a comment, a tab, a CR, two words without a ',', a ',' last)
+ * is left to pass 1's events. Calls @item(@arg, offset, length) for each
+ * word when given; the number of words, 0 if it is not such a list, its
+ * ']' in *@end.
+ */
+static unsigned lex_list(const char *buf, size_t len, size_t at, size_t *end,
+			 void (*item)(void *, size_t, size_t), void *arg)
+{
+	size_t i = at + 1, w;
+	unsigned nr = 0;
+
+	for (;;) {
+		if (!skip_space(buf, len, &i) || !word_byte(buf[i]))
+			return 0;
+		if (buf[i] == '-' && (i + 1 == len || ((buf[i + 1] < '0' || buf[i + 1] > '9') &&
+						       buf[i + 1] != '.')))
+			return 0;
+		for (w = i; i < len && word_byte(buf[i]); i++)
+			;
+		if (item)
+			item(arg, w, i - w);
+		nr++;
+		if (!skip_space(buf, len, &i))
+			return 0;
+		if (buf[i] == ']') {
+			*end = i;
+			return nr;
+		}
+		if (buf[i++] != ',')
+			return 0;
+	}
+}
+
+struct lexed {
+	const char *buf;
+	struct kscen_stream_axis *a;
+	size_t used;		/* of a->arena */
+	size_t seen, line_at;	/* read up to; where that line starts */
+	unsigned line;		/* lines after the '[' */
+};
+
+/* A word of the list being kept: its text, its place from the '['. */
+static void keep_word(void *arg, size_t at, size_t n)
+{
+	struct lexed *x = arg;
+	struct kscen_axis_item *it = &x->a->item[x->a->nr++];
+
+	for (; x->seen < at; x->seen++)
+		if (x->buf[x->seen] == '\n')
+			x->line++, x->line_at = x->seen + 1;
+	/* line 0: a column from the '[' (adopt() adds its own) */
+	it->mark = (struct kscen_mark){ x->line, x->line ? at - x->line_at + 1 : at - x->a->at };
+	memcpy(x->a->arena + x->used, x->buf + at, n);
+	x->a->arena[x->used + n] = '\0';
+	it->text = x->used;
+	it->null = kscen_ynull(x->a->arena + x->used, YAML_PLAIN_SCALAR_STYLE);
+	x->used += n + 1;
+}
+
+unsigned kscen_axis_prelex(const char *buf, size_t len, struct kscen_streamed *out)
+{
+	size_t end;
+
+	memset(out, 0, sizeof(*out));
+	for (const char *p = buf; (p = memchr(p, '[', buf + len - p)); p++) {
+		size_t at = p - buf;
+		unsigned nr = lex_list(buf, len, at, &end, NULL, NULL);
+		struct kscen_stream_axis *a;
+		struct lexed x = { .buf = buf, .seen = at + 1, .line_at = at + 1 };
+
+		/* a word a line, "1,": the texts take no more than the list */
+		if (nr < kscen_stream_axis_min || end - at >= 1u << 31)
+			continue;
+		out->axis = kscen_xrealloc(out->axis, (out->nr + 1) * sizeof(*out->axis));
+		a = x.a = &out->axis[out->nr++];
+		*a = (struct kscen_stream_axis){ .at = at, .end = end };
+		a->item = kscen_xmalloc((nr + 1) * sizeof(*a->item));
+		a->arena = kscen_xmalloc(end - at + 1);
+		a->texts = a->arena;
+		lex_list(buf, len, at, &end, keep_word, &x);
+		p = buf + end;
+	}
+	compact(buf, len, out);
+	return out->nr;
 }

@@ -39,11 +39,16 @@ struct kscen_axis_scan {
 	size_t used, room;		/* of open.arena */
 	size_t items_room;		/* of open.item */
 	size_t byte, chr;		/* a byte offset, the character it starts */
+	struct kscen_streamed *pre;	/* lexed before (@buf is its text), or NULL */
+	unsigned next_pre, adopted;	/* of pre's lists: the next, those found */
 };
 
 /* Each event of the prescan, before it is deleted (a scalar may be taken). */
 void kscen_axis_scan_event(struct kscen_axis_scan *sc, yaml_event_t *ev);
-/* The end of the prescan; @failed: nothing is kept. */
-void kscen_axis_scan_end(struct kscen_axis_scan *sc, bool failed);
+/*
+ * The end of the prescan; @failed: nothing is kept. False when a list of
+ * @sc->pre was not found where an axis is: nothing is kept either.
+ */
+bool kscen_axis_scan_end(struct kscen_axis_scan *sc, bool failed);
 
 #endif

@@ -131,23 +131,31 @@ void kscen_yaml_error(const char *file, yaml_parser_t *p)
 
 /*
  * Pass 1: syntax, aliases, depth and size, before any tree is built; and
- * into @out, the long axes (scenario_axis.c).
+ * into @out, the long axes (scenario_axis.c). With @pre, the lists lexed
+ * before it from the text @buf was made of: each must be found where an
+ * axis is, and then its words count as nodes too; if one is not, or
+ * anything is wrong, -EAGAIN without a word (the caller reads the whole
+ * text, and that pass says what is wrong where).
  */
-int kscen_scenario_prescan(const char *file, const char *buf, size_t len,
-			   struct kscen_streamed *out)
+static int prescan(const char *file, const char *buf, size_t len,
+		   struct kscen_streamed *out, struct kscen_streamed *pre)
 {
-	struct kscen_axis_scan sc = { .buf = buf, .len = len, .out = out };
+	struct kscen_axis_scan sc = { .buf = buf, .len = len, .out = out, .pre = pre };
 	yaml_parser_t p;
 	yaml_event_t ev;
 	unsigned depth = 0, events = 0, docs = 0;
+	bool quiet = pre != NULL;
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
+	for (unsigned i = 0; pre && i < pre->nr; i++)
+		events += pre->axis[i].nr;
 	yaml_parser_initialize(&p);
 	yaml_parser_set_input_string(&p, (const unsigned char *)buf, len);
 	for (;;) {
 		if (!yaml_parser_parse(&p, &ev)) {
-			kscen_yaml_error(file, &p);
+			if (!quiet)
+				kscen_yaml_error(file, &p);
 			ret = -EINVAL;
 			break;
 		}
@@ -157,11 +165,11 @@ int kscen_scenario_prescan(const char *file, const char *buf, size_t len,
 		bool nul = t == YAML_SCALAR_EVENT &&
 			   memchr(ev.data.scalar.value, 0, ev.data.scalar.length);
 
-		if (nul)
+		if (nul && !quiet)
 			kscen_file_error(file, m, "a NUL character (\\0) in a value: it would "
 					 "end the text there (\"%.40s\"), not at the value's end",
 					 (const char *)ev.data.scalar.value);
-		else
+		else if (!nul)
 			kscen_axis_scan_event(&sc, &ev);
 		yaml_event_delete(&ev);
 		if (nul) {
@@ -171,25 +179,29 @@ int kscen_scenario_prescan(const char *file, const char *buf, size_t len,
 		if (t == YAML_STREAM_END_EVENT)
 			break;
 		if (++events > MAX_EVENTS) {
-			kscen_file_error(file, m, "too many YAML nodes (limit %d)",
-					 MAX_EVENTS);
+			if (!quiet)
+				kscen_file_error(file, m, "too many YAML nodes (limit %d)",
+						 MAX_EVENTS);
 			ret = -EINVAL;
 			break;
 		}
 		if (t == YAML_ALIAS_EVENT) {
-			kscen_file_error(file, m, "YAML aliases are not allowed in a scenario");
+			if (!quiet)
+				kscen_file_error(file, m, "YAML aliases are not allowed in a scenario");
 			ret = -EINVAL;
 			break;
 		}
 		if (t == YAML_DOCUMENT_START_EVENT && ++docs > 1) {
-			kscen_file_error(file, m, "only one YAML document is allowed");
+			if (!quiet)
+				kscen_file_error(file, m, "only one YAML document is allowed");
 			ret = -EINVAL;
 			break;
 		}
 		if (t == YAML_MAPPING_START_EVENT || t == YAML_SEQUENCE_START_EVENT) {
 			if (++depth > MAX_DEPTH) {
-				kscen_file_error(file, m, "nested too deeply (limit %d)",
-						 MAX_DEPTH);
+				if (!quiet)
+					kscen_file_error(file, m, "nested too deeply (limit %d)",
+							 MAX_DEPTH);
 				ret = -EINVAL;
 				break;
 			}
@@ -198,7 +210,30 @@ int kscen_scenario_prescan(const char *file, const char *buf, size_t len,
 		}
 	}
 	yaml_parser_delete(&p);
-	kscen_axis_scan_end(&sc, ret != 0);
+	if (!kscen_axis_scan_end(&sc, ret != 0) || (ret && quiet))
+		return -EAGAIN;
 	return ret;
 }
 
+/*
+ * Lists of plain words lexed first (a 10^5-value axis is then not 10^5
+ * events of libyaml's), when pass 1 over the text without them finds
+ * each where an axis is; else pass 1 over the text as it is.
+ */
+int kscen_scenario_prescan(const char *file, const char *buf, size_t len,
+			   struct kscen_streamed *out)
+{
+	struct kscen_streamed pre;
+
+	if (kscen_axis_prelex_on && kscen_axis_prelex(buf, len, &pre)) {
+		unsigned lexed = pre.nr;
+		int ret = prescan(file, pre.text, pre.len, out, &pre);
+
+		kscen_streamed_fini(&pre);
+		if (!ret) {
+			out->lexed = lexed;
+			return 0;
+		}
+	}
+	return prescan(file, buf, len, out, NULL);
+}

@@ -50,6 +50,7 @@ struct kscen_axis_item {	/* 12 bytes: 10^5 of them are 1.2 MB */
 struct kscen_stream_axis {
 	struct kscen_mark mark;	/* of its '[' */
 	size_t at, end;		/* the byte offsets of its '[' and ']' */
+	size_t copy_at;		/* of its '[' in the copy without it */
 	unsigned nr;
 	struct kscen_axis_item *item;
 	const char *texts;	/* the items' texts, one block, each ending in NUL */
@@ -61,10 +62,19 @@ struct kscen_streamed {
 	unsigned nr;
 	char *text;		/* the copy without them, or NULL: none taken */
 	size_t len;		/* its length */
+	unsigned lexed;		/* of them, taken from the text before pass 1 */
 };
 /* Pass 1; into @out, the long axes taken from its events (free with fini). */
 int kscen_scenario_prescan(const char *file, const char *buf, size_t len,
 			   struct kscen_streamed *out);
+/*
+ * Before pass 1, the long lists of plain words taken from the text itself
+ * (scenario_axis.c), @out->text the text without them: how many. Pass 1
+ * then reads that text and must find each where an axis is (else it reads
+ * the whole text again). Off: every list from pass 1's events (tests).
+ */
+unsigned kscen_axis_prelex(const char *buf, size_t len, struct kscen_streamed *out);
+extern bool kscen_axis_prelex_on;
 void kscen_streamed_fini(struct kscen_streamed *st);
 /* The axis whose '[' is at @m, or NULL. */
 struct kscen_stream_axis *kscen_streamed_at(const struct kscen_streamed *st,

@@ -72,26 +72,38 @@ static void same_expansion(const struct kscen_scenario *s, const struct kscen_sc
 	}
 }
 
-/* Loaded with lists from the events and from the tree: the same. */
+/*
+ * Loaded with lists lexed before pass 1 or from its events, from those
+ * events alone, and from the tree: the same.
+ */
 static int load_both_ways(const char *path, struct kscen_scenario **s)
 {
-	struct kscen_diag_log a = { 0 }, b = { 0 };
-	struct kscen_scenario *t;
-	int rs, rt;
+	struct kscen_diag_log a = { 0 }, b = { 0 }, c = { 0 };
+	struct kscen_scenario *t, *u;
+	int rs, rt, ru;
 
 	kscen_stream_axis_min = UINT_MAX;
 	kscen_diag_set_sink(kscen_diag_capture, &b);
 	rt = kscen_scenario_load(path, &t);
 	kscen_stream_axis_min = 1;
+	kscen_axis_prelex_on = false;
+	kscen_diag_set_sink(kscen_diag_capture, &c);
+	ru = kscen_scenario_load(path, &u);
+	kscen_axis_prelex_on = true;
 	kscen_diag_set_sink(kscen_diag_capture, &a);
 	rs = kscen_scenario_load(path, s);
 	kscen_diag_set_sink(NULL, NULL);
 	kscen_stream_axis_min = KSCEN_STREAM_AXIS_MIN;
-	if (rs != rt || strcmp(a.text, b.text))
+	if (rs != rt || ru != rt || strcmp(a.text, b.text) || strcmp(c.text, b.text))
 		abort();
 	if (!rs) {
 		same_expansion(*s, t);
+		same_expansion(u, t);
+		if (!(*s)->description != !t->description ||
+		    ((*s)->description && strcmp((*s)->description, t->description)))
+			abort();
 		kscen_scenario_free(t);
+		kscen_scenario_free(u);
 	}
 	return rs;
 }

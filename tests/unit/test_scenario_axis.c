@@ -41,13 +41,17 @@ static char *range(unsigned from, unsigned n, unsigned per, const char *indent)
 	return s;
 }
 
+/* The three ways a long list is read: lexed first, from pass 1's events, the tree. */
+enum way { LEXED, EVENTS, TREE };
+
 /*
- * Load @text with lists of at least @min values streamed; what was said,
- * and with no error, every job as "id baseline previous" lines.
+ * Load @text the @way; what was said, and with no error, every job as
+ * "id baseline previous" lines.
  */
-static int load(const char *text, unsigned min, struct kscen_diag_log *log,
+static int load(const char *text, enum way way, struct kscen_diag_log *log,
 		char **jobs_out)
 {
+	unsigned min = way == TREE ? UINT_MAX : KSCEN_STREAM_AXIS_MIN;
 	struct kscen_scenario *s = NULL;
 	struct kscen_jobs jobs;
 	size_t cap = 64, len = 0;
@@ -57,12 +61,14 @@ static int load(const char *text, unsigned min, struct kscen_diag_log *log,
 	*o = '\0';
 	memset(log, 0, sizeof(*log));
 	kscen_stream_axis_min = min;
+	kscen_axis_prelex_on = way == LEXED;
 	kscen_diag_set_sink(kscen_diag_capture, log);
 	ret = kscen_scenario_load_text("axis.yaml", ".", text, strlen(text), &s);
 	if (!ret)
 		ret = kscen_expand(s, 1000000, &jobs);
 	kscen_diag_set_sink(NULL, NULL);
 	kscen_stream_axis_min = KSCEN_STREAM_AXIS_MIN;
+	kscen_axis_prelex_on = true;
 	if (!ret) {
 		for (unsigned i = 0; i < jobs.nr; i++) {
 			const struct kscen_job *j = &jobs.job[i];
@@ -76,53 +82,84 @@ static int load(const char *text, unsigned min, struct kscen_diag_log *log,
 		}
 		kscen_jobs_free(&jobs);
 	}
+	/* and what the text says besides its lists */
+	if (!ret && s->description) {
+		o = kscen_xrealloc(o, len + strlen(s->description) + 16);
+		sprintf(o + len, "description: %s", s->description);
+	}
 	kscen_scenario_free(s);
 	*jobs_out = o;
 	return ret;
 }
 
-/* How many lists of @text the prescan takes. */
-static unsigned streamed(const char *text)
+/* How many lists of @text the prescan takes; how many of those it lexed. */
+static unsigned streamed(const char *text, unsigned *lexed)
 {
+	struct kscen_diag_log log = { 0 };
 	struct kscen_streamed st;
 	unsigned nr;
+	int ret;
 
-	assert_int_equal(kscen_scenario_prescan("axis.yaml", text, strlen(text), &st), 0);
+	*lexed = 0;
+	kscen_diag_set_sink(kscen_diag_capture, &log);	/* pass 1 may refuse it */
+	ret = kscen_scenario_prescan("axis.yaml", text, strlen(text), &st);
+	kscen_diag_set_sink(NULL, NULL);
+	if (ret)
+		return 0;
 	nr = st.nr;
+	*lexed = st.lexed;
 	kscen_streamed_fini(&st);
 	return nr;
 }
 
 /*
- * @text read both ways: @want_streamed lists taken, the same return, the
- * same messages (@want among them, if given), the same jobs (@want_jobs
- * of them without an error).
+ * @text read the three ways: @want_streamed lists taken (@want_lexed of
+ * them lexed), the same return, the same messages (@want among them, if
+ * given), the same jobs (@want_jobs of them without an error).
  */
-static void alike(const char *text, unsigned want_streamed, const char *want,
-		 unsigned want_jobs)
+static void alike_lexed(const char *text, unsigned want_streamed, unsigned want_lexed,
+			const char *want, unsigned want_jobs)
 {
-	struct kscen_diag_log a, b;
-	char *ja, *jb;
-	int ra = load(text, KSCEN_STREAM_AXIS_MIN, &a, &ja);
-	int rb = load(text, UINT_MAX, &b, &jb);
-	unsigned nr = 0;
+	struct kscen_diag_log a, b, c;
+	char *ja, *jb, *jc;
+	int ra = load(text, LEXED, &a, &ja);
+	int rb = load(text, TREE, &b, &jb);
+	int rc = load(text, EVENTS, &c, &jc);
+	unsigned nr = 0, lexed = 0;
 
-	assert_int_equal(streamed(text), want_streamed);
+	nr = streamed(text, &lexed);
+	if (nr != want_streamed || (want_lexed != UINT_MAX && lexed != want_lexed))
+		fail_msg("%u lists streamed, %u lexed, of:\n%.300s", nr, lexed, text);
+	nr = 0;
 	assert_int_equal(ra, rb);
+	assert_int_equal(rc, rb);
 	assert_string_equal(a.text, b.text);
+	assert_string_equal(c.text, b.text);
 	assert_string_equal(ja, jb);
+	assert_string_equal(jc, jb);
+	free(jc);
 	if (want) {
 		assert_int_not_equal(ra, 0);
 		if (!strstr(a.text, want))
 			fail_msg("wanted \"%s\" in:\n%s", want, a.text);
 	} else {
-		assert_int_equal(ra, 0);
-		for (const char *c = ja; *c; c++)
+		if (ra)
+			fail_msg("wanted no error, got:\n%s", a.text);
+		const char *d = strstr(ja, "description: ");
+
+		for (const char *c = ja; *c && c != d; c++)
 			nr += *c == '\n';
 		assert_int_equal(nr, want_jobs);
 	}
 	free(ja);
 	free(jb);
+}
+
+/* The same, whichever way pass 1 took the lists. */
+static void alike(const char *text, unsigned want_streamed, const char *want,
+		  unsigned want_jobs)
+{
+	alike_lexed(text, want_streamed, UINT_MAX, want, want_jobs);
 }
 
 /* The same for the text printf() makes of @fmt. */
@@ -138,6 +175,22 @@ static void alike_f(unsigned want_streamed, const char *want, unsigned want_jobs
 	assert_true(vasprintf(&t, fmt, ap) > 0);
 	va_end(ap);
 	alike(t, want_streamed, want, want_jobs);
+	free(t);
+}
+
+static void alike_lexed_f(unsigned want_streamed, unsigned want_lexed, const char *want,
+			  unsigned want_jobs, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static void alike_lexed_f(unsigned want_streamed, unsigned want_lexed, const char *want,
+			  unsigned want_jobs, const char *fmt, ...)
+{
+	va_list ap;
+	char *t;
+
+	va_start(ap, fmt);
+	assert_true(vasprintf(&t, fmt, ap) > 0);
+	va_end(ap);
+	alike_lexed(t, want_streamed, want_lexed, want, want_jobs);
 	free(t);
 }
 
@@ -298,4 +351,74 @@ void test_scenario_axis_text_keeps_places(void **state)
 	assert_true(kscen_streamed_at(&st, (struct kscen_mark){ 7, 10 }) == &st.axis[1]);
 	assert_null(kscen_streamed_at(&st, (struct kscen_mark){ 7, 11 }));
 	kscen_streamed_fini(&st);
+}
+
+/*
+ * Lists of plain words are lexed from the text before pass 1, which must
+ * then find each where an axis is; any other '[' the lexer takes (in a
+ * comment, a string, a list that is not an axis) sends pass 1 back to the
+ * whole text. Either way the same messages at the same places and the
+ * same jobs as the tree's.
+ */
+void test_scenario_axis_lexed_before_pass_1(void **state)
+{
+	char *r = range(1000, N, 0, ""), *ml = range(1000, N, 7, "        ");
+	char *col = range(1000, N, 50, ""), *bad = kscen_xstrdup(ml), *trail, *p;
+
+	(void)state;
+	/* one line, many lines, in a flow mapping, in defaults */
+	alike_lexed_f(1, 1, NULL, N, HEAD "    params:\n      loops: %s\n", r);
+	alike_lexed_f(1, 1, NULL, N, HEAD "    params:\n      loops: %s\n", ml);
+	alike_lexed_f(1, 1, "has no parameter 'nope'", 0,
+		      HEAD "    params: {loops: %s, nope: 2}\n", r);
+	alike_lexed_f(1, 1, NULL, 2 * N,
+		      "scenario: axis\nrepeat: 1\ndefaults:\n  params:\n"
+		      "    loops: %s\njobs:\n  - name: j\n    workload: syscall.basic\n"
+		      "  - name: k\n    workload: syscall.basic\n", r);
+	/* words it takes: signs, a null, a word, blanks before a ',' */
+	alike_lexed_f(1, 1, "axis.yaml:7:15: loops: needs a value, not null", 0,
+		      HEAD "    params:\n      loops: [null, %s\n", r + 1);
+	alike_lexed_f(1, 1, "axis.yaml:7:24: job j: params: loops: duplicate value '5'", 0,
+		      HEAD "    params:\n      loops: [x, 5, 3, 5, %s\n", r + 1);
+	alike_lexed_f(1, 1, "axis.yaml:7:15:", 0,
+		      HEAD "    params:\n      loops: [-5, +6 , -.5 ,%s\n", r + 1);
+	/* a word refused on a later line of the list: its line and column */
+	p = strstr(bad, "1300");
+	memcpy(p, "zzzz", 4);
+	alike_lexed_f(1, 1, "axis.yaml:", 0, HEAD "    params:\n      loops: %s\n", bad);
+	/* a '[' the lexer takes that is no axis: pass 1 reads the whole text */
+	alike_lexed_f(1, 0, NULL, N,
+		      HEAD "    # loops: %s\n    params:\n      loops: %s\n", r, r);
+	alike_lexed_f(1, 0, NULL, N,
+		      "description: |\n  %s\n" HEAD "    params:\n      loops: %s\n", ml, r);
+	alike_lexed_f(0, 0, NULL, 1,
+		      "description: \"%s\"\n" HEAD "    params:\n      loops: 3\n", r);
+	alike_lexed_f(0, 0, "must be a single value", 0,
+		      HEAD "    params:\n      loops: [1, 2]\n    include: [{loops: %s}]\n", r);
+	alike_lexed_f(0, 0, "bogus", 0, HEAD "    params:\n      loops: 1\n    bogus: %s\n", r);
+	/* lists it leaves to pass 1: two words, a ',' last, a tab, a '-' alone */
+	alike_lexed_f(1, 0, "axis.yaml:7:15:", 0,
+		      HEAD "    params:\n      loops: [1 2, %s\n", r + 1);
+	trail = kscen_xmalloc(strlen(r) + 2);
+	sprintf(trail, "%.*s,]", (int)strlen(r) - 1, r);
+	alike_lexed_f(1, 0, NULL, N, HEAD "    params:\n      loops: %s\n", trail);
+	alike_lexed_f(1, 0, NULL, N, HEAD "    params:\n      loops: [1000,\t%s\n", r + 6);
+	alike_lexed_f(1, 0, "axis.yaml:7:15: loops: '-' is not an integer", 0,
+		      HEAD "    params:\n      loops: [-, %s\n", r + 1);
+	/* a line of the list starting at its first column; "---" there */
+	alike_lexed_f(1, 0, NULL, N, HEAD "    params:\n      loops: %s\n", col);
+	alike_lexed_f(1, 0, "axis.yaml:8:1: loops: '---' is not an integer", 0,
+		      HEAD "    params:\n      loops: [1,\n---, %s\n", r + 1);
+	alike_lexed_f(0, 0, "axis.yaml:8:1:", 0,
+		      HEAD "    params:\n      loops: [1,\n--- 2, %s\n", r + 1);
+	/* two lists, one lexed, one with a quoted word; an error in the second */
+	alike_lexed_f(2, 1, "axis.yaml:11:15:", 0,
+		      HEAD "    params:\n      loops: %s\n"
+		      "  - name: k\n    workload: syscall.basic\n"
+		      "    params:\n      loops: [\"-5\", %s\n", r, ml + 1);
+	free(trail);
+	free(bad);
+	free(col);
+	free(r);
+	free(ml);
 }

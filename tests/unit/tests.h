@@ -30,6 +30,7 @@
 	X(test_scenario_axis_streams_as_the_tree_reads)	\
 	X(test_scenario_axis_strings_and_what_stays_in_the_tree) \
 	X(test_scenario_axis_text_keeps_places)	\
+	X(test_scenario_axis_lexed_before_pass_1)		\
 	X(test_expand_keeps_every_job_walked)	\
 	X(test_expand_refuses_at_the_entry)	\
 	X(test_expand_refuses_many_twins)	\
