@@ -9,7 +9,9 @@
 #  2. syscall.basic at 1,000 loops: harness time per sample, from the
 #     difference of a 201- and a 1-sample run minus what the samples measured,
 #     and its ratio to the fork floor (the aim: 1.5x): each round's to the
-#     floor taken in that round, and the medians' ratio to figure 0's;
+#     floor taken in that round, and the medians' ratio to figure 0's; and
+#     the same harness without the sentinels (KSCEN_TEST_NO_SENTINELS=1,
+#     docs/noise.md), paired by round with the same floor: their share;
 #  3. per-sample cost of one job picked by --filter from a 10^5-job matrix
 #     against the same job as a one-job scenario (201- minus 1-sample runs),
 #     and the whole wall time of 300 samples of one job of a 10^5-job
@@ -93,15 +95,16 @@ fi
 
 # 2. syscall.basic at 1,000 loops: harness per sample
 scen "$tmp/sys.yaml" sys syscall.basic '{loops: 1000}'
-want 2 && {
-: >"$tmp/h2"; : >"$tmp/q2"
-[ -x "$tmp/fork-floor" ] || cc -O2 -o "$tmp/fork-floor" bench/fork-floor.c
-for r in $(seq "$rounds"); do
-	# this round's floor, beside its harness: the ratio of the two is paired
-	fl=$("$tmp/fork-floor" 200)
-	a=$(wall $run -r 1 "$tmp/sys.yaml")
+# harness2 [ENV=V...]: one round's harness per sample (s), with the
+# environment given (the sentinels off); without, what a sample measured (s)
+# into $tmp/m2
+harness2() {
+	local a b t0 f m
 	t0=$(now)
-	$kscen run -q --compare none -o "$tmp/res2" -r 201 "$tmp/sys.yaml" >/dev/null 2>&1
+	env "$@" $run -r 1 "$tmp/sys.yaml" >/dev/null 2>&1 || { echo "failed: run" >&2; exit 1; }
+	a=$(echo "scale=6; ($(now) - $t0) / 1000000000" | bc)
+	t0=$(now)
+	env "$@" $kscen run -q --compare none -o "$tmp/res2" -r 201 "$tmp/sys.yaml" >/dev/null 2>&1
 	b=$(echo "scale=6; ($(now) - $t0) / 1000000000" | bc)
 	f=$(ls -t "$tmp"/res2/sys/*.yaml | head -1)
 	# what the samples measured: usecs/op x 1,000 loops, summed
@@ -109,10 +112,22 @@ for r in $(seq "$rounds"); do
 import json, sys
 j = json.load(sys.stdin)["jobs"][0]["metrics"][0]
 print(sum(j["samples"]) * 1000 / 1e6)')
-	hr=$(echo "scale=6; ($b - $a - $m * 200 / 201) / 200" | bc)
+	[ $# -gt 0 ] || echo "scale=6; $m / 201" | bc >>"$tmp/m2"
+	echo "scale=6; ($b - $a - $m * 200 / 201) / 200" | bc
+}
+want 2 && {
+: >"$tmp/h2"; : >"$tmp/q2"; : >"$tmp/n2"; : >"$tmp/nq2"
+[ -x "$tmp/fork-floor" ] || cc -O2 -o "$tmp/fork-floor" bench/fork-floor.c
+for r in $(seq "$rounds"); do
+	# this round's floor, beside its harness: the ratio of the two is paired
+	fl=$("$tmp/fork-floor" 200)
+	hr=$(harness2)
 	echo "$hr" >>"$tmp/h2"
-	echo "scale=6; $m / 201" | bc >>"$tmp/m2"
 	echo "scale=4; $hr * 1000000 / $fl" | bc >>"$tmp/q2"
+	# the same without the sentinels (docs/noise.md): their share of it
+	hr=$(harness2 KSCEN_TEST_NO_SENTINELS=1)
+	echo "$hr" >>"$tmp/n2"
+	echo "scale=4; $hr * 1000000 / $fl" | bc >>"$tmp/nq2"
 done
 h=$(median <"$tmp/h2"); m=$(median <"$tmp/m2")
 printf '2. syscall.basic 1000:      harness %.3f ms/sample, the sample measures %.3f ms, ratio %s\n' \
@@ -123,6 +138,9 @@ printf '2. syscall.basic 1000:      harness %.3f ms/sample, the sample measures 
 printf '2. harness / fork floor, paired by round: median %s, rounds %s to %s, %s of %s rounds under 1.5\n' \
 	"$(median <"$tmp/q2")" "$(sort -g "$tmp/q2" | head -1)" "$(sort -g "$tmp/q2" | tail -1)" \
 	"$(awk '$1 < 1.5' "$tmp/q2" | wc -l)" "$rounds"
+printf '2. without the sentinels:   harness %.3f ms/sample; / fork floor, paired by round: median %s, rounds %s to %s\n' \
+	"$(echo "$(median <"$tmp/n2") * 1000" | bc)" "$(median <"$tmp/nq2")" \
+	"$(sort -g "$tmp/nq2" | head -1)" "$(sort -g "$tmp/nq2" | tail -1)"
 if [ -s "$tmp/f0" ]; then
 	printf '2. harness / fork floor:    %s (figure 0 of this run: %.3f ms); on one CPU %s (%.3f ms)\n' \
 		"$(ratio "$h" "$(echo "$(median <"$tmp/f0") / 1000000" | bc -l)")" \
