@@ -9,7 +9,9 @@
 #  2. syscall.basic at 1,000 loops: harness time per sample, from the
 #     difference of a 201- and a 1-sample run minus what the samples measured,
 #     and its ratio to the fork floor (the aim: 1.5x): each round's to the
-#     floor taken in that round, and the medians' ratio to figure 0's; and
+#     floor taken in that round on the harness's CPU (each round on the
+#     next CPU: KSCEN_TEST_HARNESS_CPU), and the medians' ratio to figure
+#     0's; and
 #     the same harness without the sentinels (KSCEN_TEST_NO_SENTINELS=1,
 #     docs/noise.md), paired by round with the same floor: their share;
 #  3. per-sample cost of one job picked by --filter from a 10^5-job matrix
@@ -95,9 +97,9 @@ fi
 
 # 2. syscall.basic at 1,000 loops: harness per sample
 scen "$tmp/sys.yaml" sys syscall.basic '{loops: 1000}'
-# harness2 [ENV=V...]: one round's harness per sample (s), with the
-# environment given (the sentinels off); without, what a sample measured (s)
-# into $tmp/m2
+# harness2 ENV=V [ENV=V]: one round's harness per sample (s), with the
+# environment given (its CPU; the sentinels off); with its CPU alone, what
+# a sample measured (s) into $tmp/m2
 harness2() {
 	local a b t0 f m
 	t0=$(now)
@@ -112,20 +114,25 @@ harness2() {
 import json, sys
 j = json.load(sys.stdin)["jobs"][0]["metrics"][0]
 print(sum(j["samples"]) * 1000 / 1e6)')
-	[ $# -gt 0 ] || echo "scale=6; $m / 201" | bc >>"$tmp/m2"
+	[ $# -gt 1 ] || echo "scale=6; $m / 201" | bc >>"$tmp/m2"
 	echo "scale=6; ($b - $a - $m * 200 / 201) / 200" | bc
 }
 want 2 && {
 : >"$tmp/h2"; : >"$tmp/q2"; : >"$tmp/n2"; : >"$tmp/nq2"
 [ -x "$tmp/fork-floor" ] || cc -O2 -o "$tmp/fork-floor" bench/fork-floor.c
+# the CPUs we may use, each round on the next: this guest's vCPUs are not
+# equally fast, and which is the slower changes from minute to minute
+read -ra cpus <<<"$(python3 -c 'import os; print(*sorted(os.sched_getaffinity(0)))')"
 for r in $(seq "$rounds"); do
-	# this round's floor, beside its harness: the ratio of the two is paired
-	fl=$("$tmp/fork-floor" 200)
-	hr=$(harness2)
+	# this round's floor, beside its harness and on its CPU: the ratio of
+	# the two is paired (KSCEN_TEST_HARNESS_CPU: the harness on that CPU)
+	c=${cpus[$(( (r - 1) % ${#cpus[@]} ))]}
+	fl=$(taskset -c "$c" "$tmp/fork-floor" 200)
+	hr=$(harness2 KSCEN_TEST_HARNESS_CPU="$c")
 	echo "$hr" >>"$tmp/h2"
 	echo "scale=4; $hr * 1000000 / $fl" | bc >>"$tmp/q2"
 	# the same without the sentinels (docs/noise.md): their share of it
-	hr=$(harness2 KSCEN_TEST_NO_SENTINELS=1)
+	hr=$(harness2 KSCEN_TEST_HARNESS_CPU="$c" KSCEN_TEST_NO_SENTINELS=1)
 	echo "$hr" >>"$tmp/n2"
 	echo "scale=4; $hr * 1000000 / $fl" | bc >>"$tmp/nq2"
 done

@@ -14,6 +14,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -196,6 +197,26 @@ static void test_harness_pin_children_not(void **state)
 	assert_int_equal(nr_cpus(), n);
 	kscen_harness_release();
 	assert_int_equal(kscen_harness_cpu(), -1);
+	/* the test hook's CPU, each of them; one not allowed: where we are */
+	for (int c = 0; c < CPU_SETSIZE && c < 64; c++) {
+		cpu_set_t all;
+		char v[16];
+
+		assert_int_equal(sched_getaffinity(0, sizeof(all), &all), 0);
+		if (!CPU_ISSET(c, &all))
+			continue;
+		snprintf(v, sizeof(v), "%d", c);
+		setenv("KSCEN_TEST_HARNESS_CPU", v, 1);
+		assert_int_equal(kscen_harness_pin(), 0);
+		assert_int_equal(kscen_harness_cpu(), c);
+		assert_int_equal(sched_getcpu(), c);
+		kscen_harness_release();
+	}
+	setenv("KSCEN_TEST_HARNESS_CPU", "4096", 1);
+	assert_int_equal(kscen_harness_pin(), 0);
+	assert_true(kscen_harness_cpu() >= 0 && kscen_harness_cpu() < 4096);
+	kscen_harness_release();
+	unsetenv("KSCEN_TEST_HARNESS_CPU");
 }
 
 int kscen_spawn_tests(void)
