@@ -97,14 +97,13 @@ fi
 
 # 2. syscall.basic at 1,000 loops: harness per sample
 scen "$tmp/sys.yaml" sys syscall.basic '{loops: 1000}'
-# harness2 ENV=V [ENV=V]: one round's harness per sample (s), with the
-# environment given (its CPU; the sentinels off); with its CPU alone, what
-# a sample measured (s) into $tmp/m2
+# harness2 FILE ENV=V...: one round's harness per sample (s), with the
+# environment given (its CPU; the sentinels off); what a sample measured
+# (s) appended to FILE
 harness2() {
-	local a b t0 f m
-	t0=$(now)
-	env "$@" $run -r 1 "$tmp/sys.yaml" >/dev/null 2>&1 || { echo "failed: run" >&2; exit 1; }
-	a=$(echo "scale=6; ($(now) - $t0) / 1000000000" | bc)
+	local out=$1 a b t0 f m
+	shift
+	a=$(wall env "$@" $run -r 1 "$tmp/sys.yaml")
 	t0=$(now)
 	env "$@" $kscen run -q --compare none -o "$tmp/res2" -r 201 "$tmp/sys.yaml" >/dev/null 2>&1
 	b=$(echo "scale=6; ($(now) - $t0) / 1000000000" | bc)
@@ -114,7 +113,7 @@ harness2() {
 import json, sys
 j = json.load(sys.stdin)["jobs"][0]["metrics"][0]
 print(sum(j["samples"]) * 1000 / 1e6)')
-	[ $# -gt 1 ] || echo "scale=6; $m / 201" | bc >>"$tmp/m2"
+	echo "scale=6; $m / 201" | bc >>"$out"
 	echo "scale=6; ($b - $a - $m * 200 / 201) / 200" | bc
 }
 want 2 && {
@@ -128,11 +127,11 @@ for r in $(seq "$rounds"); do
 	# the two is paired (KSCEN_TEST_HARNESS_CPU: the harness on that CPU)
 	c=${cpus[$(( (r - 1) % ${#cpus[@]} ))]}
 	fl=$(taskset -c "$c" "$tmp/fork-floor" 200)
-	hr=$(harness2 KSCEN_TEST_HARNESS_CPU="$c")
+	hr=$(harness2 "$tmp/m2" KSCEN_TEST_HARNESS_CPU="$c")
 	echo "$hr" >>"$tmp/h2"
 	echo "scale=4; $hr * 1000000 / $fl" | bc >>"$tmp/q2"
 	# the same without the sentinels (docs/noise.md): their share of it
-	hr=$(harness2 KSCEN_TEST_HARNESS_CPU="$c" KSCEN_TEST_NO_SENTINELS=1)
+	hr=$(harness2 /dev/null KSCEN_TEST_HARNESS_CPU="$c" KSCEN_TEST_NO_SENTINELS=1)
 	echo "$hr" >>"$tmp/n2"
 	echo "scale=4; $hr * 1000000 / $fl" | bc >>"$tmp/nq2"
 done

@@ -165,12 +165,12 @@ static int prescan(const char *file, const char *buf, size_t len,
 		bool nul = t == YAML_SCALAR_EVENT &&
 			   memchr(ev.data.scalar.value, 0, ev.data.scalar.length);
 
-		if (nul && !quiet)
+		if (!nul)
+			kscen_axis_scan_event(&sc, &ev);
+		else if (!quiet)
 			kscen_file_error(file, m, "a NUL character (\\0) in a value: it would "
 					 "end the text there (\"%.40s\"), not at the value's end",
 					 (const char *)ev.data.scalar.value);
-		else if (!nul)
-			kscen_axis_scan_event(&sc, &ev);
 		yaml_event_delete(&ev);
 		if (nul) {
 			ret = -EINVAL;
