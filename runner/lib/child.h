@@ -86,14 +86,21 @@ struct kscen_child {
  * own children keep what the workload gave them, so a sample starts on
  * the harness's CPU, where nothing else of kscen runs while it does, and its
  * threads go where the scheduler puts them. Nothing when only one CPU is
- * allowed. 0 or -errno (nothing changed).
+ * allowed. And the harness under SCHED_BATCH, where it was SCHED_OTHER:
+ * a batch task's wake-up does not preempt the task running, so the runner
+ * woken by the server's word that a sample started, or by the sample's
+ * record, waits for the sample process to sleep or end, which gets
+ * SCHED_OTHER back with its CPUs (docs/performance.md: two context switches
+ * of a sample less). 0 or -errno (nothing changed).
  */
 int kscen_harness_pin(void);
 /*
- * In a sample process, async-signal-safe: its CPUs back, if kscen pinned
- * them (spawn.c does it for the runner's children).
+ * In a sample process, async-signal-safe: its policy and its CPUs back, if
+ * kscen pinned them (spawn.c does it for the runner's children). The
+ * thread's context switches before its CPUs came back (noise.c: none of
+ * them can have moved it), or -1 (nothing pinned).
  */
-void kscen_harness_unpin(void);
+long kscen_harness_unpin(void);
 /* The runner: its CPUs back, and the pin forgotten (a test's cleanup). */
 void kscen_harness_release(void);
 /* The CPU the harness is on, or -1 (not pinned). */

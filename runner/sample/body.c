@@ -38,7 +38,7 @@ __attribute__((hot)) void kscen_take_sample(const struct kscen_sample_req *r, st
 	out->ret = w->setup ? w->setup(&ctx) : 0;
 	if (out->ret == 0) {
 		/* the sentinels around what the sample times (noise.c) */
-		kscen_noise_begin(&span);
+		kscen_noise_begin(&span, r->pinned_switches);
 		out->ret = w->sample(&ctx, out->v);
 		kscen_noise_end(&span, &out->noise);
 		out->nr = r->nr_metrics;

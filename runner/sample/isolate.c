@@ -85,6 +85,7 @@ static int sample_isolated(const struct kscen_job *job, long long timeout_ns,
 		.w = job->workload, .params = job->params,
 		.captures = job->spec->captures, .nr_captures = job->spec->nr_captures,
 		.nr_metrics = job->nr_metrics, .verbose = kscen_verbose,
+		.pinned_switches = -1,
 	};
 	struct kscen_child c = {
 		.fn = sample_child, .arg = &sc,

@@ -52,6 +52,11 @@
 /* The functions a sample process runs, kept together by the linker. */
 #define HOT __attribute__((hot))
 
+#define CPUDIR			"/sys/devices/system/cpu/cpu"
+#define FREQ_FILE		"/cpufreq/scaling_cur_freq"
+#define CORE_THROTTLE		"/thermal_throttle/core_throttle_count"
+#define PACKAGE_THROTTLE	"/thermal_throttle/package_throttle_count"
+
 /*
  * What this host has, found once by kscen_noise_init(), before the fork
  * server forks when `kscen run` calls it (every sample process inherits
@@ -63,6 +68,17 @@ static struct {
 	bool freq, throttle;	/* CPUs have cpufreq, thermal_throttle */
 	int stat;		/* /proc/stat, open */
 	unsigned clk_tck;	/* USER_HZ */
+	/*
+	 * The names a reading opens, copied here from .rodata: a sample
+	 * process reads them from a page it has from its parent, where each
+	 * string constant would be a fault on a page of .rodata of its own.
+	 */
+	char sched[sizeof("/proc/self/sched")];
+	char intr[sizeof("intr")], softirq[sizeof("softirq")];
+	char migrations[sizeof("se.nr_migrations")];
+	char cpudir[sizeof(CPUDIR)];
+	char freq_file[sizeof(FREQ_FILE)];
+	char throttle_file[2][sizeof(PACKAGE_THROTTLE)];
 } host = { .stat = -1 };
 
 void kscen_noise_init(void)
@@ -79,13 +95,21 @@ void kscen_noise_init(void)
 	host.freq = !stat("/sys/devices/system/cpu/cpu0/cpufreq", &st);
 	host.throttle = !stat("/sys/devices/system/cpu/cpu0/thermal_throttle", &st);
 	host.clk_tck = tck > 0 ? tck : 100;
+	memcpy(host.sched, "/proc/self/sched", sizeof(host.sched));
+	memcpy(host.intr, "intr", sizeof(host.intr));
+	memcpy(host.softirq, "softirq", sizeof(host.softirq));
+	memcpy(host.migrations, "se.nr_migrations", sizeof(host.migrations));
+	memcpy(host.cpudir, CPUDIR, sizeof(host.cpudir));
+	memcpy(host.freq_file, FREQ_FILE, sizeof(host.freq_file));
+	memcpy(host.throttle_file[0], CORE_THROTTLE, sizeof(CORE_THROTTLE));
+	memcpy(host.throttle_file[1], PACKAGE_THROTTLE, sizeof(PACKAGE_THROTTLE));
 }
 
 #define PATH_MAX_NOISE 512
 
 /*
- * @a @b, @cpu in decimal when >= 0, then @c, into @out (PATH_MAX_NOISE),
- * cut short if too long (then it opens nothing): no stdio.
+ * @a @b, @cpu in decimal when >= 0, then @c (NULL: none of @a or @c), into @out
+ * (PATH_MAX_NOISE), cut short if too long (then it opens nothing): no stdio.
  */
 static HOT const char *path(char *out, const char *a, const char *b, int cpu,
 			const char *c)
@@ -93,7 +117,7 @@ static HOT const char *path(char *out, const char *a, const char *b, int cpu,
 	char digits[12];
 	size_t n = 0, k = 0;
 
-	for (; *a && n < PATH_MAX_NOISE - 100; a++)
+	for (; a && *a && n < PATH_MAX_NOISE - 100; a++)
 		out[n++] = *a;
 	for (; *b && n < PATH_MAX_NOISE - 100; b++)
 		out[n++] = *b;
@@ -104,7 +128,7 @@ static HOT const char *path(char *out, const char *a, const char *b, int cpu,
 		while (k)
 			out[n++] = digits[--k];
 	}
-	for (; *c && n < PATH_MAX_NOISE - 1; c++)
+	for (; c && *c && n < PATH_MAX_NOISE - 1; c++)
 		out[n++] = *c;
 	out[n] = '\0';
 	return out;
@@ -139,11 +163,11 @@ static HOT void close_fd(int *fd)
 	*fd = -1;
 }
 
-#define CPUDIR "/sys/devices/system/cpu/cpu"
-
-HOT void kscen_noise_open(struct kscen_noise_src *s, const char *root, int cpu)
+/* kscen_noise_open(); @pinned_switches: see migrations() */
+static HOT void open_src(struct kscen_noise_src *s, const char *root, int cpu,
+			 long pinned_switches)
 {
-	bool here = !*root;
+	bool here = !root || !*root;
 	char p[PATH_MAX_NOISE];
 
 	if (!host.ready)
@@ -153,21 +177,26 @@ HOT void kscen_noise_open(struct kscen_noise_src *s, const char *root, int cpu)
 
 		cpu = syscall(SYS_getcpu, &c, NULL, NULL) ? -1 : (int)c;
 	}
+	if (here)
+		root = NULL;
 	s->own_stat = !here || host.stat < 0;
 	s->stat = s->own_stat ? open_ro(path(p, root, "/proc/stat", -1, "")) : host.stat;
 	/* the main thread's, which calls sample(): one lookup less than thread-self */
-	s->sched = open_ro(path(p, root, "/proc/self/sched", -1, ""));
+	s->pinned_switches = here ? pinned_switches : -1;
+	s->sched = s->pinned_switches >= 0 ? -1 :
+		   open_ro(here ? host.sched : path(p, root, host.sched, -1, NULL));
 	s->freq = s->throttle[0] = s->throttle[1] = -1;
 	if (cpu < 0)
 		return;
 	if (!here || host.freq)
-		s->freq = open_ro(path(p, root, CPUDIR, cpu, "/cpufreq/scaling_cur_freq"));
-	if (!here || host.throttle) {
-		s->throttle[0] = open_ro(path(p, root, CPUDIR, cpu,
-					      "/thermal_throttle/core_throttle_count"));
-		s->throttle[1] = open_ro(path(p, root, CPUDIR, cpu,
-					      "/thermal_throttle/package_throttle_count"));
-	}
+		s->freq = open_ro(path(p, root, host.cpudir, cpu, host.freq_file));
+	for (int i = 0; i < 2 && (!here || host.throttle); i++)
+		s->throttle[i] = open_ro(path(p, root, host.cpudir, cpu, host.throttle_file[i]));
+}
+
+HOT void kscen_noise_open(struct kscen_noise_src *s, const char *root, int cpu)
+{
+	open_src(s, root, cpu, -1);
 }
 
 HOT void kscen_noise_close(struct kscen_noise_src *s)
@@ -225,9 +254,9 @@ static HOT void stat_byte(struct stat_parse *p, char c)
 		} else if (p->hn > 3 && p->head[0] == 'c' && p->head[1] == 'p' &&
 			   p->head[2] == 'u' && p->head[3] >= '0' && p->head[3] <= '9') {
 			p->r->nr_cpus++;
-		} else if (p->hn == 4 && same(p->head, "intr", 4)) {
+		} else if (p->hn == 4 && same(p->head, host.intr, 4)) {
 			p->state = FIRST, p->first = &p->r->intr;
-		} else if (p->hn == 7 && same(p->head, "softirq", 7)) {
+		} else if (p->hn == 7 && same(p->head, host.softirq, 7)) {
 			p->state = FIRST, p->first = &p->r->softirq;
 		}
 		p->v = 0;
@@ -288,6 +317,9 @@ int kscen_noise_parse_stat(const char *buf, struct kscen_noise_read *r)
 {
 	struct stat_parse p;
 
+	if (!host.ready)
+		kscen_noise_init();
+
 	stat_start(&p, r);
 	for (; *buf; buf++)
 		stat_byte(&p, *buf);
@@ -320,14 +352,14 @@ static HOT void read_stat(int fd, char *buf, size_t len, struct kscen_noise_read
 	}
 }
 
-/* The number after @key and ':' on a line of @buf, or -1 (no strstr). */
-static HOT long after_key(const char *buf, const char *key)
+/*
+ * The number after @key (@k bytes) and ':' on a line of @buf, or -1 (no
+ * strstr, no strlen: gcc makes a loop that counts @key's bytes a call).
+ */
+static HOT long after_key(const char *buf, const char *key, size_t k)
 {
-	size_t k = 0;
 	long v = -1;
 
-	while (key[k])
-		k++;
 	for (const char *l = buf; *l; ) {
 		size_t i = 0;
 
@@ -354,7 +386,9 @@ static HOT long after_key(const char *buf, const char *key)
 
 HOT long kscen_noise_parse_migrations(const char *buf)
 {
-	return after_key(buf, "se.nr_migrations");
+	if (!host.ready)
+		kscen_noise_init();
+	return after_key(buf, host.migrations, sizeof(host.migrations) - 1);
 }
 
 /* A small file from @fd into @buf, NUL-terminated; false if unread. */
@@ -386,17 +420,42 @@ static HOT long long tv_us(const struct timeval *tv)
 	return tv->tv_sec * 1000000LL + tv->tv_usec;
 }
 
-HOT void kscen_noise_take(const struct kscen_noise_src *s, struct kscen_noise_read *r)
+/*
+ * The main thread's se.nr_migrations, from /proc/self/sched (1.8 KiB; more
+ * is cut, the key comes early). A sample process born on the harness's
+ * CPU had none counted at its birth (wake_up_new_task() places a new task
+ * without counting it) nor while it stayed on that one CPU; once it has
+ * its CPUs back, a thread changes CPU only while it is not running, which
+ * takes a context switch, voluntary or not. So while getrusage() of the
+ * thread has no more switches than when it left the one CPU
+ * (s->pinned_switches), the count is 0, and the file, whose open is most
+ * of what the sentinels cost a sample (docs/noise.md), is opened only
+ * once it has.
+ */
+static HOT long migrations(struct kscen_noise_src *s, char *buf, size_t len)
+{
+	struct rusage th;
+
+	if (s->pinned_switches >= 0) {
+		if (!sys_getrusage(RUSAGE_THREAD, &th) &&
+		    th.ru_nvcsw + th.ru_nivcsw == s->pinned_switches)
+			return 0;
+		if (s->sched < 0)
+			s->sched = open_ro(host.sched);
+	}
+	return read_small(s->sched, buf, len) ? kscen_noise_parse_migrations(buf) : -1;
+}
+
+HOT void kscen_noise_take(struct kscen_noise_src *s, struct kscen_noise_read *r)
 {
 	/* on the stack: the sample's own pages, no fault of a heap or .bss */
 	char buf[2048];
 	struct rusage self, kids;
 	long a, b;
 
+	/* first: the other readings' windows hold what an open costs */
+	r->migrations = migrations(s, buf, sizeof(buf));
 	read_stat(s->stat, buf, sizeof(buf), r);
-	/* /proc/self/sched: 1.8 KiB; more is cut, the key comes early */
-	r->migrations = read_small(s->sched, buf, sizeof(buf)) ?
-			kscen_noise_parse_migrations(buf) : -1;
 	a = read_number(s->throttle[0]);
 	b = read_number(s->throttle[1]);
 	r->throttle = a < 0 && b < 0 ? -1 : (a > 0 ? a : 0) + (b > 0 ? b : 0);
@@ -439,14 +498,14 @@ HOT void kscen_noise_diff(const struct kscen_noise_read *a,
 	d->khz = b->khz;
 }
 
-HOT void kscen_noise_begin(struct kscen_noise_span *sp)
+HOT void kscen_noise_begin(struct kscen_noise_span *sp, long pinned_switches)
 {
 	if (!host.ready)
 		kscen_noise_init();
 	sp->on = !host.off;
 	if (!sp->on)
 		return;
-	kscen_noise_open(&sp->src, "", -1);
+	open_src(&sp->src, NULL, -1, pinned_switches);
 	kscen_noise_take(&sp->src, &sp->before);
 }
 

@@ -58,6 +58,12 @@ struct kscen_noise_raw {
 struct kscen_noise_src {
 	int stat, sched, freq, throttle[2];
 	bool own_stat;		/* stat is ours to close, not kscen_noise_init()'s */
+	/*
+	 * This process was born on the harness's CPU and its main thread had
+	 * this many context switches when it left it, or -1: no more, no
+	 * migration, and /proc/self/sched is opened only once it has more.
+	 */
+	long pinned_switches;
 };
 void kscen_noise_open(struct kscen_noise_src *s, const char *root, int cpu);
 void kscen_noise_close(struct kscen_noise_src *s);
@@ -68,7 +74,7 @@ void kscen_noise_close(struct kscen_noise_src *s);
  */
 void kscen_noise_init(void);
 /* Read every counter of @s, and this process's rusage, into @r. */
-void kscen_noise_take(const struct kscen_noise_src *s, struct kscen_noise_read *r);
+void kscen_noise_take(struct kscen_noise_src *s, struct kscen_noise_read *r);
 /* @b - @a into @d, valid. */
 void kscen_noise_diff(const struct kscen_noise_read *a,
 		      const struct kscen_noise_read *b, struct kscen_noise_raw *d);
@@ -77,14 +83,16 @@ void kscen_noise_diff(const struct kscen_noise_read *a,
  * Around the workload's sample(), in the process that calls it (body.c):
  * this machine's counters before, then after, into @out. The test hook
  * KSCEN_TEST_NO_SENTINELS=1 leaves them unread (@out untouched): what they
- * cost is measured against it.
+ * cost is measured against it. @pinned_switches: what
+ * kscen_harness_unpin() said in this process, a sample process born on the
+ * harness's CPU (child.h), or -1.
  */
 struct kscen_noise_span {
 	bool on;
 	struct kscen_noise_src src;
 	struct kscen_noise_read before;
 };
-void kscen_noise_begin(struct kscen_noise_span *sp);
+void kscen_noise_begin(struct kscen_noise_span *sp, long pinned_switches);
 void kscen_noise_end(struct kscen_noise_span *sp, struct kscen_noise_raw *out);
 
 /* The parsers, for tests: 0, or -EINVAL when the text is not that file's. */

@@ -313,7 +313,8 @@ static __attribute__((noreturn, noinline, hot)) void
 sample_process(struct kscen_sample_req *r, int ret, const char *why,
 	       pid_t server, int sock)
 {
-	kscen_harness_unpin();	/* the harness's CPU is where it starts */
+	/* the harness's CPU is where it starts; r is its own copy */
+	r->pinned_switches = kscen_harness_unpin();
 	syscall(SYS_setpgid, 0, 0);
 	if (syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) ||
 	    syscall(SYS_getppid) != server)
@@ -334,7 +335,9 @@ sample_process(struct kscen_sample_req *r, int ret, const char *why,
 	}
 	if (kscen_verbose != r->verbose)
 		kscen_verbose = r->verbose;
-	_exit(kscen_sample_body(r));
+	/* _exit() is a page of libc of its own; exit_group is what it calls */
+	syscall(SYS_exit_group, kscen_sample_body(r));
+	__builtin_unreachable();
 }
 
 static bool say(int sock, const struct msg *m)
@@ -425,7 +428,10 @@ start(int sock, char *req, ssize_t n, int fds[3], struct pollfd *live, unsigned 
 	static max_align_t store[256];
 	struct msg m = { .type = MSG_START };
 	struct buf b = { .p = req, .cap = n };
-	struct kscen_sample_req r = { .fd = fds[0], .procs_fd = fds[1] };
+	struct kscen_sample_req r = {
+		.fd = fds[0], .procs_fd = fds[1],
+		.pinned_switches = -1,
+	};
 	char why[KSCEN_REASON_MAX];
 	pid_t self = getpid();
 	int ret;

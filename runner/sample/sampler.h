@@ -19,6 +19,12 @@ struct kscen_sample_req {
 	int verbose;
 	int fd;			/* the record's pipe */
 	int procs_fd;		/* the sample's cgroup, or -1 */
+	/*
+	 * Born on the harness's CPU: its thread's context switches when it
+	 * got its CPUs back (kscen_harness_unpin()), else -1. The sentinels
+	 * read its migrations only once it has had more (noise.c).
+	 */
+	long pinned_switches;
 };
 
 /* body.c: the sample process; writes the record, returns its exit status. */

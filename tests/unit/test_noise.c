@@ -6,17 +6,22 @@
  * disturbed samples, their records through a result file, the report's
  * lines, and the system check (sample/syscheck.c) on fixture trees.
  */
+#define _GNU_SOURCE
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sched.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "lib/util.h"
@@ -80,6 +85,94 @@ static void test_noise_parses_migrations(void **state)
 						      "se.nr_migrations :  42\n"), 42);
 	assert_int_equal(kscen_noise_parse_migrations("se.nr_migrations_cold : 42\n"), -1);
 	assert_int_equal(kscen_noise_parse_migrations("nothing here\n"), -1);
+}
+
+/*
+ * What a sample process born on the harness's CPU says of its migrations:
+ * with no switch since it got its CPUs back, 0 and /proc/self/sched never
+ * opened; made to move to another CPU inside the region, the kernel's
+ * count of it (at least 1). In a child forked from the pinned test, as the
+ * fork server's are; its answers come back through a pipe.
+ */
+struct migrated {
+	long quiet, moved;	/* the region's count, without and with a move */
+	int quiet_opened;	/* 1: opened though no switch, 2: not though one */
+	long after_move;	/* /proc/self/sched's own count at the end */
+};
+
+static long thread_switches(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_THREAD, &ru) ? -1 : ru.ru_nvcsw + ru.ru_nivcsw;
+}
+
+static void migrating_child(int fd)
+{
+	struct migrated m = { 0 };
+	struct kscen_noise_span span;
+	struct kscen_noise_raw d;
+	long pinned = kscen_harness_unpin();
+	cpu_set_t other;
+	char buf[4096];
+	ssize_t n;
+	int f;
+
+	kscen_noise_begin(&span, pinned);
+	if (thread_switches() == pinned)
+		m.quiet_opened = span.src.sched >= 0;
+	else
+		m.quiet_opened = span.src.sched < 0 ? 2 : 0;
+	kscen_noise_end(&span, &d);
+	m.quiet = d.migrations;
+
+	kscen_noise_begin(&span, pinned);
+	CPU_ZERO(&other);
+	CPU_SET(!sched_getcpu(), &other);	/* CPU 1 from 0, else CPU 0 */
+	if (sched_setaffinity(0, sizeof(other), &other))
+		_exit(1);
+	kscen_noise_end(&span, &d);
+	m.moved = d.migrations;
+	f = open("/proc/self/sched", O_RDONLY);
+	n = f >= 0 ? read(f, buf, sizeof(buf) - 1) : -1;
+	buf[n > 0 ? n : 0] = '\0';
+	m.after_move = kscen_noise_parse_migrations(buf);
+	_exit(write(fd, &m, sizeof(m)) == sizeof(m) ? 0 : 1);
+}
+
+static void test_noise_migrations_counted_once_switched(void **state)
+{
+	struct migrated m;
+	cpu_set_t all;
+	int p[2], status;
+	pid_t pid;
+
+	(void)state;
+	assert_int_equal(sched_getaffinity(0, sizeof(all), &all), 0);
+	if (!CPU_ISSET(0, &all) || !CPU_ISSET(1, &all))
+		skip();	/* needs CPUs 0 and 1 to move between */
+	setenv("KSCEN_TEST_HARNESS_CPU", "0", 1);
+	assert_int_equal(kscen_harness_pin(), 0);
+	unsetenv("KSCEN_TEST_HARNESS_CPU");
+	kscen_noise_init();
+	assert_int_equal(pipe(p), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(p[0]);
+		migrating_child(p[1]);
+	}
+	close(p[1]);
+	assert_int_equal(read(p[0], &m, sizeof(m)), sizeof(m));
+	close(p[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_int_equal(status, 0);
+	kscen_harness_release();
+	assert_int_equal(m.quiet_opened, 0);
+	assert_int_equal(m.quiet, 0);
+	/* from CPU 0 to CPU 1: one migration at least, all of them counted */
+	assert_true(m.moved >= 1);
+	assert_int_equal(m.moved, m.after_move);
 }
 
 /* The readings of @dir through the files, as the sample process takes them. */
@@ -611,6 +704,7 @@ int kscen_noise_tests(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_noise_parses_recorded_proc_stat),
 		cmocka_unit_test(test_noise_parses_migrations),
+		cmocka_unit_test(test_noise_migrations_counted_once_switched),
 		cmocka_unit_test(test_noise_judges_recorded_region),
 		cmocka_unit_test(test_noise_thresholds_and_slack),
 		cmocka_unit_test(test_noise_unknown_is_not_disturbed),

@@ -137,6 +137,12 @@ static int count_cpus(void *arg)
 	return CPU_COUNT(&s);
 }
 
+static int policy_of(void *arg)
+{
+	(void)arg;
+	return sched_getscheduler(0);
+}
+
 static int child_status(struct kscen_child *c)
 {
 	assert_int_equal(kscen_child_start(c), 0);
@@ -177,9 +183,11 @@ static void test_harness_pin_children_not(void **state)
 	struct kscen_child fn = { .fn = count_cpus };
 	struct kscen_child workload = { .fn = pinned_workload };
 	struct kscen_child prog = { .argv = argv, .flags = KSCEN_CHILD_CLEAN };
+	struct kscen_child policy = { .fn = policy_of };
 	int n = nr_cpus();
 
 	(void)state;
+	assert_int_equal(sched_getscheduler(0), SCHED_OTHER);
 	assert_int_equal(kscen_harness_pin(), 0);
 	if (n < 2) {	/* nothing to pin */
 		assert_int_equal(kscen_harness_cpu(), -1);
@@ -193,10 +201,16 @@ static void test_harness_pin_children_not(void **state)
 	assert_int_equal(child_status(&prog), n);
 	assert_int_equal(child_status(&workload), 101);
 	assert_int_equal(nr_cpus(), 1);	/* we stay */
-	kscen_harness_unpin();	/* as a sample process does */
+	/* the harness is a batch task; what it starts is not */
+	assert_int_equal(sched_getscheduler(0), SCHED_BATCH);
+	assert_int_equal(child_status(&policy), SCHED_OTHER);
+	/* as a sample process does; its context switches so far said */
+	assert_true(kscen_harness_unpin() >= 0);
 	assert_int_equal(nr_cpus(), n);
+	assert_int_equal(sched_getscheduler(0), SCHED_OTHER);
 	kscen_harness_release();
 	assert_int_equal(kscen_harness_cpu(), -1);
+	assert_int_equal(kscen_harness_unpin(), -1);
 	/* the test hook's CPU, each of them; one not allowed: where we are */
 	cpu_set_t all;
 
