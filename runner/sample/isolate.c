@@ -77,6 +77,44 @@ static void add_cgroup_figures(const struct kscen_job *job,
 		out->v[out->nr++] = mem;
 }
 
+/* What the pipe @o->fd holds now, up to @o->max: its writer has ended. */
+static void read_ready(struct kscen_child_output *o)
+{
+	int fl = fcntl(o->fd, F_GETFL);
+
+	if (fl < 0 || fcntl(o->fd, F_SETFL, fl | O_NONBLOCK))
+		return;
+	while (o->len < o->max) {
+		ssize_t n = read(o->fd, o->data + o->len, o->max - o->len);
+
+		if (n > 0)
+			o->len += n;
+		else if (n == 0 || errno != EINTR)
+			break;
+	}
+}
+
+/*
+ * A sample process of the fork server: its end, on the server's word
+ * alone, then its record, which it wrote before it ended. Its record and
+ * its exit would each wake us while it still runs (a pipe, a pidfd) and
+ * make it exit with the runner on its CPU; the server's reap comes after,
+ * and one wake-up does. Within @left_ns or until ^C, as the record is
+ * waited for otherwise; a record whole by then is a sample whose teardown
+ * is slow, waited for without a limit as before.
+ */
+static int wait_served(struct kscen_child *c, struct kscen_child_output *res,
+		       long long left_ns)
+{
+	int ret = kscen_sampler_wait(c, left_ns > 0 ? (left_ns + 999999) / 1000000 : 0,
+				     &kscen_interrupted);
+
+	read_ready(res);
+	if (ret && res->len == res->max)
+		ret = kscen_sampler_wait(c, -1, NULL);
+	return ret;
+}
+
 static int sample_isolated(const struct kscen_job *job, long long timeout_ns,
 			   struct kscen_sample_out *out)
 {
@@ -114,14 +152,20 @@ static int sample_isolated(const struct kscen_job *job, long long timeout_ns,
 		kscen_contain_sample_end(sc.procs_fd, &cpu, &mem);
 		return ret;
 	}
-	/*
-	 * Wait for the record or for the child's exit, whichever comes: a
-	 * crashed child whose own children still hold the pipe must not look
-	 * like a hang. Without pidfd (before 5.3) EOF alone ends the wait.
-	 */
 	res.fd = pfd[0];
-	ret = kscen_child_capture(&c, &res, 1, left > 0 ? (left + 999999) / 1000000 : 0,
-				  &kscen_interrupted);
+	if (kscen_sampler_child(&c)) {
+		ret = wait_served(&c, &res, left);
+	} else {
+		/*
+		 * Wait for the record or for the child's exit, whichever
+		 * comes: a crashed child whose own children still hold the
+		 * pipe must not look like a hang. Without pidfd (before 5.3)
+		 * EOF alone ends the wait.
+		 */
+		ret = kscen_child_capture(&c, &res, 1,
+					  left > 0 ? (left + 999999) / 1000000 : 0,
+					  &kscen_interrupted);
+	}
 	close(pfd[0]);
 	stopped(out, ret, timeout_ns);
 	got = res.len;

@@ -10,9 +10,11 @@
  * and up to three fds (the record's pipe, the sample cgroup's cgroup.procs
  * and its directory), and the server forks the sample process, a copy of
  * its small address space, into that cgroup (fork_into()), and says its
- * pid. The runner waits on its pidfd, times it out and kills its group
- * exactly as it would its own fork (isolate.c); the server reaps it and
- * sends its wait status and rusage back. (Not CLONE_PARENT, which would
+ * pid. The server reaps it and sends its wait status and rusage back; the
+ * runner waits for that word alone (kscen_sampler_wait(): neither the
+ * record nor the exit wakes it while the sample process still runs), then
+ * reads the record, and times it out and kills its group exactly as it
+ * would its own fork (isolate.c). (Not CLONE_PARENT, which would
  * make it the runner's child: a raw clone leaves glibc's cached thread id
  * stale, and raise() or abort() in the sample would miss.) exec's
  * samples do not come here at all: their command is the sample's process
@@ -616,6 +618,53 @@ static int reap(struct kscen_child *c)
 	c->ru = m.ru;
 	c->pid = -1;
 	return 0;
+}
+
+bool kscen_sampler_child(const struct kscen_child *c)
+{
+	return c->reap == reap;
+}
+
+int kscen_sampler_wait(struct kscen_child *c, long long timeout_ms,
+		       const volatile sig_atomic_t *stop)
+{
+	long long deadline = kscen_now_ns() + timeout_ms * 1000000;
+
+	for (;;) {
+		struct pollfd p = { .fd = srv.sock, .events = POLLIN };
+		int wait = -1;
+
+		if (c->pid <= 0)
+			return 0;
+		for (unsigned i = 0; i < nr_pending; i++)
+			if (pending[i].pid == c->pid)
+				return reap(c);
+		if (stop && *stop)
+			return -EINTR;
+		if (timeout_ms >= 0) {
+			long long left = deadline - kscen_now_ns();
+
+			if (left <= 0)
+				return -ETIMEDOUT;
+			wait = left / 1000000 + 1;
+		}
+		if (srv.sock < 0)	/* gone: its samples died with it */
+			return reap(c);
+		if (poll(&p, 1, wait) <= 0)
+			continue;	/* EINTR: *stop, or the deadline, above */
+		/* one word of the server, without waiting: ours, or kept */
+		struct msg m;
+		ssize_t n = recv(srv.sock, &m, sizeof(m), MSG_DONTWAIT);
+
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n != sizeof(m)) {
+			gone();
+			return reap(c);
+		}
+		if (m.type == MSG_EXIT && nr_pending < MAX_LIVE)
+			pending[nr_pending++] = m;
+	}
 }
 
 int kscen_sampler_spawn(const struct kscen_job *job, int fd, int procs_fd, int cg_fd,

@@ -53,6 +53,17 @@ pid_t kscen_sampler_pid(void);
  */
 int kscen_sampler_spawn(const struct kscen_job *job, int fd, int procs_fd, int cg_fd,
 			struct kscen_child *c);
+/*
+ * Wait for the end of @c, a sample process of the server, on the server's
+ * word alone: 0 once it is reaped (c->status, c->ru), -ETIMEDOUT after
+ * @timeout_ms (-1: none) or -EINTR once *@stop is set, while it still
+ * runs. Nothing of the sample wakes us before its end: neither its record
+ * nor its exit, only the server's reap.
+ */
+int kscen_sampler_wait(struct kscen_child *c, long long timeout_ms,
+		       const volatile sig_atomic_t *stop);
+/* Is @c a sample process of the server? */
+bool kscen_sampler_child(const struct kscen_child *c);
 
 /*
  * The request's encoding, for tests: @job into @p (0: it does not fit in

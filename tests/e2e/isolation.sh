@@ -22,6 +22,94 @@ wait_for 10 gone "$tmp/crash" && pass hang_killed ||
 	fail hang_killed "still running: $(marked "$tmp/crash" | xargs -r ps -o pid,args -p)"
 reap "$tmp/crash"
 
+# ---- the same through the fork server ------------------------------------------
+# A module's samples are forked by the server, and the runner waits for the
+# server's word that one has ended, not for its record or its exit: a crash,
+# a crash whose child still holds the record's pipe, a hang killed at the
+# timeout, beside a good job.
+srv=$tmp/served
+mkdir -p "$srv/inc/kscen"
+chmod 755 "$tmp" "$srv"
+cp runner/workloads/workload.h "$srv/inc/kscen/workload.h"
+cat >"$srv/served.c" <<'C'
+#include <kscen/workload.h>
+#include <signal.h>
+#include <unistd.h>
+static const struct kscen_metric_desc m[] = { { "v", "units", KSCEN_LOWER } };
+static int good(struct kscen_ctx *c, double *v) { (void)c; v[0] = 7; return 0; }
+static int segv(struct kscen_ctx *c, double *v) { (void)c; (void)v; raise(SIGSEGV); return 0; }
+/* its child keeps every fd, the record's pipe too, for a while */
+static int held(struct kscen_ctx *c, double *v)
+{
+	(void)c; (void)v;
+	if (fork() == 0) { sleep(30); _exit(0); }
+	raise(SIGSEGV);
+	return 0;
+}
+static int hang(struct kscen_ctx *c, double *v) { (void)c; (void)v; sleep(600); return 0; }
+#define W(n, f) { .name = "served." n, .summary = "s", .metrics = m, .nr_metrics = 1, .sample = f }
+static const struct kscen_workload w[] = {
+	W("good", good), W("segv", segv), W("held", held), W("hang", hang),
+};
+KSCEN_MODULE(&w[0], &w[1], &w[2], &w[3]);
+C
+${CC:-cc} -std=gnu11 -O1 -fPIC -shared -I"$srv/inc" -o "$srv/served.so" "$srv/served.c"
+cat >"$srv/served.yaml" <<YAML
+scenario: e2e-served
+repeat: 2
+warmup: 0
+timeout: 300ms
+modules: [$srv/served.so]
+jobs:
+  - {name: good, workload: served.good}
+  - {name: segv, workload: served.segv}
+  - {name: held, workload: served.held}
+  - {name: hang, workload: served.hang}
+YAML
+t0=$(date +%s%N)
+E2E_MARK=$tmp/served-marks run "$kscen" run -q -o "$res" "$srv/served.yaml"
+took=$(( ($(date +%s%N) - t0) / 1000000 ))
+file=$(ls "$res"/e2e-served/*.yaml 2>/dev/null | head -n1)
+"$kscen" report --format json "$file" >"$tmp/sjson" 2>/dev/null
+if [ $rc = 3 ] && /usr/bin/python3 - "$tmp/sjson" <<'PY'
+import json, sys
+jobs = {j["name"]: j for j in json.load(open(sys.argv[1]))["jobs"]}
+j = jobs["good"]
+assert j["status"] == "ok" and j["metrics"][0]["samples"] == [7, 7], j
+for bad in ("segv", "held"):
+    j = jobs[bad]
+    assert j["status"] == "failed" and "killed by signal SIGSEGV" in j["reason"], j
+j = jobs["hang"]
+assert j["status"] == "failed" and j["reason"] == "sample timed out after 0.3 s", j
+PY
+then pass served_crash_and_hang_beside_good_job; else fail served_crash_and_hang_beside_good_job "rc=$rc $(cat "$tmp/sjson" "$tmp/err")"; fi
+# held's child kept the pipe 30 s: its crash was said at its end (the run,
+# with two samples of a 0.3 s hang, well under the 2 x 30 s a wait for the
+# pipe would take)
+[ "$took" -lt 20000 ] && pass served_crash_not_waited_for_pipe ||
+	fail served_crash_not_waited_for_pipe "the run took $took ms"
+wait_for 10 gone "$tmp/served-marks" && pass served_hang_killed ||
+	fail served_hang_killed "still running: $(marked "$tmp/served-marks" | xargs -r ps -o pid,args -p)"
+reap "$tmp/served-marks"
+# ^C during a served sample that would hang for its whole timeout (60 s):
+# the run ends at once, 130, its sample process killed
+sed -e 's/^timeout: 300ms/timeout: 60s/' -e '/name: good\|name: segv\|name: held/d' \
+	"$srv/served.yaml" >"$srv/int.yaml"
+E2E_MARK=$tmp/int-marks "$kscen" run --no-save --compare none "$srv/int.yaml" \
+	>"$tmp/int-out" 2>"$tmp/int-err" &
+pid=$!
+wait_for 30 grep -q '^# Running' "$tmp/int-out"
+sleep 0.5
+t0=$(date +%s%N)
+kill -INT $pid
+wait $pid
+rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+wait_for 10 gone "$tmp/int-marks"
+[ $rc = 130 ] && [ $ms -lt 10000 ] && gone "$tmp/int-marks" && pass served_sigint_prompt ||
+	fail served_sigint_prompt "rc=$rc after $ms ms; left: $(marked "$tmp/int-marks" | xargs -r ps -o pid,args -p)"
+reap "$tmp/int-marks"
+
 # ---- without a cgroup: said, not silent ----------------------------------------
 # An unprivileged runner cannot make the sample cgroup: the run goes on,
 # without the cgroup's metrics, and says so once, with the reason.
