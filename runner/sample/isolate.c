@@ -96,12 +96,13 @@ static void read_ready(struct kscen_child_output *o)
 
 /*
  * A sample process of the fork server: its end, on the server's word
- * alone, then its record, which it wrote before it ended. Its record and
- * its exit would each wake us while it still runs (a pipe, a pidfd) and
- * make it exit with the runner on its CPU; the server's reap comes after,
- * and one wake-up does. Within @left_ns or until ^C, as the record is
- * waited for otherwise; a record whole by then is a sample whose teardown
- * is slow, waited for without a limit as before.
+ * alone, then its record, which it wrote last before it ended. Its record
+ * and its exit would each wake us while it still runs (a pipe, a pidfd),
+ * so that it would end with the runner ready on its CPU; the server's reap
+ * comes after, and one wake-up does. Within @left_ns or until ^C, as the
+ * record is waited for otherwise; a record whole by then is a sample whose
+ * exit is slow (the kernel taking its memory down), waited for without a
+ * limit, as after a record before.
  */
 static int wait_served(struct kscen_child *c, struct kscen_child_output *res,
 		       long long left_ns)
