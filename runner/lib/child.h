@@ -129,6 +129,13 @@ struct kscen_child_output {
 };
 
 /*
+ * One turn of a wait of @timeout_ms (< 0: none) that ends at @deadline
+ * (CLOCK_MONOTONIC ns) or once *@stop is set (@stop may be NULL): 0 and
+ * *@wait the poll() timeout to use (-1: none), -EINTR or -ETIMEDOUT.
+ */
+int kscen_wait_left(long long deadline, long long timeout_ms,
+		    const volatile sig_atomic_t *stop, int *wait);
+/*
  * Read @o[0..@n) (n <= 3) until the child exits (with KSCEN_CHILD_PIDFD: it
  * is reaped, then what the pipes hold is read, so a background grandchild
  * holding a pipe cannot hold us up), every fd is at EOF, or each until_full

@@ -460,6 +460,22 @@ static int reap_named(struct kscen_child *c)
 	return ret;
 }
 
+int kscen_wait_left(long long deadline, long long timeout_ms,
+		    const volatile sig_atomic_t *stop, int *wait)
+{
+	*wait = -1;
+	if (stop && *stop)
+		return -EINTR;
+	if (timeout_ms >= 0) {
+		long long left = deadline - kscen_now_ns();
+
+		if (left <= 0)
+			return -ETIMEDOUT;
+		*wait = left / 1000000 + 1;
+	}
+	return 0;
+}
+
 int kscen_child_capture(struct kscen_child *c, struct kscen_child_output *o,
 			unsigned n, long long timeout_ms,
 			const volatile sig_atomic_t *stop)
@@ -484,15 +500,9 @@ int kscen_child_capture(struct kscen_child *c, struct kscen_child_output *o,
 					.events = POLLIN };
 		if (!open)
 			return 0;
-		if (stop && *stop)
-			return -EINTR;
-		if (timeout_ms >= 0) {
-			long long left = deadline - kscen_now_ns();
-
-			if (left <= 0)
-				return -ETIMEDOUT;
-			wait = left / 1000000 + 1;
-		}
+		ret = kscen_wait_left(deadline, timeout_ms, stop, &wait);
+		if (ret)
+			return ret;
 		if (poll(p, n + 1, wait) < 0) {
 			if (errno == EINTR)
 				continue;	/* @stop or the deadline: above */

@@ -632,22 +632,16 @@ int kscen_sampler_wait(struct kscen_child *c, long long timeout_ms,
 
 	for (;;) {
 		struct pollfd p = { .fd = srv.sock, .events = POLLIN };
-		int wait = -1;
+		int wait, ret;
 
 		if (c->pid <= 0)
 			return 0;
 		for (unsigned i = 0; i < nr_pending; i++)
 			if (pending[i].pid == c->pid)
 				return reap(c);
-		if (stop && *stop)
-			return -EINTR;
-		if (timeout_ms >= 0) {
-			long long left = deadline - kscen_now_ns();
-
-			if (left <= 0)
-				return -ETIMEDOUT;
-			wait = left / 1000000 + 1;
-		}
+		ret = kscen_wait_left(deadline, timeout_ms, stop, &wait);
+		if (ret)
+			return ret;
 		if (srv.sock < 0)	/* gone: its samples died with it */
 			return reap(c);
 		if (poll(&p, 1, wait) <= 0)
