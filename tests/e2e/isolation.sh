@@ -37,19 +37,19 @@ cat >"$srv/served.c" <<'C'
 #include <unistd.h>
 static const struct kscen_metric_desc m[] = { { "v", "units", KSCEN_LOWER } };
 static int good(struct kscen_ctx *c, double *v) { (void)c; v[0] = 7; return 0; }
-static int segv(struct kscen_ctx *c, double *v) { (void)c; (void)v; raise(SIGSEGV); return 0; }
+static int abrt(struct kscen_ctx *c, double *v) { (void)c; (void)v; raise(SIGABRT); return 0; }
 /* its child keeps every fd, the record's pipe too, for a while */
 static int held(struct kscen_ctx *c, double *v)
 {
 	(void)c; (void)v;
 	if (fork() == 0) { sleep(30); _exit(0); }
-	raise(SIGSEGV);
+	raise(SIGABRT);
 	return 0;
 }
 static int hang(struct kscen_ctx *c, double *v) { (void)c; (void)v; sleep(600); return 0; }
 #define W(n, f) { .name = "served." n, .summary = "s", .metrics = m, .nr_metrics = 1, .sample = f }
 static const struct kscen_workload w[] = {
-	W("good", good), W("segv", segv), W("held", held), W("hang", hang),
+	W("good", good), W("abrt", abrt), W("held", held), W("hang", hang),
 };
 KSCEN_MODULE(&w[0], &w[1], &w[2], &w[3]);
 C
@@ -62,7 +62,7 @@ timeout: 300ms
 modules: [$srv/served.so]
 jobs:
   - {name: good, workload: served.good}
-  - {name: segv, workload: served.segv}
+  - {name: abrt, workload: served.abrt}
   - {name: held, workload: served.held}
   - {name: hang, workload: served.hang}
 YAML
@@ -76,9 +76,9 @@ import json, sys
 jobs = {j["name"]: j for j in json.load(open(sys.argv[1]))["jobs"]}
 j = jobs["good"]
 assert j["status"] == "ok" and j["metrics"][0]["samples"] == [7, 7], j
-for bad in ("segv", "held"):
+for bad in ("abrt", "held"):
     j = jobs[bad]
-    assert j["status"] == "failed" and "killed by signal SIGSEGV" in j["reason"], j
+    assert j["status"] == "failed" and "killed by signal SIGABRT" in j["reason"], j
 j = jobs["hang"]
 assert j["status"] == "failed" and j["reason"] == "sample timed out after 0.3 s", j
 PY
@@ -93,7 +93,7 @@ wait_for 10 gone "$tmp/served-marks" && pass served_hang_killed ||
 reap "$tmp/served-marks"
 # ^C during a served sample that would hang for its whole timeout (60 s):
 # the run ends at once, 130, its sample process killed
-sed -e 's/^timeout: 300ms/timeout: 60s/' -e '/name: good\|name: segv\|name: held/d' \
+sed -e 's/^timeout: 300ms/timeout: 60s/' -e '/name: good\|name: abrt\|name: held/d' \
 	"$srv/served.yaml" >"$srv/int.yaml"
 E2E_MARK=$tmp/int-marks "$kscen" run --no-save --compare none "$srv/int.yaml" \
 	>"$tmp/int-out" 2>"$tmp/int-err" &
