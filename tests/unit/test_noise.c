@@ -112,16 +112,19 @@ static void migrating_child(int fd)
 	struct migrated m = { 0 };
 	struct kscen_noise_span span;
 	struct kscen_noise_raw d;
-	long pinned = kscen_harness_unpin();
+	long pinned = kscen_harness_unpin(), before, after;
 	cpu_set_t other;
 	char buf[4096];
 	ssize_t n;
 	int f;
 
+	/* decided only when no switch came around the reading's own check */
+	before = thread_switches();
 	kscen_noise_begin(&span, pinned);
-	if (thread_switches() == pinned)
+	after = thread_switches();
+	if (after == before && before == pinned)
 		m.quiet_opened = span.src.sched >= 0;
-	else
+	else if (after == before)
 		m.quiet_opened = span.src.sched < 0 ? 2 : 0;
 	kscen_noise_end(&span, &d);
 	m.quiet = d.migrations;
