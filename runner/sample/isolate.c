@@ -99,16 +99,15 @@ static void read_ready(struct kscen_child_output *o)
  * alone, then its record, which it wrote last before it ended. Its record
  * and its exit would each wake us while it still runs (a pipe, a pidfd),
  * so that it would end with the runner ready on its CPU; the server's reap
- * comes after, and one wake-up does. Within @left_ns or until ^C, as the
+ * comes after, and one wake-up does. Within @left_ms or until ^C, as the
  * record is waited for otherwise; a record whole by then is a sample whose
  * exit is slow (the kernel taking its memory down), waited for without a
  * limit, as after a record before.
  */
 static int wait_served(struct kscen_child *c, struct kscen_child_output *res,
-		       long long left_ns)
+		       long long left_ms)
 {
-	int ret = kscen_sampler_wait(c, left_ns > 0 ? (left_ns + 999999) / 1000000 : 0,
-				     &kscen_interrupted);
+	int ret = kscen_sampler_wait(c, left_ms, &kscen_interrupted);
 
 	read_ready(res);
 	if (ret && res->len == res->max)
@@ -133,7 +132,7 @@ static int sample_isolated(const struct kscen_job *job, long long timeout_ns,
 	char rec[sizeof(*out) + 1];
 	struct kscen_child_output res = { .data = rec, .max = sizeof(*out),
 					  .until_full = true };
-	long long left;
+	long long left, left_ms;
 	size_t got;
 	int pfd[2], ret;
 	double cpu, mem;
@@ -154,8 +153,9 @@ static int sample_isolated(const struct kscen_job *job, long long timeout_ns,
 		return ret;
 	}
 	res.fd = pfd[0];
+	left_ms = left > 0 ? (left + 999999) / 1000000 : 0;
 	if (kscen_sampler_child(&c)) {
-		ret = wait_served(&c, &res, left);
+		ret = wait_served(&c, &res, left_ms);
 	} else {
 		/*
 		 * Wait for the record or for the child's exit, whichever
@@ -163,9 +163,7 @@ static int sample_isolated(const struct kscen_job *job, long long timeout_ns,
 		 * pipe must not look like a hang. Without pidfd (before 5.3)
 		 * EOF alone ends the wait.
 		 */
-		ret = kscen_child_capture(&c, &res, 1,
-					  left > 0 ? (left + 999999) / 1000000 : 0,
-					  &kscen_interrupted);
+		ret = kscen_child_capture(&c, &res, 1, left_ms, &kscen_interrupted);
 	}
 	close(pfd[0]);
 	stopped(out, ret, timeout_ns);
