@@ -293,14 +293,17 @@ for i in 1 2 3 4; do
 	sleep 1
 done
 [ "$codes" = 1111 ] && grep -q '^bisect: bad' "$tmp/out" &&
-	grep -Eq 'vs good: \+(9[0-9]|1[0-2][0-9])\.[0-9]% \[.*\] worse \(p[<=]0.0[0-9]* q[<=]0.0[0-9]*; run-to-run ±[0-9.]+%, 4 runs\)' "$tmp/out" &&
+	grep -Eq 'vs good: \+(8[3-9]|9[0-9]|10[0-9])\.[0-9]% \[.*\] worse \(p[<=]0.0[0-9]* q[<=]0.0[0-9]*; run-to-run ±[0-9.]+%, 4 runs\)' "$tmp/out" &&
 	pass gate_stays_awake_after_saved_regressions ||
 	fail gate_stays_awake_after_saved_regressions "exit codes $codes $(grep 'vs good' "$tmp/out")"
 # The level shift is a change point of the history, at the first run at 200.
+# Samples are 100..109 before and 200..209 after, so any median or level
+# moves by 200/109-1 = +83.5% to 209/100-1 = +109.0% (a band of +90% or
+# more failed once in CI at +89.3%).
 first_bad=$(ls "$aw"/e2e-gate/*.yaml | sed -n 5p)
 first_bad_at=$(sed -n "s/^started: '\(.\{16\}\).*/\1/p" "$first_bad")
 run "$kscen" history --changes --job 'planted/*' "$aw/e2e-gate"
-[ $rc = 0 ] && [ "$(grep -Ec "^${first_bad_at}Z  -  .* \+(9[0-9]|1[0-2][0-9])\.[0-9]% +0\.0[0-4][0-9]  planted/" "$tmp/out")" = 2 ] &&
+[ $rc = 0 ] && [ "$(grep -Ec "^${first_bad_at}Z  -  .* \+(8[3-9]|9[0-9]|10[0-9])\.[0-9]% +0\.0[0-4][0-9]  planted/" "$tmp/out")" = 2 ] &&
 	grep -q '^# 2 change points in 2 jobs$' "$tmp/out" && pass history_changes_finds_the_regression ||
 	fail history_changes_finds_the_regression "rc=$rc first bad $first_bad_at $(cat "$tmp/out")"
 # On q-values: the regression trips --gate-fdr, an A/A run does not.
@@ -372,7 +375,7 @@ assert any("median relative to the old run" in t for t in cmp), cmp
 assert sum(1 for t in cmp if t.startswith("planted")) == 2 and "steady" in cmp, cmp
 # the change point of the history, marked where it is, and the true coverage
 ch = texts(d + "/changes.svg")
-assert any(re.match(r"\+(9[0-9]|1[0-2][0-9])\.[0-9]% p=0\.0", t) for t in ch), ch
+assert any(re.match(r"\+(8[3-9]|9[0-9]|10[0-9])\.[0-9]% p=0\.0", t) for t in ch), ch
 assert any("93.8% CI" in t for t in ch), ch
 png = open(d + "/hist.png", "rb").read()
 assert png[:8] == b"\x89PNG\r\n\x1a\n", png[:8]
