@@ -19,13 +19,20 @@
 #include <sys/syscall.h>
 #include <linux/futex.h>
 
-/* The CPUs this process may run on, in order; returns how many (>= 1). */
+#include "lib/child.h"
+
+/*
+ * The CPUs a sample may run on, in order; returns how many (>= 1). Not
+ * this process's own: the runner, where a describe line or a setup is
+ * made, is pinned to the harness's one CPU (lib/child.h), and "one worker a
+ * CPU" counts the CPUs kscen was given, as a sample process has them.
+ */
 static inline int bench_cpus(int *cpus, int max)
 {
 	cpu_set_t set;
 	int n = 0;
 
-	if (sched_getaffinity(0, sizeof(set), &set) == 0)
+	if (kscen_harness_allowed(&set) == 0)
 		for (int c = 0; c < CPU_SETSIZE && n < max; c++)
 			if (CPU_ISSET(c, &set))
 				cpus[n++] = c;

@@ -24,9 +24,10 @@ fi
 run "$kscen" run -q -o "$res" $fx/e2e/perf-bench-more.yaml
 expect_rc perf_bench_more_tiny_run 0
 "$kscen" report --format json "$res/e2e-perf-bench-more" >"$tmp/json" 2>/dev/null
-if /usr/bin/python3 - "$tmp/json" <<'PY'
+if /usr/bin/python3 - "$tmp/json" "$(nproc)" <<'PY'
 import json, sys
 jobs = {j["id"]: j for j in json.load(open(sys.argv[1]))["jobs"]}
+ncpus = int(sys.argv[2])
 def m(i):
     return {x["name"]: x["median"] for x in jobs[i]["metrics"]}
 assert len(jobs) == 32, len(jobs)
@@ -41,7 +42,15 @@ for i in jobs:
     if i.startswith(("hash/", "lock-pi/")):
         # total over the threads (one per CPU) is the per-thread mean x threads
         r = m(i)["total ops/sec"] / m(i)["ops/sec"]
-        assert abs(r - round(r)) < 1e-6 and r >= 1, (i, r)
+        assert abs(r - ncpus) < 1e-6, (i, r, ncpus)
+        # and the describe line counts the CPUs kscen was given, not the
+        # one its pinned runner has (it said "1 threads" on two CPUs)
+        assert jobs[i]["describe"].startswith(f"{ncpus} threads"), jobs[i]["describe"]
+    if i.startswith("epoll-ctl/"):
+        assert jobs[i]["describe"].startswith(f"{ncpus} threads"), jobs[i]["describe"]
+    if i.startswith("epoll-wait/"):
+        waiters = ncpus - 1 if ncpus > 1 else 1
+        assert jobs[i]["describe"].startswith(f"{waiters} threads"), jobs[i]["describe"]
     if i.startswith("epoll-ctl/") and "randomize=false" in i:
         v = m(i)
         assert v["ADD ops/sec"] == v["MOD ops/sec"] == v["DEL ops/sec"], v
