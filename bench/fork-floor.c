@@ -9,6 +9,14 @@
  * "fork-floor N pin" forks from a parent pinned to the CPU it is on, so
  * that parent and child share one CPU as kscen's harness and its sample
  * processes do (runner/lib/child.h): no wake-up crosses CPUs.
+ *
+ * Build it with -Wl,-z,now, as kscen is linked (Makefile): with lazy
+ * binding each child resolves _exit() itself, in a page of the GOT and
+ * ld.so's lookup that it first touches, 17 page faults a child instead of
+ * 8 (`perf record -d -e minor-faults`, 2026-12-07), and the floor is then
+ * that much higher than what a process costs.
+ *
+ *   cc -O2 -Wl,-z,now -o fork-floor bench/fork-floor.c
  */
 #define _GNU_SOURCE	/* sched_setaffinity, sched_getcpu */
 #include <sched.h>
