@@ -55,9 +55,12 @@ scen() {	# scen FILE NAME WORKLOAD PARAMS-YAML
 echo "date: $(date -u +%Y-%m-%dT%H:%MZ)  load: $(cut -d' ' -f1-3 /proc/loadavg)  rounds: $rounds"
 run="$kscen run -q --no-save --compare none"
 
+# the floor, bound at load as kscen is (bench/fork-floor.c says why)
+floor() { [ -x "$tmp/fork-floor" ] || cc -O2 -Wl,-z,now -o "$tmp/fork-floor" bench/fork-floor.c; }
+
 # 0. the floor: one minimal process
 want 0 && {
-cc -O2 -Wl,-z,now -o "$tmp/fork-floor" bench/fork-floor.c
+floor
 : >"$tmp/f0"
 for r in $(seq "$rounds"); do "$tmp/fork-floor" 200 >>"$tmp/f0"; done
 printf '0. fork+exit+wait:          %.3f ms (a minimal process, 200 times)\n' \
@@ -118,7 +121,7 @@ print(sum(j["samples"]) * 1000 / 1e6)')
 }
 want 2 && {
 : >"$tmp/h2"; : >"$tmp/q2"; : >"$tmp/n2"; : >"$tmp/nq2"
-[ -x "$tmp/fork-floor" ] || cc -O2 -Wl,-z,now -o "$tmp/fork-floor" bench/fork-floor.c
+floor
 # the CPUs we may use, each round on the next: this guest's vCPUs are not
 # equally fast, and which is the slower changes from minute to minute
 read -ra cpus <<<"$(python3 -c 'import os; print(*sorted(os.sched_getaffinity(0)))')"
