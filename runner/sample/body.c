@@ -85,9 +85,12 @@ __attribute__((hot)) int kscen_sample_body(const struct kscen_sample_req *r)
 	ssize_t n;
 
 	kscen_contain_enter(r->procs_fd);	/* before anything can fork */
-	default_action(SIGINT);
-	default_action(SIGTERM);
-	default_action(SIGPIPE);
+	if (!r->signals_default) {	/* the server's, or the runner's */
+		default_action(SIGINT);
+		default_action(SIGTERM);
+		default_action(SIGHUP);
+		default_action(SIGPIPE);
+	}
 	kscen_take_sample(r, &out);
 	n = syscall(SYS_write, r->fd, &out, sizeof(out));
 	return n == sizeof(out) ? 0 : 1;

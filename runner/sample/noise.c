@@ -172,13 +172,18 @@ static HOT void open_src(struct kscen_noise_src *s, const char *root, int cpu,
 
 	if (!host.ready)
 		kscen_noise_init();
-	if (cpu < 0) {	/* sched_getcpu()'s is a page of libc of its own */
-		unsigned c;
+	if (here)
+		root = NULL;
+	/*
+	 * The CPU only names its cpufreq and throttle files; where there are
+	 * none, no system call (a first one in a fresh sample process costs
+	 * it 10-20 us: docs/performance.md).
+	 */
+	if (cpu < 0 && (!here || host.freq || host.throttle)) {
+		unsigned c;	/* sched_getcpu()'s is a page of libc of its own */
 
 		cpu = syscall(SYS_getcpu, &c, NULL, NULL) ? -1 : (int)c;
 	}
-	if (here)
-		root = NULL;
 	s->own_stat = !here || host.stat < 0;
 	s->stat = s->own_stat ? open_ro(path(p, root, "/proc/stat", -1, "")) : host.stat;
 	/* the main thread's, which calls sample(): one lookup less than thread-self */

@@ -396,7 +396,8 @@ static void fork_into_init(void)
 static __attribute__((hot)) pid_t fork_into(int cg)
 {
 	struct clone_args a = {
-		.flags = CLONE_INTO_CGROUP | CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID,
+		.flags = CLONE_INTO_CGROUP | CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID |
+			 CLONE_CLEAR_SIGHAND,
 		.child_tid = (uintptr_t)raw.tid,
 		.exit_signal = SIGCHLD,
 		.cgroup = cg,
@@ -445,6 +446,7 @@ start(int sock, char *req, ssize_t n, int fds[3], struct pollfd *live, unsigned 
 		m.err = fds[0] < 0 ? -EBADMSG : -EAGAIN;
 	} else if ((m.pid = fork_into(fds[2])) == 0) {
 		r.procs_fd = -1;	/* in its cgroup from birth */
+		r.signals_default = true;	/* and with the default actions */
 		sample_process(&r, ret, why, self, sock);
 	} else if (m.pid < 0 && (m.pid = _Fork()) == 0) {
 		sample_process(&r, ret, why, self, sock);
@@ -484,16 +486,40 @@ static bool ended(int sock, struct pollfd *live, unsigned *nr_live, unsigned i)
 	return say(sock, &m);
 }
 
+/* The server's SIGINT, SIGTERM, SIGHUP, SIGPIPE: nothing; poll() says EINTR. */
+static void noted(int sig)
+{
+	(void)sig;
+}
+
 static void __attribute__((noreturn)) serve(int sock)
 {
+	struct sigaction caught = { .sa_handler = noted, .sa_flags = SA_RESTART };
 	struct pollfd p[1 + MAX_LIVE];
 	char *req = malloc(REQ_MAX);
 	unsigned nr_live = 0;
 	int fds[3];
 
 	fork_into_init();
-	signal(SIGINT, SIG_IGN);	/* the runner decides; its end ends us */
-	signal(SIGTERM, SIG_IGN);
+	/*
+	 * The runner decides (its end ends us): SIGINT, SIGTERM and SIGHUP,
+	 * and SIGPIPE, are caught here, not ignored, so that a clone3 with
+	 * CLONE_CLEAR_SIGHAND gives the sample process the default action of
+	 * each (an ignored one would stay ignored), where it made a sigaction()
+	 * call for each, a first system call in a fresh process (12-14 us,
+	 * docs/performance.md). SIGPIPE too: the sample gets the default a
+	 * shell gives, whatever kscen was started with.
+	 */
+	sigaction(SIGINT, &caught, NULL);
+	sigaction(SIGTERM, &caught, NULL);
+	sigaction(SIGHUP, &caught, NULL);
+	sigaction(SIGPIPE, &caught, NULL);
+	/*
+	 * The vDSO's data pages mapped here, where fork copies them (a
+	 * VM_PFNMAP mapping): the first clock reading of each sample process
+	 * then faults two pages fewer.
+	 */
+	kscen_now_ns();
 	if (!req)
 		_exit(1);
 	for (;;) {

@@ -25,6 +25,8 @@ struct kscen_sample_req {
 	 * read its migrations only once it has had more (noise.c).
 	 */
 	long pinned_switches;
+	/* born with every handled signal at SIG_DFL (CLONE_CLEAR_SIGHAND) */
+	bool signals_default;
 };
 
 /* body.c: the sample process; writes the record, returns its exit status. */
