@@ -98,11 +98,14 @@ static int cmp(const void *a, const void *b)
 int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 60;
-	long long (*t)[2] = calloc(n > 0 ? n : 1, sizeof(*t));
-	long long *a[2] = { calloc(n > 0 ? n : 1, sizeof(**a)), calloc(n > 0 ? n : 1, sizeof(**a)) };
+	long long *a[2];	/* each child's first and second time */
 	cpu_set_t one;
 
-	if (n < 1 || !t || !a[0] || !a[1] || (stat_fd = open("/proc/stat", O_RDONLY)) < 0 ||
+	if (n < 1)
+		return 2;
+	a[0] = calloc(n, sizeof(**a));
+	a[1] = calloc(n, sizeof(**a));
+	if (!a[0] || !a[1] || (stat_fd = open("/proc/stat", O_RDONLY)) < 0 ||
 	    pipe(rec) || sched_getaffinity(0, sizeof(all), &all))
 		return 2;
 	fcntl(rec[0], F_SETFL, O_NONBLOCK);
@@ -111,13 +114,14 @@ int main(int argc, char **argv)
 	sched_setaffinity(0, sizeof(one), &one);
 	for (unsigned k = 0; k < NR_OPS; k++) {
 		for (int i = 0; i < n; i++) {
+			long long v[2];
 			int q[2];
 			pid_t p;
 
 			if (pipe(q) || (p = fork()) < 0)
 				return 1;
 			if (p == 0) {
-				long long v[2], t0;
+				long long t0;
 
 				now_ns();
 				own_stack();
@@ -132,14 +136,14 @@ int main(int argc, char **argv)
 				v[1] = now_ns() - t0;
 				_exit(write(q[1], v, sizeof(v)) != sizeof(v));
 			}
-			if (read(q[0], t[i], sizeof(t[i])) != sizeof(t[i]) || waitpid(p, NULL, 0) != p)
+			if (read(q[0], v, sizeof(v)) != sizeof(v) || waitpid(p, NULL, 0) != p)
 				return 1;
 			close(q[0]);
 			close(q[1]);
 			while (read(rec[0], sink, sizeof(sink)) > 0)
 				;
-			a[0][i] = t[i][0];
-			a[1][i] = t[i][1];
+			a[0][i] = v[0];
+			a[1][i] = v[1];
 		}
 		qsort(a[0], n, sizeof(a[0][0]), cmp);
 		qsort(a[1], n, sizeof(a[1][0]), cmp);
