@@ -124,6 +124,7 @@ void cmd_catch_signals(bool restart)
 	struct sigaction sa = { .sa_handler = on_signal,
 				.sa_flags = restart ? SA_RESTART : 0 };
 
+	/* each also in KSCEN_SAMPLE_SIGNALS (sample/sampler.h): not a sample's */
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);

@@ -86,10 +86,9 @@ __attribute__((hot)) int kscen_sample_body(const struct kscen_sample_req *r)
 
 	kscen_contain_enter(r->procs_fd);	/* before anything can fork */
 	if (!r->signals_default) {	/* the server's, or the runner's */
-		default_action(SIGINT);
-		default_action(SIGTERM);
-		default_action(SIGHUP);
-		default_action(SIGPIPE);
+#define DEFAULT_ACTION(sig) default_action(sig);
+		KSCEN_SAMPLE_SIGNALS(DEFAULT_ACTION)
+#undef DEFAULT_ACTION
 	}
 	kscen_take_sample(r, &out);
 	n = syscall(SYS_write, r->fd, &out, sizeof(out));

@@ -502,18 +502,18 @@ static void __attribute__((noreturn)) serve(int sock)
 
 	fork_into_init();
 	/*
-	 * The runner decides (its end ends us): SIGINT, SIGTERM and SIGHUP,
-	 * and SIGPIPE, are caught here, not ignored, so that a clone3 with
-	 * CLONE_CLEAR_SIGHAND gives the sample process the default action of
-	 * each (an ignored one would stay ignored), where it made a sigaction()
-	 * call for each, a first system call in a fresh process (12-14 us,
-	 * docs/performance.md). SIGPIPE too: the sample gets the default a
-	 * shell gives, whatever kscen was started with.
+	 * The runner decides (its end ends us): KSCEN_SAMPLE_SIGNALS (^C,
+	 * SIGTERM, SIGHUP, SIGPIPE) are caught here, not ignored, so that a
+	 * clone3 with CLONE_CLEAR_SIGHAND gives the sample process the
+	 * default action of each (an ignored one would stay ignored), where
+	 * it made a sigaction() call for each, a first system call in a
+	 * fresh process (12-14 us, docs/performance.md). SIGPIPE too: the
+	 * sample gets the default a shell gives, whatever kscen was started
+	 * with.
 	 */
-	sigaction(SIGINT, &caught, NULL);
-	sigaction(SIGTERM, &caught, NULL);
-	sigaction(SIGHUP, &caught, NULL);
-	sigaction(SIGPIPE, &caught, NULL);
+#define CATCH(sig) sigaction(sig, &caught, NULL);
+	KSCEN_SAMPLE_SIGNALS(CATCH)
+#undef CATCH
 	/*
 	 * The vDSO's data pages mapped here, where fork copies them (a
 	 * VM_PFNMAP mapping): the first clock reading of each sample process

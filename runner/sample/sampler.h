@@ -9,6 +9,17 @@
 #include "lib/child.h"
 #include "expand/jobs.h"
 
+/*
+ * The signals a sample process must find at their default action: those
+ * the runner handles (cmd_catch_signals(), cli/cmd.c) and SIGPIPE, which
+ * kscen may have been started with ignored. The fork server catches each,
+ * so that a clone3() with CLONE_CLEAR_SIGHAND gives its sample processes
+ * the default (sampler.c); a sample process forked otherwise sets each
+ * itself (body.c). A list the compiler expands into immediates, not an
+ * array: a fresh sample process would fault in the page an array is on.
+ */
+#define KSCEN_SAMPLE_SIGNALS(X) X(SIGINT) X(SIGTERM) X(SIGHUP) X(SIGPIPE)
+
 /* What a sample process runs: one setup -> sample -> teardown. */
 struct kscen_sample_req {
 	const struct kscen_workload *w;
