@@ -24,7 +24,10 @@
 #       bench/batch-server.sh /tmp/batch/build/kscen 12 100
 set -euo pipefail
 k=$(realpath "$1") rounds=${2:-12} n=${3:-100}
-[ "$n" -ge 2 ] && [ "$n" -le 120 ] || { echo "batch-server.sh: N from 2 to 120 (a pipe holds 138 records)" >&2; exit 1; }
+if [ "$n" -lt 2 ] || [ "$n" -gt 120 ]; then
+	echo "batch-server.sh: N from 2 to 120 (a pipe holds 138 records)" >&2
+	exit 1
+fi
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
