@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/child.h"
 #include "lib/diag.h"
 #include "lib/util.h"
 #include "cmd.h"
@@ -39,6 +40,8 @@ int main(int argc, char **argv)
 
 	/* Library code reports problems with its input here (diag.h). */
 	kscen_diag_set_sink(kscen_diag_print, stderr);
+	/* before anything forks: the fork server and every sample inherit it */
+	kscen_child_allow_reaping();
 	if (argc < 2) {
 		cmd_main_help(stderr);
 		return EXIT_USAGE;

@@ -108,6 +108,8 @@ int kscen_harness_cpu(void);
 /* The CPUs kscen's samples may use (the pinned runner's own are one): 0 or -errno. */
 int kscen_harness_allowed(cpu_set_t *out);
 
+/* SIGCHLD at its default action if it was ignored: our children are ours to reap. */
+void kscen_child_allow_reaping(void);
 /* Start @c; 0, or -errno with nothing left running or open. */
 int kscen_child_start(struct kscen_child *c);
 /* Wait for @c (through EINTR), record its status and end time; 0 or -errno. */

@@ -255,8 +255,14 @@ program_child(void *arg)
 	in_child(a->c, a->fds, a->parent, a->max_fd, a->exec_msg, a->exec_len);
 }
 
-/* Without this a runner that ignores SIGCHLD would leave nothing to reap. */
-static void allow_reaping(void)
+/*
+ * Without this a kscen started with SIGCHLD ignored (a parent may leave it
+ * so: ignored signals survive exec) would have its children reaped by the
+ * kernel, and nothing left for its own wait to find: the fork server would
+ * say a sample's end with no pid, and the runner would wait for it to the
+ * end of the sample's deadline, then for good (main() calls it first).
+ */
+void kscen_child_allow_reaping(void)
 {
 	struct sigaction sa;
 
@@ -293,7 +299,7 @@ int kscen_child_start(struct kscen_child *c)
 	if (!c->fn) {
 		len = snprintf(exec_msg, sizeof(exec_msg), "kscen: cannot exec %s\n",
 			       c->argv[0]);
-		allow_reaping();
+		kscen_child_allow_reaping();
 	}
 	for (int i = 0; i < 3; i++) {
 		/* inherit with no redirection: nothing to do in the child */

@@ -302,6 +302,8 @@ struct msg {
 enum { MSG_START = 1, MSG_EXIT };
 
 #define MAX_LIVE 16		/* sample processes not yet reaped */
+/* their pids, in the order of their pidfds in serve()'s poll set */
+static pid_t live_pid[MAX_LIVE];
 
 /*
  * The sample process, forked by the server with the request decoded
@@ -459,7 +461,7 @@ start(int sock, char *req, ssize_t n, int fds[3], struct pollfd *live, unsigned 
 		if (live[*nr_live].fd < 0)	/* checked at start: cannot happen */
 			waitpid(m.pid, NULL, 0);
 		else
-			(*nr_live)++;
+			live_pid[(*nr_live)++] = m.pid;
 	}
 	if (r.params != (void *)store)
 		free((void *)r.params);
@@ -469,20 +471,22 @@ start(int sock, char *req, ssize_t n, int fds[3], struct pollfd *live, unsigned 
 	return say(sock, &m);
 }
 
-/* Sample process @i of @live has ended: reap it, say how. */
+/*
+ * Sample process @i of @live has ended: reap it, say how. Its pid is the
+ * one its fork gave, never one read back from the kernel: were it reaped
+ * already (SIGCHLD ignored here, which main() undoes, or by a module's
+ * constructor), the runner still hears of its end, with status 0 and no
+ * rusage, and its record says the rest.
+ */
 static bool ended(int sock, struct pollfd *live, unsigned *nr_live, unsigned i)
 {
-	struct msg m = { .type = MSG_EXIT };
-	siginfo_t si = { 0 };
+	struct msg m = { .type = MSG_EXIT, .pid = live_pid[i] };
 
-	/* Its pid from its pidfd: P_PIDFD reaps exactly this one. */
-	while (waitid(P_PIDFD, live[i].fd, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
-		;
-	m.pid = si.si_pid;
 	while (wait4(m.pid, &m.status, 0, &m.ru) < 0 && errno == EINTR)
 		;
 	close(live[i].fd);
 	live[i] = live[--(*nr_live)];
+	live_pid[i] = live_pid[*nr_live];
 	return say(sock, &m);
 }
 

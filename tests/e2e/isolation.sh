@@ -112,8 +112,10 @@ reap "$tmp/int-marks"
 
 # ---- what a served sample process is born with ---------------------------------
 # Every signal at its default action whatever kscen was started with (here
-# SIGPIPE ignored, as under some CI runners; SIGINT, SIGTERM and SIGHUP,
-# which the runner handles and the server catches: KSCEN_SAMPLE_SIGNALS),
+# SIGPIPE ignored, as under some CI runners, and SIGCHLD, which would have
+# the kernel reap kscen's children for it: main() puts it back, else the
+# run hangs and timeout ends it; SIGINT, SIGTERM and SIGHUP, which the
+# runner handles and the server catches: KSCEN_SAMPLE_SIGNALS),
 # and the vDSO's data pages already mapped (the server reads the clock
 # before it forks, docs/performance.md): the first clock reading faults in
 # the vDSO's text and libc's wrapper, 2 pages, not its data too, 4.
@@ -164,12 +166,12 @@ static double parent_is_kscen(pid_t pid)
 }
 static int setup(struct kscen_ctx *c)
 {
-	static const int sig[] = { SIGINT, SIGTERM, SIGPIPE, SIGHUP };
+	static const int sig[] = { SIGINT, SIGTERM, SIGPIPE, SIGHUP, SIGCHLD };
 	struct rusage a, b;
 	struct timespec t;
 
 	(void)c;
-	for (unsigned i = 0; i < 4; i++) {
+	for (unsigned i = 0; i < 5; i++) {
 		struct sigaction sa;
 
 		if (sigaction(sig[i], NULL, &sa) || sa.sa_handler != SIG_DFL)
@@ -202,7 +204,9 @@ ${CC:-cc} -std=gnu11 -O1 -fPIC -shared -I"$srv/inc" -o "$srv/born.so" "$srv/born
 	printf '  - {name: large, workload: served.born, params: {pad: %s}}\n' \
 		"$(head -c 70000 /dev/zero | tr '\0' x)"
 } >"$srv/born.yaml"
-(trap '' PIPE; exec "$kscen" run -q -o "$res" "$srv/born.yaml") >"$tmp/out" 2>"$tmp/err"
+# shellcheck disable=SC2016
+timeout -k 5 30 bash -c 'trap "" PIPE CHLD; exec "$0" run -q -o "$1" "$2"' "$kscen" "$res" "$srv/born.yaml" \
+	>"$tmp/out" 2>"$tmp/err"
 rc=$?
 file=$(ls "$res"/e2e-born/*.yaml 2>/dev/null | head -n1)
 "$kscen" report --format json "$file" >"$tmp/bjson" 2>/dev/null
@@ -217,6 +221,34 @@ assert max(born["f"]) <= 2, born
 PY
 then pass served_sample_born_default_signals_and_clock; else
 	fail served_sample_born_default_signals_and_clock "rc=$rc $(head -c 2000 "$tmp/bjson") $(cat "$tmp/err")"; fi
+
+# ---- a module that has the kernel reap the server's children -------------------
+# Its constructor ignores SIGCHLD in every process that loads it, the fork
+# server too: the server's wait then finds nothing, and its word of each
+# end must still name the sample (the pid its fork gave), or the runner
+# waits for it for good. Two samples, each a whole record: ok, and soon.
+cat >"$srv/ignchld.c" <<'C'
+#include <kscen/workload.h>
+#include <signal.h>
+static const struct kscen_metric_desc m[] = { { "v", "units", KSCEN_LOWER } };
+__attribute__((constructor)) static void ignore_children(void) { signal(SIGCHLD, SIG_IGN); }
+static int sample(struct kscen_ctx *c, double *v) { (void)c; v[0] = 3; return 0; }
+static const struct kscen_workload w = {
+	.name = "served.ignchld", .summary = "s", .metrics = m, .nr_metrics = 1, .sample = sample,
+};
+KSCEN_MODULE(&w);
+C
+${CC:-cc} -std=gnu11 -O1 -fPIC -shared -I"$srv/inc" -o "$srv/ignchld.so" "$srv/ignchld.c"
+printf 'scenario: e2e-ignchld\nrepeat: 2\nwarmup: 0\nmodules: [%s]\njobs:\n  - {name: j, workload: served.ignchld}\n' \
+	"$srv/ignchld.so" >"$srv/ignchld.yaml"
+t0=$(date +%s)
+timeout -k 5 30 "$kscen" run -q -o "$res" "$srv/ignchld.yaml" >"$tmp/out" 2>"$tmp/err"
+rc=$? secs=$(($(date +%s) - t0))
+if [ $rc = 0 ] && [ $secs -lt 25 ] && grep -q '^# 1 ok, 0 skipped, 0 failed' "$tmp/out"; then
+	pass served_end_said_when_reaped_elsewhere
+else
+	fail served_end_said_when_reaped_elsewhere "rc=$rc after ${secs}s: $(tail -3 "$tmp/out") $(cat "$tmp/err")"
+fi
 
 # ---- without a cgroup: said, not silent ----------------------------------------
 # An unprivileged runner cannot make the sample cgroup: the run goes on,
