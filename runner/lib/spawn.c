@@ -258,9 +258,10 @@ program_child(void *arg)
 /*
  * Without this a kscen started with SIGCHLD ignored (a parent may leave it
  * so: ignored signals survive exec) would have its children reaped by the
- * kernel, and nothing left for its own wait to find: the fork server would
- * say a sample's end with no pid, and the runner would wait for it to the
- * end of the sample's deadline, then for good (main() calls it first).
+ * kernel, and nothing left for its own waits to find: a module's load
+ * failed ("waitpid: No child processes") and its samples found SIGCHLD
+ * ignored. main() calls it first; here again for a program, in case a
+ * module's constructor ignored it since.
  */
 void kscen_child_allow_reaping(void)
 {

@@ -114,7 +114,7 @@ reap "$tmp/int-marks"
 # Every signal at its default action whatever kscen was started with (here
 # SIGPIPE ignored, as under some CI runners, and SIGCHLD, which would have
 # the kernel reap kscen's children for it: main() puts it back, else the
-# run hangs and timeout ends it; SIGINT, SIGTERM and SIGHUP, which the
+# module's load fails (exit 2); SIGINT, SIGTERM and SIGHUP, which the
 # runner handles and the server catches: KSCEN_SAMPLE_SIGNALS),
 # and the vDSO's data pages already mapped (the server reads the clock
 # before it forks, docs/performance.md): the first clock reading faults in
