@@ -394,12 +394,17 @@ static void fork_into_init(void)
 		raw.tid = tid;
 }
 
-/* A fork into the cgroup @cg (a directory's fd): the pid, 0 in the child, or -1. */
-static __attribute__((hot)) pid_t fork_into(int cg)
+/*
+ * A fork into the cgroup @cg (a directory's fd): the pid, 0 in the child,
+ * or -1. *@pidfd: the child's pidfd, from the same system call (a pidfd
+ * opened after it could find the child ended and reaped already).
+ */
+static __attribute__((hot)) pid_t fork_into(int cg, int *pidfd)
 {
 	struct clone_args a = {
 		.flags = CLONE_INTO_CGROUP | CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID |
-			 CLONE_CLEAR_SIGHAND,
+			 CLONE_CLEAR_SIGHAND | CLONE_PIDFD,
+		.pidfd = (uintptr_t)pidfd,
 		.child_tid = (uintptr_t)raw.tid,
 		.exit_signal = SIGCHLD,
 		.cgroup = cg,
@@ -414,6 +419,26 @@ static __attribute__((hot)) pid_t fork_into(int cg)
 	else if (pid < 0 && (errno == ENOSYS || errno == EPERM))
 		raw.tid = NULL;	/* not here: the fork and the write from now on */
 	return pid;
+}
+
+/*
+ * Sample process @i of @live has ended: reap it, say how. Its pid is the
+ * one its fork gave, never one read back from the kernel: were it reaped
+ * already (SIGCHLD ignored here, which main() undoes, or by a module's
+ * constructor), the runner still hears of its end, with status 0 and no
+ * rusage, and its record says the rest.
+ */
+static bool ended(int sock, struct pollfd *live, unsigned *nr_live, unsigned i)
+{
+	struct msg m = { .type = MSG_EXIT, .pid = live_pid[i] };
+
+	while (wait4(m.pid, &m.status, 0, &m.ru) < 0 && errno == EINTR)
+		;
+	if (live[i].fd >= 0)
+		close(live[i].fd);
+	live[i] = live[--(*nr_live)];
+	live_pid[i] = live_pid[*nr_live];
+	return say(sock, &m);
 }
 
 /*
@@ -439,14 +464,14 @@ start(int sock, char *req, ssize_t n, int fds[3], struct pollfd *live, unsigned 
 	};
 	char why[KSCEN_REASON_MAX];
 	pid_t self = getpid();
-	int ret;
+	int ret, pidfd = -1;
 
 	why[0] = '\0';
 	preload(req, n);
 	ret = decode(&b, &r, why, sizeof(why), store, sizeof(store));
 	if (fds[0] < 0 || *nr_live == MAX_LIVE) {
 		m.err = fds[0] < 0 ? -EBADMSG : -EAGAIN;
-	} else if ((m.pid = fork_into(fds[2])) == 0) {
+	} else if ((m.pid = fork_into(fds[2], &pidfd)) == 0) {
 		r.procs_fd = -1;	/* in its cgroup from birth */
 		r.signals_default = true;	/* and with the default actions */
 		sample_process(&r, ret, why, self, sock);
@@ -455,39 +480,27 @@ start(int sock, char *req, ssize_t n, int fds[3], struct pollfd *live, unsigned 
 	} else if (m.pid < 0) {
 		m.err = -errno;
 	} else {
-		live[*nr_live] = (struct pollfd){
-			.fd = syscall(SYS_pidfd_open, m.pid, 0), .events = POLLIN,
-		};
-		if (live[*nr_live].fd < 0)	/* checked at start: cannot happen */
-			waitpid(m.pid, NULL, 0);
-		else
+		if (pidfd < 0)	/* _Fork(): ended and reaped by now, if SIGCHLD is ignored */
+			pidfd = syscall(SYS_pidfd_open, m.pid, 0);
+		if (pidfd >= 0) {
+			live[*nr_live] = (struct pollfd){ .fd = pidfd, .events = POLLIN };
 			live_pid[(*nr_live)++] = m.pid;
+		}
 	}
 	if (r.params != (void *)store)
 		free((void *)r.params);
 	for (int i = 0; i < 3; i++)
 		if (fds[i] >= 0)
 			close(fds[i]);
-	return say(sock, &m);
-}
-
-/*
- * Sample process @i of @live has ended: reap it, say how. Its pid is the
- * one its fork gave, never one read back from the kernel: were it reaped
- * already (SIGCHLD ignored here, which main() undoes, or by a module's
- * constructor), the runner still hears of its end, with status 0 and no
- * rusage, and its record says the rest.
- */
-static bool ended(int sock, struct pollfd *live, unsigned *nr_live, unsigned i)
-{
-	struct msg m = { .type = MSG_EXIT, .pid = live_pid[i] };
-
-	while (wait4(m.pid, &m.status, 0, &m.ru) < 0 && errno == EINTR)
-		;
-	close(live[i].fd);
-	live[i] = live[--(*nr_live)];
-	live_pid[i] = live_pid[*nr_live];
-	return say(sock, &m);
+	if (!say(sock, &m))
+		return false;
+	if (m.pid > 0 && pidfd < 0) {	/* nothing to poll: its end, now */
+		live[*nr_live].fd = -1;
+		live_pid[*nr_live] = m.pid;
+		(*nr_live)++;
+		return ended(sock, live, nr_live, *nr_live - 1);
+	}
+	return true;
 }
 
 /* The server's SIGINT, SIGTERM, SIGHUP, SIGPIPE: nothing; poll() says EINTR. */
