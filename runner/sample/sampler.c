@@ -428,6 +428,8 @@ static __attribute__((hot)) pid_t fork_into(int cg, int *pidfd)
  * constructor), the runner still hears of its end, with status 0 and no
  * rusage, and its record says the rest.
  */
+static bool mute_ends;	/* KSCEN_TEST_SERVER_MUTE: a server that says none */
+
 static bool ended(int sock, struct pollfd *live, unsigned *nr_live, unsigned i)
 {
 	struct msg m = { .type = MSG_EXIT, .pid = live_pid[i] };
@@ -438,7 +440,7 @@ static bool ended(int sock, struct pollfd *live, unsigned *nr_live, unsigned i)
 		close(live[i].fd);
 	live[i] = live[--(*nr_live)];
 	live_pid[i] = live_pid[*nr_live];
-	return say(sock, &m);
+	return mute_ends || say(sock, &m);
 }
 
 /*
@@ -518,6 +520,7 @@ static void __attribute__((noreturn)) serve(int sock)
 	int fds[3];
 
 	fork_into_init();
+	mute_ends = getenv("KSCEN_TEST_SERVER_MUTE");
 	/*
 	 * The runner decides (its end ends us): KSCEN_SAMPLE_SIGNALS (^C,
 	 * SIGTERM, SIGHUP, SIGPIPE) are caught here, not ignored, so that a
@@ -619,16 +622,9 @@ static void gone(void)
 	kscen_sampler_stop();
 }
 
-/* The server's next message of @type (for @pid, if > 0); false: it is gone. */
-static bool hear(int type, pid_t pid, struct msg *m)
+/* The server's word of a start; false: it is gone. Ends heard meanwhile are kept. */
+static bool hear_start(struct msg *m)
 {
-	for (unsigned i = 0; type == MSG_EXIT && i < nr_pending; i++) {
-		if (pending[i].pid == pid) {
-			*m = pending[i];
-			pending[i] = pending[--nr_pending];
-			return true;
-		}
-	}
 	for (;;) {
 		ssize_t n;
 
@@ -637,11 +633,106 @@ static bool hear(int type, pid_t pid, struct msg *m)
 		while (n < 0 && errno == EINTR);
 		if (n != sizeof(*m))
 			return false;
-		if (m->type == type && (m->type == MSG_START || m->pid == pid))
+		if (m->type == MSG_START)
 			return true;
 		if (m->type == MSG_EXIT && nr_pending < MAX_LIVE)
 			pending[nr_pending++] = *m;
 	}
+}
+
+/*
+ * Has the sample process of @pidfd ended? Without waiting. A pidfd is
+ * readable once its process has exited, reaped or not; without one
+ * (kscen_sampler_spawn() found it gone, or killed its group) it has.
+ */
+static bool ended_by_pidfd(int pidfd)
+{
+	struct pollfd p = { .fd = pidfd, .events = POLLIN };
+
+	return pidfd < 0 || poll(&p, 1, 0) == 1;
+}
+
+/*
+ * A server that has not said a sample's end 5 s after it (the server's
+ * bug: it once lost ends it could not reap, and the run hung,
+ * docs/reliability.md) is stopped, and the run goes on without it. While
+ * no word comes the sample's pidfd is looked at each second; the end
+ * itself wakes only the server.
+ */
+#define SILENT_LOOK_MS	1000
+#define SILENT_NS	(5 * 1000000000LL)
+
+static void mute(void)
+{
+	kscen_diag(KSCEN_DIAG_WARNING, NULL, NOWHERE, "the sampler process said "
+		   "nothing of a sample's end 5 s after it; stopped: samples fork "
+		   "from the runner from now on");
+	kill(srv.pid, SIGKILL);	/* it may not be listening either */
+	kscen_sampler_stop();
+}
+
+/*
+ * The server's word of @c's end, within @timeout_ms (-1: no limit) or
+ * until *@stop: 0 with it in *@m, -ETIMEDOUT, -EINTR, or -EPIPE when the
+ * server is gone or was stopped for its silence (its samples die with it,
+ * PDEATHSIG).
+ */
+static int hear_end(const struct kscen_child *c, long long timeout_ms,
+		    const volatile sig_atomic_t *stop, struct msg *m)
+{
+	long long deadline = kscen_now_ns() + timeout_ms * 1000000, silent = 0;
+
+	for (;;) {
+		struct pollfd p = { .fd = srv.sock, .events = POLLIN };
+		int wait, ret;
+		ssize_t n;
+
+		for (unsigned i = 0; i < nr_pending; i++) {
+			if (pending[i].pid == c->pid) {
+				*m = pending[i];
+				pending[i] = pending[--nr_pending];
+				return 0;
+			}
+		}
+		if (srv.sock < 0)
+			return -EPIPE;
+		ret = kscen_wait_left(deadline, timeout_ms, stop, &wait);
+		if (ret)
+			return ret;
+		ret = poll(&p, 1, wait < 0 || wait > SILENT_LOOK_MS ? SILENT_LOOK_MS : wait);
+		if (ret == 0 && ended_by_pidfd(c->pidfd)) {
+			if (!silent) {
+				silent = kscen_now_ns();
+			} else if (kscen_now_ns() - silent >= SILENT_NS) {
+				mute();
+				return -EPIPE;
+			}
+		}
+		if (ret <= 0)
+			continue;	/* EINTR: *stop, or the deadline, above */
+		/* one word of the server, without waiting: ours, or kept */
+		n = recv(srv.sock, m, sizeof(*m), MSG_DONTWAIT);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n != sizeof(*m)) {
+			gone();
+			return -EPIPE;
+		}
+		if (m->type == MSG_EXIT && nr_pending < MAX_LIVE)
+			pending[nr_pending++] = *m;
+	}
+}
+
+/* @c has ended, as the server said, or it died with the server. */
+static void ended_as(struct kscen_child *c, const struct msg *m)
+{
+	if (m) {
+		c->status = m->status;
+		c->ru = m->ru;
+	} else {
+		c->status = W_EXITCODE(0, SIGKILL);
+	}
+	c->pid = -1;
 }
 
 /* kscen_child's reap for a sample process: the server's word on its end. */
@@ -649,17 +740,7 @@ static int reap(struct kscen_child *c)
 {
 	struct msg m;
 
-	if (srv.sock < 0 || !hear(MSG_EXIT, c->pid, &m)) {
-		if (srv.sock >= 0)
-			gone();
-		/* Without the server its child died with it (PDEATHSIG). */
-		c->status = W_EXITCODE(0, SIGKILL);
-		c->pid = -1;
-		return 0;
-	}
-	c->status = m.status;
-	c->ru = m.ru;
-	c->pid = -1;
+	ended_as(c, hear_end(c, -1, NULL, &m) ? NULL : &m);
 	return 0;
 }
 
@@ -671,37 +752,16 @@ bool kscen_sampler_child(const struct kscen_child *c)
 int kscen_sampler_wait(struct kscen_child *c, long long timeout_ms,
 		       const volatile sig_atomic_t *stop)
 {
-	long long deadline = kscen_now_ns() + timeout_ms * 1000000;
+	struct msg m;
+	int ret;
 
-	for (;;) {
-		struct pollfd p = { .fd = srv.sock, .events = POLLIN };
-		int wait, ret;
-
-		if (c->pid <= 0)
-			return 0;
-		for (unsigned i = 0; i < nr_pending; i++)
-			if (pending[i].pid == c->pid)
-				return reap(c);
-		ret = kscen_wait_left(deadline, timeout_ms, stop, &wait);
-		if (ret)
-			return ret;
-		if (srv.sock < 0)	/* gone: its samples died with it */
-			return reap(c);
-		if (poll(&p, 1, wait) <= 0)
-			continue;	/* EINTR: *stop, or the deadline, above */
-		/* one word of the server, without waiting: ours, or kept */
-		struct msg m;
-		ssize_t n = recv(srv.sock, &m, sizeof(m), MSG_DONTWAIT);
-
-		if (n < 0 && (errno == EINTR || errno == EAGAIN))
-			continue;
-		if (n != sizeof(m)) {
-			gone();
-			return reap(c);
-		}
-		if (m.type == MSG_EXIT && nr_pending < MAX_LIVE)
-			pending[nr_pending++] = m;
-	}
+	if (c->pid <= 0)
+		return 0;
+	ret = hear_end(c, timeout_ms, stop, &m);
+	if (ret == -ETIMEDOUT || ret == -EINTR)
+		return ret;
+	ended_as(c, ret ? NULL : &m);
+	return 0;
 }
 
 int kscen_sampler_spawn(const struct kscen_job *job, int fd, int procs_fd, int cg_fd,
@@ -734,7 +794,7 @@ int kscen_sampler_spawn(const struct kscen_job *job, int fd, int procs_fd, int c
 	while (n < 0 && errno == EINTR);
 	if (n < 0 && (errno == EMSGSIZE || errno == ENOBUFS))
 		return -ENOTCONN;	/* this one job: fork it ourselves */
-	if (n != (ssize_t)b.len || !hear(MSG_START, 0, &m)) {
+	if (n != (ssize_t)b.len || !hear_start(&m)) {
 		gone();
 		return -ENOTCONN;
 	}
@@ -746,10 +806,7 @@ int kscen_sampler_spawn(const struct kscen_job *job, int fd, int procs_fd, int c
 	c->out_fd = c->err_fd = -1;
 	c->failed = NULL;
 	c->reap = reap;
-	if (c->pidfd < 0) {	/* it ended already and is reaped: nothing to poll */
+	if (c->pidfd < 0)	/* ended and reaped, or not to be watched: done with */
 		kill(-c->pgid, SIGKILL);
-		reap(c);
-		c->pid = -1;
-	}
 	return 0;
 }

@@ -270,6 +270,27 @@ else
 	skip served_end_said_when_reaped_unprivileged "$why"
 fi
 
+# ---- a server that never says an end: stopped, not waited for -----------------
+# The runner looks at the sample's pidfd each second it hears nothing: an
+# ended sample the server has said nothing of for 5 s stops the server,
+# with a warning, and the run goes on, its samples forked by the runner.
+printf 'scenario: e2e-mute\nrepeat: 3\nwarmup: 0\nmodules: [%s]\njobs:\n  - {name: j, workload: served.good}\n' \
+	"$srv/served.so" >"$srv/mute.yaml"
+t0=$(date +%s)
+KSCEN_TEST_SERVER_MUTE=1 timeout -k 5 40 "$kscen" run -o "$res" "$srv/mute.yaml" >"$tmp/out" 2>"$tmp/err"
+rc=$? secs=$(($(date +%s) - t0))
+file=$(ls "$res"/e2e-mute/*.yaml 2>/dev/null | head -n1)
+if [ $rc = 0 ] && [ $secs -ge 5 ] && [ $secs -lt 20 ] &&
+   [ "$(grep -c "^kscen: the sampler process said nothing of a sample's end 5 s after it; stopped: samples fork from the runner from now on$" "$tmp/err")" = 1 ] &&
+   "$kscen" report --format json "$file" 2>/dev/null | /usr/bin/python3 -c '
+import json, sys
+j = json.load(sys.stdin)["jobs"][0]
+assert j["status"] == "ok" and j["metrics"][0]["samples"] == [7, 7, 7], j'; then
+	pass served_silent_end_stops_server
+else
+	fail served_silent_end_stops_server "rc=$rc after ${secs}s: $(tail -3 "$tmp/out") $(cat "$tmp/err")"
+fi
+
 # ---- without a cgroup: said, not silent ----------------------------------------
 # An unprivileged runner cannot make the sample cgroup: the run goes on,
 # without the cgroup's metrics, and says so once, with the reason.
