@@ -102,7 +102,8 @@ static void read_ready(struct kscen_child_output *o)
  * comes after, and one wake-up does. Within @left_ms or until ^C, as the
  * record is waited for otherwise; a record whole by then is a sample whose
  * exit is slow (the kernel taking its memory down), waited for without a
- * limit, as after a record before.
+ * limit, as after a record before: for its end, that is; a server silent
+ * 5 s after that end is stopped (kscen_sampler_wait()).
  */
 static int wait_served(struct kscen_child *c, struct kscen_child_output *res,
 		       long long left_ms)

@@ -421,6 +421,8 @@ static __attribute__((hot)) pid_t fork_into(int cg, int *pidfd)
 	return pid;
 }
 
+static bool mute_ends;	/* KSCEN_TEST_SERVER_MUTE: a server that says none */
+
 /*
  * Sample process @i of @live has ended: reap it, say how. Its pid is the
  * one its fork gave, never one read back from the kernel: were it reaped
@@ -428,8 +430,6 @@ static __attribute__((hot)) pid_t fork_into(int cg, int *pidfd)
  * constructor), the runner still hears of its end, with status 0 and no
  * rusage, and its record says the rest.
  */
-static bool mute_ends;	/* KSCEN_TEST_SERVER_MUTE: a server that says none */
-
 static bool ended(int sock, struct pollfd *live, unsigned *nr_live, unsigned i)
 {
 	struct msg m = { .type = MSG_EXIT, .pid = live_pid[i] };
