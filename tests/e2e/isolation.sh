@@ -210,17 +210,22 @@ timeout -k 5 30 bash -c 'trap "" PIPE CHLD; exec "$0" run -q -o "$1" "$2"' "$ksc
 rc=$?
 file=$(ls "$res"/e2e-born/*.yaml 2>/dev/null | head -n1)
 "$kscen" report --format json "$file" >"$tmp/bjson" 2>/dev/null
-if [ $rc = 0 ] && /usr/bin/python3 - "$tmp/bjson" <<'PY'
+if [ $rc = 0 ] && /usr/bin/python3 - "$tmp/bjson" >"$tmp/bwhy" 2>&1 <<'PY'
 import json, sys
 jobs = {j["name"]: {m["name"]: m["samples"] for m in j["metrics"]}
         for j in json.load(open(sys.argv[1]))["jobs"]}
 born, large = jobs["born"], jobs["large"]
 assert born["s"] == [1, 1] and large["s"] == [0, 0], jobs
 assert born["v"] == [0, 0] and large["v"] == [0, 0], jobs
-assert max(born["f"]) <= 2, born
+# Not under ASan (make asan sets ASAN_OPTIONS): its clock_gettime()
+# interceptor checks the shadow of the result, a page more to fault in
+# (3 faults in 5 of 8 runs of its build, 2026-12-07).
+import os
+if not os.environ.get("ASAN_OPTIONS"):
+    assert max(born["f"]) <= 2, born
 PY
 then pass served_sample_born_default_signals_and_clock; else
-	fail served_sample_born_default_signals_and_clock "rc=$rc $(head -c 2000 "$tmp/bjson") $(cat "$tmp/err")"; fi
+	fail served_sample_born_default_signals_and_clock "rc=$rc $(tail -c 1500 "$tmp/bwhy") $(cat "$tmp/err")"; fi
 
 # ---- a module that has the kernel reap the server's children -------------------
 # Its constructor ignores SIGCHLD in every process that loads it, the fork
