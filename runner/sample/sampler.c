@@ -424,23 +424,30 @@ static __attribute__((hot)) pid_t fork_into(int cg, int *pidfd)
 static bool mute_ends;	/* KSCEN_TEST_SERVER_MUTE: a server that says none */
 
 /*
- * Sample process @i of @live has ended: reap it, say how. Its pid is the
- * one its fork gave, never one read back from the kernel: were it reaped
- * already (SIGCHLD ignored here, which main() undoes, or by a module's
+ * Sample process @pid has ended: reap it, say how. @pid is the one its
+ * fork gave, never one read back from the kernel: were it reaped already
+ * (SIGCHLD ignored here, which main() undoes, or by a module's
  * constructor), the runner still hears of its end, with status 0 and no
  * rusage, and its record says the rest.
  */
-static bool ended(int sock, struct pollfd *live, unsigned *nr_live, unsigned i)
+static bool say_end(int sock, pid_t pid)
 {
-	struct msg m = { .type = MSG_EXIT, .pid = live_pid[i] };
+	struct msg m = { .type = MSG_EXIT, .pid = pid };
 
 	while (wait4(m.pid, &m.status, 0, &m.ru) < 0 && errno == EINTR)
 		;
-	if (live[i].fd >= 0)
-		close(live[i].fd);
+	return mute_ends || say(sock, &m);
+}
+
+/* Sample process @i of @live has ended: out of the poll set, its end said. */
+static bool ended(int sock, struct pollfd *live, unsigned *nr_live, unsigned i)
+{
+	pid_t pid = live_pid[i];
+
+	close(live[i].fd);
 	live[i] = live[--(*nr_live)];
 	live_pid[i] = live_pid[*nr_live];
-	return mute_ends || say(sock, &m);
+	return say_end(sock, pid);
 }
 
 /*
@@ -496,12 +503,8 @@ start(int sock, char *req, ssize_t n, int fds[3], struct pollfd *live, unsigned 
 			close(fds[i]);
 	if (!say(sock, &m))
 		return false;
-	if (m.pid > 0 && pidfd < 0) {	/* nothing to poll: its end, now */
-		live[*nr_live].fd = -1;
-		live_pid[*nr_live] = m.pid;
-		(*nr_live)++;
-		return ended(sock, live, nr_live, *nr_live - 1);
-	}
+	if (m.pid > 0 && pidfd < 0)	/* nothing to poll: its end, now */
+		return say_end(sock, m.pid);
 	return true;
 }
 
