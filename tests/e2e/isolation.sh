@@ -250,27 +250,27 @@ C
 ${CC:-cc} -std=gnu11 -O1 -fPIC -shared -I"$srv/inc" -o "$srv/ignchld.so" "$srv/ignchld.c"
 printf 'scenario: e2e-ignchld\nrepeat: 40\nwarmup: 0\nmodules: [%s]\njobs:\n  - {name: j, workload: served.ignchld}\n' \
 	"$srv/ignchld.so" >"$srv/ignchld.yaml"
+# timed CMD...: run it; $secs, the whole seconds it took
+timed() { local t0; t0=$(date +%s); run "$@"; secs=$(($(date +%s) - t0)); }
+# ended_soon NAME: the last run's one job ok, in under 25 s, and every end
+# said by the server (the runner did not have to stop it, below)
+ended_soon() {
+	if [ $rc = 0 ] && [ $secs -lt 25 ] && grep -q '^# 1 ok, 0 skipped, 0 failed' "$tmp/out" &&
+	   ! grep -q 'the sampler process' "$tmp/err"; then
+		pass "$1"
+	else
+		fail "$1" "rc=$rc after ${secs}s: $(tail -3 "$tmp/out") $(cat "$tmp/err")"
+	fi
+}
 cpu=$(awk '/^Cpus_allowed_list/ { split($2, a, /[-,]/); print a[1] }' /proc/self/status)
-t0=$(date +%s)
-timeout -k 5 30 taskset -c "$cpu" "$kscen" run -q -o "$res" "$srv/ignchld.yaml" >"$tmp/out" 2>"$tmp/err"
-rc=$? secs=$(($(date +%s) - t0))
-if [ $rc = 0 ] && [ $secs -lt 25 ] && grep -q '^# 1 ok, 0 skipped, 0 failed' "$tmp/out"; then
-	pass served_end_said_when_reaped_elsewhere
-else
-	fail served_end_said_when_reaped_elsewhere "rc=$rc after ${secs}s: $(tail -3 "$tmp/out") $(cat "$tmp/err")"
-fi
+timed timeout -k 5 30 taskset -c "$cpu" "$kscen" run -q -o "$res" "$srv/ignchld.yaml"
+ended_soon served_end_said_when_reaped_elsewhere
 # Unprivileged, the server has no cgroup to fork into: a plain fork, then
 # a pidfd opened that finds the sample gone already; its end said at once.
 if why=$(need_setpriv); then
-	t0=$(date +%s)
-	timeout -k 5 30 taskset -c "$cpu" setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$kscen" run -q --no-save --compare none "$srv/ignchld.yaml" >"$tmp/out" 2>"$tmp/err"
-	rc=$? secs=$(($(date +%s) - t0))
-	if [ $rc = 0 ] && [ $secs -lt 25 ] && grep -q '^# 1 ok, 0 skipped, 0 failed' "$tmp/out"; then
-		pass served_end_said_when_reaped_unprivileged
-	else
-		fail served_end_said_when_reaped_unprivileged "rc=$rc after ${secs}s: $(tail -3 "$tmp/out") $(cat "$tmp/err")"
-	fi
+	timed timeout -k 5 30 taskset -c "$cpu" setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$kscen" run -q --no-save --compare none "$srv/ignchld.yaml"
+	ended_soon served_end_said_when_reaped_unprivileged
 else
 	skip served_end_said_when_reaped_unprivileged "$why"
 fi
@@ -281,9 +281,7 @@ fi
 # with a warning, and the run goes on, its samples forked by the runner.
 printf 'scenario: e2e-mute\nrepeat: 3\nwarmup: 0\nmodules: [%s]\njobs:\n  - {name: j, workload: served.good}\n' \
 	"$srv/served.so" >"$srv/mute.yaml"
-t0=$(date +%s)
-KSCEN_TEST_SERVER_MUTE=1 timeout -k 5 40 "$kscen" run -o "$res" "$srv/mute.yaml" >"$tmp/out" 2>"$tmp/err"
-rc=$? secs=$(($(date +%s) - t0))
+KSCEN_TEST_SERVER_MUTE=1 timed timeout -k 5 40 "$kscen" run -o "$res" "$srv/mute.yaml"
 file=$(ls "$res"/e2e-mute/*.yaml 2>/dev/null | head -n1)
 if [ $rc = 0 ] && [ $secs -ge 5 ] && [ $secs -lt 20 ] &&
    [ "$(grep -c "^kscen: the sampler process said nothing of a sample's end 5 s after it; stopped: samples fork from the runner from now on$" "$tmp/err")" = 1 ] &&
