@@ -22,10 +22,13 @@
 #              in-process twin runs on its harness's CPU and an executed
 #              perf where the scheduler puts it, and a VM's vCPUs may
 #              differ in speed (docs/fidelity.md). For the same reason
-#              perf's futex wake and requeue rounds run with their main
-#              thread, the waker, on the CPU of kscen's harness, where
-#              kscen's twins start theirs (bench/perf-on-harness-cpu; not
-#              wake-parallel, whose wakers are threads of their own).
+#              perf's futex requeue rounds run with their main thread on
+#              the CPU of kscen's harness, where kscen's twin starts its
+#              own (bench/perf-on-harness-cpu); futex wake's waker is
+#              pinned on both sides to the first CPU, the first worker's
+#              (waker_cpu, bench/perf-on-first-cpu): where it runs decides
+#              whether the worker it wakes preempts it. Not wake-parallel,
+#              whose wakers are threads of their own.
 #   --force    report even when the machine is not quiet (load average over
 #              0.5 before the run, or other work using more than half a CPU
 #              during it); the table then says so. KSCEN_FIDELITY_FORCE=1 too.

@@ -126,23 +126,31 @@ pb_job("p-futex-lock-pi", "futex", "lock-pi", "-r 1")
 point("futex lock-pi -r 1", "ops/sec/thread", "k-futex-lock-pi", "p-futex-lock-pi")
 # perf bench's own default --repeat (10): at 5 a round's 10-40 us is decided
 # by one preemption and 15 samples' medians do not settle (CV 70-270%).
-# In wake and requeue the waker is each side's main thread, which neither
-# side pins: kscen's starts on its harness's CPU, so perf's is put there
-# too (bench/perf-on-harness-cpu; this VM's vCPUs differ in speed: 0.168
-# ms against 0.185 for perf alone, 2026-12-06, docs/fidelity.md). Not in
+# In wake and requeue the waker is each side's main thread. In requeue
+# neither side pins it: kscen's starts on its harness's CPU, so perf's is
+# put there too (bench/perf-on-harness-cpu; this VM's vCPUs differ in
+# speed: 0.168 ms against 0.185 for perf alone, 2026-12-06,
+# docs/fidelity.md). In wake both are pinned to the first CPU, the first
+# worker's (kscen's waker_cpu, bench/perf-on-first-cpu): where the waker
+# runs decides whether the worker it wakes there preempts it, and kscen's
+# unpinned waker moves where perf's pinned one cannot (0.524-0.578 with
+# the harness on CPU 0, 2026-12-07, docs/fidelity.md). Not in
 # wake-parallel: its wakers are threads of their own, unpinned, which
 # would inherit the pin and share one CPU (0.650 of perf's so, 17:35 UTC).
 FUTEX_ROUNDS = 10
-for name, wl, bench, args, extra, main_wakes in (
-        ("wake", "futex.wake", "wake", "", {}, True),
-        ("wake-parallel", "futex.wake_parallel", "wake-parallel", "", {}, False),
-        ("requeue", "futex.requeue", "requeue", "", {}, True),
-        ("requeue-pi", "futex.requeue", "requeue", "-p", {"pi": True}, True)):
+FIRST_CPU = min(os.sched_getaffinity(0))
+for name, wl, bench, args, extra, perf in (
+        ("wake", "futex.wake", "wake", "", {"waker_cpu": FIRST_CPU},
+         "@BENCH@/perf-on-first-cpu"),
+        ("wake-parallel", "futex.wake_parallel", "wake-parallel", "", {}, "@PERF@"),
+        ("requeue", "futex.requeue", "requeue", "", {}, "@BENCH@/perf-on-harness-cpu"),
+        ("requeue-pi", "futex.requeue", "requeue", "-p", {"pi": True},
+         "@BENCH@/perf-on-harness-cpu")):
     kjob("k-futex-" + name, wl, dict({"repeat": FUTEX_ROUNDS}, **extra))
-    pb_job("p-futex-" + name, "futex", bench, args, repeat=FUTEX_ROUNDS,
-           perf="@BENCH@/perf-on-harness-cpu" if main_wakes else "@PERF@")
+    pb_job("p-futex-" + name, "futex", bench, args, repeat=FUTEX_ROUNDS, perf=perf)
     SHORT_JOBS.update(("k-futex-" + name, "p-futex-" + name))
-    point(f"futex {bench}{' ' + args if args else ''}, {FUTEX_ROUNDS} rounds",
+    pin = f", waker on CPU {FIRST_CPU}" if "waker_cpu" in extra else ""
+    point(f"futex {bench}{' ' + args if args else ''}, {FUTEX_ROUNDS} rounds{pin}",
           "ms", "k-futex-" + name, "p-futex-" + name)
 
 # epoll

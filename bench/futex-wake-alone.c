@@ -8,7 +8,9 @@
  * one thread a call. Prints the mean of the rounds and of all but the
  * first, in microseconds, so the first round's one-time costs (glibc
  * opening its unwinder, a new thread's first malloc making an arena) show
- * apart from the rest (docs/fidelity.md, futex wake):
+ * apart from the rest, then each round (a round is either the waker alone,
+ * 20-40 us, or the waker preempted by the worker it woke on its own CPU
+ * until that worker has exited, 100-600 us; docs/fidelity.md, futex wake):
  *
  *   cc -O2 -pthread -o futex-wake-alone bench/futex-wake-alone.c
  *   taskset -c 0 ./futex-wake-alone [ROUNDS [MB [fork]]]
@@ -60,10 +62,10 @@ int main(int argc, char **argv)
 {
 	int rounds = argc > 1 ? atoi(argv[1]) : 10;
 	long mb = argc > 2 ? atol(argv[2]) : 0;
-	double sum = 0, later = 0;
+	double sum = 0, later = 0, each[64];
 
-	if (rounds < 2) {
-		fprintf(stderr, "usage: %s [ROUNDS>=2 [MB [fork]]]\n", argv[0]);
+	if (rounds < 2 || rounds > 64) {
+		fprintf(stderr, "usage: %s [ROUNDS (2-64) [MB [fork]]]\n", argv[0]);
 		return 1;
 	}
 	if (mb > 0) {
@@ -128,6 +130,7 @@ int main(int argc, char **argv)
 		}
 		us = now_us() - start;
 		sum += us;
+		each[r] = us;
 		if (r)
 			later += us;
 		for (int i = 0; i < 2; i++)
@@ -135,5 +138,9 @@ int main(int argc, char **argv)
 	}
 	printf("%d rounds: mean %.1f us, rounds 2-%d %.1f us\n", rounds,
 	       sum / rounds, rounds, later / (rounds - 1));
+	printf("each round:");
+	for (int r = 0; r < rounds; r++)
+		printf(" %.1f", each[r]);
+	printf(" us\n");
 	return 0;
 }

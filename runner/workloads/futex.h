@@ -27,6 +27,7 @@ struct futex_params {
 	long long nrequeue;	/* requeue */
 	long long repeat;	/* wake, wake_parallel, requeue */
 	long long settle;	/* ns */
+	long long waker_cpu;	/* wake: -1, or the CPU its waker is pinned to */
 	bool shared, mlockall, multi, broadcast, pi;
 };
 
@@ -122,12 +123,16 @@ unsigned futex_described_threads(const struct futex_params *p);
 	  .help = "sleep before each timed round, so the threads block (perf: 100ms)" }
 
 #define FUTEX_WORKLOAD(sym, nm, ver, sum, tab, met, fn, desc, chk, set)	\
+	FUTEX_WORKLOAD_SUPPORTED(sym, nm, ver, sum, tab, met, fn, desc, chk, \
+				 set, NULL)
+#define FUTEX_WORKLOAD_SUPPORTED(sym, nm, ver, sum, tab, met, fn, desc, chk, \
+				 set, sup)				\
 const struct kscen_workload sym = {					\
 	.name = nm, .summary = sum, .version = ver,			\
 	.params = tab, .nr_params = ARRAY_SIZE(tab),			\
 	.params_size = sizeof(struct futex_params),			\
 	.metrics = met, .nr_metrics = ARRAY_SIZE(met),			\
-	.check = chk, .setup = set, .sample = fn,			\
+	.check = chk, .supported = sup, .setup = set, .sample = fn,	\
 	.describe = desc,						\
 }
 

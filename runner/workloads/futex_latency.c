@@ -34,6 +34,48 @@ static int exiting_setup(struct kscen_ctx *ctx)
 	return load_unwinder(ctx) ?: futex_setup(ctx);
 }
 
+/*
+ * wake's waker_cpu: a CPU this run may use, or the job is skipped (asked
+ * in the runner, which holds the CPUs kscen was given).
+ */
+static int wake_supported(struct kscen_ctx *ctx)
+{
+	const struct futex_params *p = ctx->params;
+	cpu_set_t set;
+
+	if (p->waker_cpu < 0)
+		return 0;
+	if (kscen_harness_allowed(&set) || !CPU_ISSET(p->waker_cpu, &set))
+		return kscen_reason(ctx, KSCEN_SKIP,
+				    "waker_cpu %lld is not one of the CPUs this run may use",
+				    p->waker_cpu);
+	return 0;
+}
+
+/*
+ * wake: with waker_cpu, the thread that wakes and times (this one, which
+ * then runs the sample) is pinned there before the sentinels start, as
+ * `taskset -c N perf bench futex wake` pins perf's. Whether a woken
+ * worker preempts its waker, and so exits inside the timed call, depends
+ * on where the waker runs (docs/fidelity.md, futex wake).
+ */
+static int wake_setup(struct kscen_ctx *ctx)
+{
+	const struct futex_params *p = ctx->params;
+	int ret = exiting_setup(ctx);
+
+	if (!ret && p->waker_cpu >= 0) {
+		cpu_set_t one;
+
+		CPU_ZERO(&one);
+		CPU_SET(p->waker_cpu, &one);
+		if (sched_setaffinity(0, sizeof(one), &one))
+			ret = kscen_reason(ctx, -errno, "waker_cpu %lld: sched_setaffinity: %s",
+					   p->waker_cpu, strerror(errno));
+	}
+	return ret;
+}
+
 /* ---- futex.wake, futex.wake_parallel, futex.requeue: latency --------- */
 
 /*
@@ -352,8 +394,11 @@ static void wake_describe(const void *params, char *buf, size_t len)
 {
 	const struct futex_params *p = params;
 
-	snprintf(buf, len, "Blocking on %u threads (at [%s] futex), waking up %lld at a time, %lld rounds",
-		 futex_described_threads(p), kind(p), p->nwakes, p->repeat);
+	int n = snprintf(buf, len, "Blocking on %u threads (at [%s] futex), waking up %lld at a time, %lld rounds",
+			 futex_described_threads(p), kind(p), p->nwakes, p->repeat);
+
+	if (p->waker_cpu >= 0 && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, ", waker on CPU %lld", p->waker_cpu);
 }
 
 static void wake_parallel_describe(const void *params, char *buf, size_t len)
@@ -383,6 +428,9 @@ static const struct kscen_param wake_table[] = {
 	{ .name = "nwakes", .type = KSCEN_P_INT, .offset = P(nwakes),
 	  .def = "1", .min = 1, .max = INT_MAX,
 	  .help = "threads woken per FUTEX_WAKE (perf's -w)" },
+	{ .name = "waker_cpu", .type = KSCEN_P_INT, .offset = P(waker_cpu),
+	  .def = "-1", .min = -1, .max = CPU_SETSIZE - 1,
+	  .help = "pin the waking, timed thread to this CPU (as taskset -c N perf bench futex wake); -1: unpinned" },
 	PARAM_SHARED, PARAM_MLOCKALL, PARAM_REPEAT, PARAM_SETTLE,
 };
 
@@ -440,10 +488,10 @@ static int wake_parallel_check(const void *params, char *err, size_t len)
  * starts only once every worker sleeps in FUTEX_WAIT, seen in /proc; 4:
  * once every worker is counted on futex1 (futex_wait_queued), not /proc
  */
-FUTEX_WORKLOAD(kscen_wl_futex_wake, "futex.wake", 4,
+FUTEX_WORKLOAD_SUPPORTED(kscen_wl_futex_wake, "futex.wake", 4,
 	       "wake threads blocked on one futex, N a call (perf bench futex wake)",
 	       wake_table, wake_metrics, wake_sample, wake_describe, NULL,
-	       exiting_setup);
+	       wake_setup, wake_supported);
 /*
  * 2: pthread_exit(), and the wakers released by a barrier, as perf's; 3
  * and 4: as wake's

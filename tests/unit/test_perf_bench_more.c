@@ -265,3 +265,68 @@ void test_futex_wait_queued_waits_for_the_late(void **state)
 	}
 	(void)state;
 }
+
+/* futex.wake's params with waker_cpu @cpu, the rest defaults. */
+static void *wake_params(long long cpu)
+{
+	const struct kscen_workload *w = kscen_workload_find("futex.wake");
+	const struct kscen_param *p = kscen_param_find(w, "waker_cpu");
+	void *params = kscen_params_new(w);
+	char text[32], err[256];
+	struct kscen_value v;
+
+	snprintf(text, sizeof(text), "%lld", cpu);
+	assert_true(kscen_value_parse(p, text, &v, err, sizeof(err)) == 0);
+	kscen_value_store(p, params, &v);
+	return params;
+}
+
+/*
+ * futex.wake's waker_cpu: setup() pins the thread that goes on to take
+ * the sample (its waker) to exactly that CPU, the last this test may
+ * use; a CPU it may not use is a skip with the CPU named, in the runner;
+ * unset (-1) pins nothing, and the describe line says where the waker is.
+ */
+void test_futex_wake_waker_cpu_pins_the_waker(void **state)
+{
+	const struct kscen_workload *w = kscen_workload_find("futex.wake");
+	cpu_set_t before, after;
+	int last = -1;
+	char line[256];
+
+	(void)state;
+	assert_true(w && w->supported && w->setup && w->describe);
+	assert_true(sched_getaffinity(0, sizeof(before), &before) == 0);
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &before))
+			last = c;
+
+	struct kscen_ctx pin = { .params = wake_params(last) };
+	assert_int_equal(w->supported(&pin), 0);
+	assert_int_equal(w->setup(&pin), 0);
+	assert_true(sched_getaffinity(0, sizeof(after), &after) == 0);
+	assert_int_equal(CPU_COUNT(&after), 1);
+	assert_true(CPU_ISSET(last, &after));
+	w->describe(pin.params, line, sizeof(line));
+	char want[64];
+	snprintf(want, sizeof(want), ", 10 rounds, waker on CPU %d", last);
+	assert_non_null(strstr(line, want));
+	assert_true(sched_setaffinity(0, sizeof(before), &before) == 0);
+
+	struct kscen_ctx none = { .params = wake_params(-1) };
+	assert_int_equal(w->supported(&none), 0);
+	assert_int_equal(w->setup(&none), 0);
+	assert_true(sched_getaffinity(0, sizeof(after), &after) == 0);
+	assert_true(CPU_EQUAL(&after, &before));
+	w->describe(none.params, line, sizeof(line));
+	assert_null(strstr(line, "waker on"));
+
+	struct kscen_ctx away = { .params = wake_params(CPU_SETSIZE - 1) };
+	if (!CPU_ISSET(CPU_SETSIZE - 1, &before)) {
+		assert_int_equal(w->supported(&away), KSCEN_SKIP);
+		assert_non_null(strstr(away.reason, "waker_cpu 1023 is not one of"));
+	}
+	kscen_params_free(w, (void *)pin.params);
+	kscen_params_free(w, (void *)none.params);
+	kscen_params_free(w, (void *)away.params);
+}

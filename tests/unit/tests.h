@@ -95,6 +95,7 @@
 	X(test_messaging_engine_runs_and_stops)		\
 	X(test_perf_bench_more_defaults_are_perfs)	\
 	X(test_futex_wait_queued_waits_for_the_late)	\
+	X(test_futex_wake_waker_cpu_pins_the_waker)	\
 	X(test_perf_bench_units_detected)		\
 	X(test_bench_barrier_releases_all)		\
 	X(test_json_path_names_one_value)	\
