@@ -68,17 +68,24 @@ if [ "$out" = "repeat: 35" ] && [ $rc = 1 ] && grep -q "takes a count" "$tmp/err
 else
 	fail fidelity_short_factor "got '$out', --short 0 rc=$rc $(cat "$tmp/err")"
 fi
-# perf's futex wake and requeue rounds run with their waker (the main
-# thread) on the CPU of kscen's harness: the generated jobs go through
+# perf's futex requeue rounds run with their waker (the main thread) on
+# the CPU of kscen's harness: the generated jobs go through
 # bench/perf-on-harness-cpu, and under `kscen run` it pins what it runs to
-# one CPU (the regex takes only a single CPU; unpinned it reads "0-1")
+# one CPU (the regex takes only a single CPU; unpinned it reads "0-1").
+# futex wake's waker is pinned on both sides to the lowest CPU allowed,
+# the first worker's: kscen's job has waker_cpu that CPU, perf's goes
+# through bench/perf-on-first-cpu, which pins what it runs there.
 /usr/bin/python3 bench/fidelity-points.py short /usr/bin/perf 1 0 "" >"$tmp/short.yaml"
-# (wake, requeue, requeue -p: not wake-parallel, whose wakers are threads
+# (requeue, requeue -p: not wake-parallel, whose wakers are threads
 # that would inherit the pin)
 wrapped=$(grep -A2 'name: p-futex-' "$tmp/short.yaml" | grep '"perf": "[^"]*/bench/perf-on-harness-cpu"' |
 	grep -o '"benchmark": "[a-z-]*"' | tr '\n' ' ')
+first=$(/usr/bin/python3 -c 'import os; print(min(os.sched_getaffinity(0)))')
+wake_k=$(grep -A2 'name: k-futex-wake$' "$tmp/short.yaml" | grep -c "\"waker_cpu\": $first}")
+wake_p=$(grep -A2 'name: p-futex-wake$' "$tmp/short.yaml" | grep -c '"perf": "[^"]*/bench/perf-on-first-cpu"')
 if [ "$(nproc)" -lt 2 ]; then
 	skip fidelity_futex_waker_on_harness "one CPU: kscen pins no harness"
+	skip fidelity_futex_wake_waker_on_first_cpu "one CPU: nothing to pin"
 else
 	cat >"$tmp/pin.yaml" <<EOF
 scenario: e2e-pin
@@ -90,13 +97,25 @@ jobs:
     params:
       command: "$PWD/bench/perf-on-harness-cpu Cpus_allowed_list /proc/self/status"
       metric_regex: "Cpus_allowed_list:[[:space:]]+([0-9]+)\$"
+  - name: first
+    workload: exec
+    params:
+      command: "$PWD/bench/perf-on-first-cpu Cpus_allowed_list /proc/self/status"
+      metric_regex: "Cpus_allowed_list:[[:space:]]+([0-9]+)\$"
 EOF
 	PERF=/bin/grep run "$kscen" run -q -o "$res" --compare none "$tmp/pin.yaml"
-	if [ $rc = 0 ] && [ "$wrapped" = '"benchmark": "wake" "benchmark": "requeue" "benchmark": "requeue" ' ] &&
+	if [ $rc = 0 ] && [ "$wrapped" = '"benchmark": "requeue" "benchmark": "requeue" ' ] &&
 		grep -q 'samples: \[[0-9]*, [0-9]*, [0-9]*\]' "$res"/e2e-pin/*.yaml; then
 		pass fidelity_futex_waker_on_harness
 	else
 		fail fidelity_futex_waker_on_harness "rc=$rc, wrapped: $wrapped $(cat "$tmp/err")"
+	fi
+	got=$(awk '/^  name: first$/ { f = 1 } f && /samples:/ { print $2, $3, $4; exit }' "$res"/e2e-pin/*.yaml)
+	if [ $rc = 0 ] && [ "$wake_k" = 1 ] && [ "$wake_p" = 1 ] &&
+		[ "$got" = "[$first, $first, $first]" ]; then
+		pass fidelity_futex_wake_waker_on_first_cpu
+	else
+		fail fidelity_futex_wake_waker_on_first_cpu "rc=$rc, first CPU $first, k $wake_k, p $wake_p, samples $got"
 	fi
 fi
 # mem.find_bit's fidelity rests on its loop being built as perf builds its
