@@ -241,8 +241,8 @@ static const struct kscen_metric_desc throughput_metrics[] = {
 FUTEX_WORKLOAD(kscen_wl_futex_hash, "futex.hash", 1,
 	       "FUTEX_WAIT that fails at once: futex hash table (perf bench futex hash)",
 	       hash_table, throughput_metrics, hash_sample, hash_describe, NULL,
-	       futex_setup);
+	       futex_setup, NULL);
 FUTEX_WORKLOAD(kscen_wl_futex_lock_pi, "futex.lock_pi", 1,
 	       "FUTEX_LOCK_PI/UNLOCK_PI pairs (perf bench futex lock-pi)",
 	       lock_pi_table, throughput_metrics, lock_pi_sample, lock_pi_describe,
-	       NULL, futex_setup);
+	       NULL, futex_setup, NULL);

@@ -122,11 +122,7 @@ unsigned futex_described_threads(const struct futex_params *p);
 	  .def = "100ms", .min = 0, .max = 10000000000LL, \
 	  .help = "sleep before each timed round, so the threads block (perf: 100ms)" }
 
-#define FUTEX_WORKLOAD(sym, nm, ver, sum, tab, met, fn, desc, chk, set)	\
-	FUTEX_WORKLOAD_SUPPORTED(sym, nm, ver, sum, tab, met, fn, desc, chk, \
-				 set, NULL)
-#define FUTEX_WORKLOAD_SUPPORTED(sym, nm, ver, sum, tab, met, fn, desc, chk, \
-				 set, sup)				\
+#define FUTEX_WORKLOAD(sym, nm, ver, sum, tab, met, fn, desc, chk, set, sup) \
 const struct kscen_workload sym = {					\
 	.name = nm, .summary = sum, .version = ver,			\
 	.params = tab, .nr_params = ARRAY_SIZE(tab),			\

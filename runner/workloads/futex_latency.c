@@ -488,7 +488,7 @@ static int wake_parallel_check(const void *params, char *err, size_t len)
  * starts only once every worker sleeps in FUTEX_WAIT, seen in /proc; 4:
  * once every worker is counted on futex1 (futex_wait_queued), not /proc
  */
-FUTEX_WORKLOAD_SUPPORTED(kscen_wl_futex_wake, "futex.wake", 4,
+FUTEX_WORKLOAD(kscen_wl_futex_wake, "futex.wake", 4,
 	       "wake threads blocked on one futex, N a call (perf bench futex wake)",
 	       wake_table, wake_metrics, wake_sample, wake_describe, NULL,
 	       wake_setup, wake_supported);
@@ -499,9 +499,10 @@ FUTEX_WORKLOAD_SUPPORTED(kscen_wl_futex_wake, "futex.wake", 4,
 FUTEX_WORKLOAD(kscen_wl_futex_wake_parallel, "futex.wake_parallel", 4,
 	       "wake blocked threads from parallel wakers (perf bench futex wake-parallel)",
 	       wake_parallel_table, wake_parallel_metrics, wake_parallel_sample,
-	       wake_parallel_describe, wake_parallel_check, exiting_setup);
+	       wake_parallel_describe, wake_parallel_check, exiting_setup,
+	       NULL);
 /* 2 and 3: as wake's 3 and 4 */
 FUTEX_WORKLOAD(kscen_wl_futex_requeue, "futex.requeue", 3,
 	       "FUTEX_CMP_REQUEUE blocked threads to a second futex (perf bench futex requeue)",
 	       requeue_table, requeue_metrics, requeue_sample, requeue_describe,
-	       NULL, futex_setup);
+	       NULL, futex_setup, NULL);
