@@ -4,9 +4,10 @@
 # kscen twin of a perf bench benchmark beside perf bench itself, with the
 # same parameters, in one kscen run whose rounds alternate the jobs (so load
 # hits both sides alike), and one table: the median of each side, their
-# ratio kscen/perf with its 95% interval (the Hodges-Lehmann estimate and
-# the Moses interval, as kscen's own comparisons), the CV of each, and the
-# load on the machine. A point is within 10% when its whole interval is in
+# ratio kscen/perf with its 95% interval (kscen's own to-baseline change:
+# from the rounds' pairs when the two sides correlate over the rounds, else
+# the Hodges-Lehmann estimate and the Moses interval), the CV of each, and
+# the load on the machine. A point is within 10% when its whole interval is in
 # 0.90-1.10, outside when all of it is out, and "cannot tell" otherwise.
 # The points are in bench/fidelity-points.py; the numbers and what they
 # mean are in docs/fidelity.md.

@@ -247,10 +247,21 @@ def scenario(perf, repeat, warmup, upstream, part="scenario"):
 
 # The ratio kscen/perf and its 95% interval, as kscen's own "to baseline"
 # computes an unpaired change (runner/stats/signif.c, docs/statistics.md):
-# the Hodges-Lehmann estimate of the shift of logs, and the Moses interval
-# of the same pairwise differences, exact (the Mann-Whitney U distribution
-# by counting) up to 50 samples in all, normal above. tests/e2e/bench.sh
-# checks it against kscen's numbers for the same samples.
+# kscen's own to-baseline change, as runner/stats/signif.c computes it: on
+# the logs, from the rounds' pairs when both sides took the same rounds (at
+# least 6, the fewest with a 95% interval) and their log samples are
+# correlated over the rounds with Pearson's r > 0.5 (the rounds' shared
+# noise is then what pairing removes): the median of the Walsh averages of
+# the per-round differences and the signed-rank interval; otherwise the
+# Hodges-Lehmann estimate and the Moses interval of the pairwise
+# differences. Exact (the statistic's distribution by counting) up to 50
+# samples in all, or 50 pairs, normal above. tests/e2e/bench.sh checks both
+# against kscen's numbers for the same samples.
+EXACT_MAX = 50
+PAIR_RHO = 0.5
+Z975 = 1.959963984540054
+
+
 def u_counts(m, n):
     """Orderings of m x's and n y's by U (the pairs with x after y)."""
     prev = [[1] for _ in range(n + 1)]          # no x: U is 0
@@ -267,29 +278,69 @@ def u_counts(m, n):
     return prev[n]
 
 
-def ratio_interval(perf, kscen):
-    """(ratio, low, high, level %) of kscen/perf; low, high None if none."""
+def w_counts(n):
+    """Sign patterns of n untied pairs by W+ (the sum of positive ranks)."""
+    c = [1] + [0] * (n * (n + 1) // 2)
+    for r in range(1, n + 1):
+        for s in range(len(c) - 1, r - 1, -1):
+            c[s] += c[s - r]
+    return c
+
+
+def exact_rank(cnt):
+    """(k, level %): the largest k with P(S <= k-1) <= 2.5%, and 1 - 2 P."""
+    tot, cdf, k = sum(cnt), 0, 0
+    while k < len(cnt) and (cdf + cnt[k]) / tot <= 0.025:
+        cdf += cnt[k]
+        k += 1
+    return k, 100 * (1 - 2 * cdf / tot)
+
+
+def normal_rank(mu, sd):
+    return max(math.floor(mu - Z975 * sd + 0.5), 0), 95.0
+
+
+def mid(s):
+    n = len(s)
+    return s[n // 2] if n % 2 else s[n // 2 - 1] / 2 + s[n // 2] / 2
+
+
+def correlation(x, y):
+    n = len(x)
+    mx, my = sum(v / n for v in x), sum(v / n for v in y)
+    sxy = sum((a - mx) * (b - my) for a, b in zip(x, y))
+    sxx = sum((a - mx) ** 2 for a in x)
+    syy = sum((b - my) ** 2 for b in y)
+    return sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else 0.0
+
+
+def ratio_interval(perf, kscen, pairs=True):
+    """(ratio, low, high, level %, r) of kscen/perf, samples in round
+    order; low, high None if no interval; r the correlation when the
+    rounds' pairs were used, else None. pairs=False: never paired."""
     if not perf or not kscen or min(perf + kscen) <= 0:
-        return None, None, None, None
-    x = sorted(math.log(v) for v in perf)
-    y = sorted(math.log(v) for v in kscen)
+        return None, None, None, None, None
+    lx = [math.log(v) for v in perf]
+    ly = [math.log(v) for v in kscen]
+    n = len(lx)
+    r = correlation(lx, ly) if pairs and n == len(ly) and n >= 6 else None
+    if r is not None and r > PAIR_RHO:
+        d = [b - a for a, b in zip(lx, ly)]
+        w = sorted(d[i] / 2 + d[j] / 2 for i in range(n) for j in range(i, n))
+        M = len(w)
+        k, level = exact_rank(w_counts(n)) if n <= EXACT_MAX else \
+            normal_rank(M / 2, math.sqrt(n * (n + 1) * (2 * n + 1) / 24))
+        if k >= 1:
+            return math.exp(mid(w)), math.exp(w[k - 1]), math.exp(w[M - k]), level, r
+    x, y = sorted(lx), sorted(ly)
     m, n = len(x), len(y)
     d = sorted(b - a for a in x for b in y)
     mn = m * n
-    est = d[mn // 2] if mn % 2 else d[mn // 2 - 1] / 2 + d[mn // 2] / 2
-    if m + n <= 50:
-        cnt = u_counts(m, n)
-        tot, cdf, k = sum(cnt), 0, 0
-        while k < len(cnt) and (cdf + cnt[k]) / tot <= 0.025:
-            cdf += cnt[k]
-            k += 1
-        level = 100 * (1 - 2 * cdf / tot)
-    else:
-        k = math.floor(mn / 2 - 1.959963984540054 * math.sqrt(mn * (m + n + 1) / 12) + 0.5)
-        k, level = max(k, 0), 95.0
+    k, level = exact_rank(u_counts(m, n)) if m + n <= EXACT_MAX else \
+        normal_rank(mn / 2, math.sqrt(mn * (m + n + 1) / 12))
     if k < 1:
-        return math.exp(est), None, None, None
-    return math.exp(est), math.exp(d[k - 1]), math.exp(d[mn - k]), level
+        return math.exp(mid(d)), None, None, None, None
+    return math.exp(mid(d)), math.exp(d[k - 1]), math.exp(d[mn - k]), level, None
 
 
 def table(run_paths, loadinfo, marked):
@@ -315,12 +366,13 @@ def table(run_paths, loadinfo, marked):
         kv, kcv, kj = med(k, km)
         pv, pcv, pj = med(p, pm) if p else (None, None, None)
         if kv is None and up and k not in jobs and p not in jobs:
-            rows.append((label, unit, None, None, None, None, None, None,
+            rows.append((label, unit, None, None, None, None, None, None, None,
                          f"not run: this perf has no `{up}` (PERF=a newer perf)"))
             continue
         if kv is None:
             why = kj and (kj.get("reason") or kj["status"]) or "not run"
-            rows.append((label, unit, None, None, None, None, None, None, f"kscen: {why}"))
+            rows.append((label, unit, None, None, None, None, None, None, None,
+                         f"kscen: {why}"))
             continue
         if pv is None:
             if p is None:
@@ -329,12 +381,12 @@ def table(run_paths, loadinfo, marked):
                 why = f"this perf has no `{up}` (PERF=a newer perf)"
             else:
                 why = "perf: " + (pj.get("reason") or pj["status"])
-            rows.append((label, unit, kv, None, None, None, kcv, None, why))
+            rows.append((label, unit, kv, None, None, None, None, kcv, None, why))
             continue
         pv /= scale
         # within 10% only when the whole interval is, outside only when
         # all of it is: the rest this many samples cannot tell
-        r, lo, hi, level = ratio_interval(samples(pj, pm, scale), samples(kj, km))
+        r, lo, hi, level, rho = ratio_interval(samples(pj, pm, scale), samples(kj, km))
         if lo is not None and 0.90 <= lo and hi <= 1.10:
             ok += 1
             note = ""
@@ -345,7 +397,7 @@ def table(run_paths, loadinfo, marked):
             unsure.append(label.strip())
             note = "cannot tell"
         ci = None if lo is None else f"{lo:.3f} .. {hi:.3f}"
-        rows.append((label, unit, kv, pv, r, ci, kcv, pcv, note))
+        rows.append((label, unit, kv, pv, r, ci, rho, kcv, pcv, note))
 
     n, ns, npin = repeat.values()
     n = n or npin
@@ -359,23 +411,28 @@ def table(run_paths, loadinfo, marked):
     if marked:
         print("LOADED MACHINE: not a quiet-machine figure (the load check was overridden)")
     print()
-    print("| point | unit | kscen | perf | kscen/perf | 95% interval | CV kscen | CV perf | note |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| point | unit | kscen | perf | kscen/perf | 95% interval | pairs r | CV kscen | CV perf | note |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
 
     def num(x):
         if x is None:
             return ""
         return f"{x:,.0f}" if abs(x) >= 1000 else f"{x:.4g}"
 
-    for label, unit, kv, pv, r, ci, kcv, pcv, note in rows:
+    for label, unit, kv, pv, r, ci, rho, kcv, pcv, note in rows:
         print(f"| {label} | {unit} | {num(kv)} | {num(pv)} | "
               f"{'' if r is None else f'{r:.3f}'} | {ci or ''} | "
+              f"{'' if rho is None else f'{rho:.2f}'} | "
               f"{'' if kcv is None else f'{kcv:.1%}'} | "
               f"{'' if pcv is None else f'{pcv:.1%}'} | {note} |")
     compared = sum(1 for x in rows if x[4] is not None)
     print()
-    print("kscen/perf is the Hodges-Lehmann estimate of the ratio and its 95% "
-          "interval the Moses interval, as kscen's own comparisons (docs/statistics.md).")
+    print("kscen/perf and its 95% interval are kscen's own to-baseline change "
+          "(docs/statistics.md): where \"pairs r\" is given, the two sides' log "
+          "samples correlate over the rounds with Pearson's r (above 0.5) and the "
+          "ratio is the median of the Walsh averages of the rounds' log ratios, "
+          "the interval the signed-rank one; elsewhere the Hodges-Lehmann "
+          "estimate and the Moses interval.")
     print(f"{ok} of {compared} compared points within 10% (the whole interval in "
           f"0.90-1.10); outside 10% (the whole interval): "
           + (", ".join(outside) if outside else "none")

@@ -3,7 +3,8 @@
 . "$(dirname "$0")/lib.sh"
 
 # bench/fidelity-points.py's kscen/perf ratio and 95% interval are kscen's
-# unpaired to-baseline change: the same samples must give the same numbers.
+# to-baseline change, unpaired or from the rounds' pairs: the same samples
+# must give the same numbers.
 mkdir -p "$tmp/ratio"
 E2E_RATIO=$tmp/ratio run "$kscen" run -q -o "$res" $fx/e2e/ratio.yaml
 "$kscen" report --format json "$res/e2e-ratio" >"$tmp/json" 2>/dev/null
@@ -13,21 +14,38 @@ spec = importlib.util.spec_from_file_location("fp", "bench/fidelity-points.py")
 fp = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(fp)
 jobs = json.load(open(sys.argv[1]))["jobs"]
-a, b = (j["metrics"][0]["samples"] for j in jobs)
-# the samples are the counters' numbers, in order
+a, b, c = (j["metrics"][0]["samples"] for j in jobs)
+# the samples are the counters' numbers, in round order
 assert a == [1000 + i * 37 % 101 for i in range(15)], a
 assert b == [1050 + i * 53 % 97 for i in range(15)], b
-d = jobs[1]["deltas"]["baseline"]
-assert d["paired"] is False and d["n_old"] == d["n_new"] == 15, d
-r, lo, hi, level = fp.ratio_interval(a, b)
-for mine, theirs in ((r - 1, d["rel"]), (lo - 1, d["ci_low"]), (hi - 1, d["ci_high"]),
-                     (level, d["level"])):
-    assert abs(mine - theirs) < 1e-9, (mine, theirs, d)
-# and the side swapped: the reciprocal interval
-r2, lo2, hi2, _ = fp.ratio_interval(b, a)
-assert abs(r2 * r - 1) < 1e-9 and abs(lo2 * hi - 1) < 1e-9 and abs(hi2 * lo - 1) < 1e-9
-# too few samples for a 95% interval (3 + 3): none
+assert c == [1040 + i * 37 % 101 + i * 11 % 7 for i in range(15)], c
+
+def same(mine, d, paired):
+    r, lo, hi, level, rho = mine
+    assert d["paired"] is paired and d["n_old"] == d["n_new"] == 15, d
+    assert (rho is not None) is paired, (rho, d)
+    for x, y in ((r - 1, d["rel"]), (lo - 1, d["ci_low"]), (hi - 1, d["ci_high"]),
+                 (level, d["level"])):
+        assert abs(x - y) < 1e-9, (mine, d)
+
+# b against a: uncorrelated rounds, Hodges-Lehmann and Moses
+same(fp.ratio_interval(a, b), jobs[1]["deltas"]["baseline"], False)
+# c against a: the rounds' pairs, Walsh averages and the signed-rank
+# interval (exact at 15 pairs: the 26th of 120 Walsh averages, 95.2%)
+same(fp.ratio_interval(a, c), jobs[2]["deltas"]["baseline"], True)
+r, lo, hi, level, rho = fp.ratio_interval(a, c)
+assert rho > 0.9 and abs(level - 95.2) < 0.05, (rho, level)
+# which the pairs narrow: unpaired, the same samples' interval is wider
+_, ulo, uhi, _, _ = fp.ratio_interval(a, c, pairs=False)
+assert uhi / ulo > 3 * (hi / lo - 1) + 1, (ulo, uhi, lo, hi)
+# and the sides swapped: the reciprocal interval
+for x in (b, c):
+    r, lo, hi, _, _ = fp.ratio_interval(a, x)
+    r2, lo2, hi2, _, _ = fp.ratio_interval(x, a)
+    assert abs(r2 * r - 1) < 1e-9 and abs(lo2 * hi - 1) < 1e-9 and abs(hi2 * lo - 1) < 1e-9
+# too few samples for a 95% interval (3 + 3, or 3 pairs): none
 assert fp.ratio_interval(a[:3], b[:3])[1] is None
+assert fp.ratio_interval(a[:3], c[:3])[1] is None
 PY
 then pass fidelity_interval_is_kscens; else fail fidelity_interval_is_kscens "rc=$rc $(cat "$tmp/err")"; fi
 # the fidelity script's three scenarios: every job in exactly one; the
