@@ -42,6 +42,9 @@
 #              6.1 (syscall getpgid/fork/execve, sched seccomp-notify,
 #              uprobe) get a perf side when this perf has them.
 #   KSCEN      the kscen binary (default ./kscen)
+#   KSCEN_FIDELITY_KEEP  a directory to keep the three stored runs in
+#              (kscen's result files, for `kscen report` or another look
+#              at the samples); by default they go with the run.
 #
 # Exit status: 0 with the table, 3 when the machine was not quiet and
 # --force was not given (the figures are then not printed), 1 on an error.
@@ -140,4 +143,8 @@ for d in perf-bench-fidelity perf-bench-fidelity-short perf-bench-fidelity-pinne
 	fi
 done
 [ "${json[*]}" != "- - -" ] || { cat "$out/run.log" >&2; echo "kscen run saved nothing" >&2; exit 1; }
+if [ -n "${KSCEN_FIDELITY_KEEP:-}" ]; then
+	mkdir -p "$KSCEN_FIDELITY_KEEP" &&
+		cp -r "$out"/perf-bench-fidelity* "$KSCEN_FIDELITY_KEEP"/ || exit 1
+fi
 python3 bench/fidelity-points.py table "${json[@]}" "$info" $marked
