@@ -245,9 +245,8 @@ def scenario(perf, repeat, warmup, upstream, part="scenario"):
         "@BENCH@", bench) + "\n"
 
 
-# The ratio kscen/perf and its 95% interval, as kscen's own "to baseline"
-# computes an unpaired change (runner/stats/signif.c, docs/statistics.md):
-# kscen's own to-baseline change, as runner/stats/signif.c computes it: on
+# The ratio kscen/perf and its 95% interval: kscen's own to-baseline
+# change, as runner/stats/signif.c computes it (docs/statistics.md): on
 # the logs, from the rounds' pairs when both sides took the same rounds (at
 # least 6, the fewest with a 95% interval) and their log samples are
 # correlated over the rounds with Pearson's r > 0.5 (the rounds' shared
